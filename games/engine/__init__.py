@@ -1,0 +1,42 @@
+"""The rules contract, shared by every game and the platform. Pure Python: no Django."""
+
+from .contract import (
+    Game,
+    IllegalMove,
+    Move,
+    Option,
+    ParseError,
+    Result,
+    StandingOrder,
+    State,
+    View,
+    copy_state,
+)
+from .digest import GENESIS, canonical_json, chain_digest
+from .driver import AutomaticMove, next_automatic
+from .registry import available_games, get_game, register
+from .rng import event_rng, new_seed, seed_commitment
+
+__all__ = [
+    "GENESIS",
+    "AutomaticMove",
+    "Game",
+    "IllegalMove",
+    "Move",
+    "Option",
+    "ParseError",
+    "Result",
+    "StandingOrder",
+    "State",
+    "View",
+    "available_games",
+    "canonical_json",
+    "chain_digest",
+    "copy_state",
+    "event_rng",
+    "get_game",
+    "new_seed",
+    "next_automatic",
+    "register",
+    "seed_commitment",
+]
