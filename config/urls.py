@@ -1,0 +1,9 @@
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("anymail/", include("anymail.urls")),
+    path("n/", include("notifications.urls")),
+    path("", include("games.urls")),
+]

@@ -1,0 +1,231 @@
+"""Matches, seats and the append-only move log.
+
+The log (`Move`) is the truth. Everything else on `Match` and `Seat` that describes the
+position (head_seq, to_act, result, deadlines) is a projection the service layer keeps in
+step with the log; `Snapshot` rows are a cache of derived states.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class MatchStatus(models.TextChoices):
+    OPEN = "open", "Waiting for players"
+    ACTIVE = "active", "In play"
+    FINISHED = "finished", "Finished"
+    ABANDONED = "abandoned", "Abandoned"
+
+
+class TimeoutPolicy(models.TextChoices):
+    DEFAULT_MOVE = "default", "Play the default move"
+    BOT = "bot", "A bot takes the seat"
+    FORFEIT = "forfeit", "Forfeit after repeated timeouts"
+
+
+class TimeControl(models.TextChoices):
+    PER_MOVE = "per_move", "Days per move"
+    BANK = "bank", "Time bank with increment"
+
+
+class Match(models.Model):
+    game_slug = models.CharField(max_length=40, db_index=True)
+    rules_version = models.PositiveIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    player_count = models.PositiveSmallIntegerField()
+    # Secret until the match ends; players see only the commitment.
+    seed = models.CharField(max_length=64)
+    seed_commitment = models.CharField(max_length=64)
+    status = models.CharField(
+        max_length=10, choices=MatchStatus.choices, default=MatchStatus.OPEN, db_index=True
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="created_matches",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    # Time control and what a deadline does.
+    time_control = models.CharField(
+        max_length=10, choices=TimeControl.choices, default=TimeControl.PER_MOVE
+    )
+    days_per_move = models.PositiveSmallIntegerField(default=3)
+    bank_days = models.PositiveSmallIntegerField(default=0)
+    increment_days = models.PositiveSmallIntegerField(default=0)
+    weekends_off = models.BooleanField(default=False)
+    timeout_policy = models.CharField(
+        max_length=10, choices=TimeoutPolicy.choices, default=TimeoutPolicy.DEFAULT_MOVE
+    )
+    forfeit_after = models.PositiveSmallIntegerField(default=3)
+
+    # Projections of the log.
+    head_seq = models.PositiveIntegerField(default=0)
+    head_digest = models.CharField(max_length=64, blank=True)
+    to_act = models.JSONField(default=list, blank=True)
+    prompt = models.CharField(max_length=200, blank=True)
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.game_title} #{self.pk}"
+
+    @property
+    def game(self):
+        from games.engine import get_game
+
+        return get_game(self.game_slug, self.rules_version)
+
+    @property
+    def game_title(self) -> str:
+        try:
+            return self.game.title
+        except KeyError:
+            return self.game_slug
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED)
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    # Before the start: order of joining; at the start the order is drawn from the seed.
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    invited_email = models.EmailField(blank=True)
+    is_bot = models.BooleanField(default=False)
+    resigned = models.BooleanField(default=False)
+    display_name = models.CharField(max_length=60, blank=True)
+    standing_orders = models.JSONField(default=list, blank=True)
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    time_bank_seconds = models.PositiveIntegerField(default=0)
+    # The deadline for this seat's current decision, and the position it belongs to.
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    deadline_seq = models.PositiveIntegerField(null=True, blank=True)
+    waiting_since = models.DateTimeField(null=True, blank=True)
+    reminders_sent = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["match", "number"]
+        indexes = [
+            models.Index(
+                fields=["deadline_at"],
+                name="seat_deadline_due",
+                condition=models.Q(deadline_at__isnull=False),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.number + 1})"
+
+    @property
+    def name(self) -> str:
+        if self.display_name:
+            return self.display_name
+        if self.user_id:
+            return self.user.get_full_name() or self.user.email.split("@")[0]
+        if self.invited_email:
+            return self.invited_email.split("@")[0]
+        return "Open seat"
+
+    @property
+    def is_open(self) -> bool:
+        return not self.user_id and not self.is_bot
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.is_bot or self.resigned
+
+
+class MoveKind(models.TextChoices):
+    MOVE = "move", "Move"
+    TIMEOUT = "timeout", "Timeout"
+    RESIGN = "resign", "Resignation"
+    SYSTEM = "system", "System event"
+
+
+class MoveSource(models.TextChoices):
+    WEB = "web", "Web"
+    EMAIL = "email", "Email"
+    API = "api", "API"
+    DEADLINE = "deadline", "Deadline"
+    BOT = "bot", "Bot"
+    FORCED = "forced", "Forced (only one legal move)"
+    STANDING = "standing", "Standing order"
+    ADMIN = "admin", "Operator"
+    IMPORT = "import", "Import"
+
+
+class AppendOnlyError(Exception):
+    pass
+
+
+class MoveQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise AppendOnlyError("The move log is append-only: moves cannot be updated.")
+
+    def delete(self):
+        raise AppendOnlyError("The move log is append-only: moves cannot be deleted.")
+
+
+class Move(models.Model):
+    """One entry of a match's log. Written once by games.services, never changed."""
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=10, choices=MoveKind.choices, default=MoveKind.MOVE)
+    payload = models.JSONField(default=dict)
+    source = models.CharField(max_length=10, choices=MoveSource.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+    idempotency_key = models.CharField(max_length=255, null=True, blank=True)
+    digest = models.CharField(max_length=64)
+    note = models.CharField(max_length=500, blank=True)  # an operator's reason, a timeout's cause
+
+    objects = MoveQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="move_unique_seq"),
+            models.UniqueConstraint(
+                fields=["match", "idempotency_key"],
+                name="move_unique_idempotency_key",
+                condition=models.Q(idempotency_key__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.kind} seat {self.seat}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnlyError("The move log is append-only: moves cannot be updated.")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("The move log is append-only: moves cannot be deleted.")
+
+
+class Snapshot(models.Model):
+    """A cached state after move `seq`. Rebuilt from the log on demand; never the truth."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    state = models.JSONField()
+    digest = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="snapshot_unique_seq")
+        ]

@@ -1,0 +1,155 @@
+"""Reading matches: positions from the log, what a viewer may see, verification, export."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine import State, chain_digest, copy_state
+from games.models import Match, MatchStatus, Move, Seat, Snapshot
+from games.replay import LoggedMove, apply_logged, initial_digest, initial_state, positions
+
+EXPORT_FORMAT = 1
+
+
+def _entries(moves) -> list[LoggedMove]:
+    return [LoggedMove(m.seq, m.seat, m.kind, m.payload) for m in moves]
+
+
+def seat_names(match: Match) -> list[str]:
+    return [s.display_name or s.name for s in match.seats.order_by("number")]
+
+
+def setup_state(match: Match) -> State:
+    return initial_state(match.game, seat_names(match), match.options, match.seed)
+
+
+def load_state(match: Match, upto: int | None = None) -> State:
+    """The position after move `upto` (default: the head): latest snapshot, then the tail."""
+    upto = match.head_seq if upto is None else upto
+    snapshot = (
+        Snapshot.objects.filter(match=match, seq__lte=upto).order_by("-seq").only("seq", "state")
+    ).first()
+    if snapshot is not None:
+        state, start = snapshot.state, snapshot.seq
+    else:
+        state, start = setup_state(match), 0
+    tail = Move.objects.filter(match=match, seq__gt=start, seq__lte=upto).order_by("seq")
+    game = match.game
+    for entry in _entries(tail.only("seq", "seat", "kind", "payload")):
+        state = apply_logged(game, state, entry, match.seed)
+    return state
+
+
+@dataclass
+class Verification:
+    ok: bool
+    checked: int
+    message: str
+    first_bad_seq: int | None = None
+
+
+def verify_match(match: Match) -> Verification:
+    """Replay the whole log from the setup and compare every stored digest."""
+    game = match.game
+    state = setup_state(match)
+    previous = initial_digest(state)
+    checked = 0
+    for row in match.moves.order_by("seq"):
+        expected_seq = checked + 1
+        if row.seq != expected_seq:
+            return Verification(False, checked, f"gap in the log before seq {row.seq}", row.seq)
+        try:
+            state = apply_logged(game, state, LoggedMove(row.seq, row.seat, row.kind, row.payload),
+                                 match.seed)
+        except Exception as error:  # a stored move the rules now refuse
+            return Verification(False, checked, f"seq {row.seq} does not replay: {error}", row.seq)
+        previous = chain_digest(previous, state)
+        if previous != row.digest:
+            return Verification(False, checked, f"digest differs at seq {row.seq}", row.seq)
+        checked += 1
+    if checked != match.head_seq:
+        return Verification(False, checked, f"log ends at {checked}, match says {match.head_seq}")
+    if match.head_seq and previous != match.head_digest:
+        return Verification(False, checked, "head digest differs from the last move's")
+    return Verification(True, checked, f"{checked} moves replayed; every digest matches.")
+
+
+def export_match(match: Match) -> dict[str, Any]:
+    """Setup and log as JSON. The seed is included only once the match is over."""
+    seats = list(match.seats.order_by("number"))
+    return {
+        "format": EXPORT_FORMAT,
+        "game": match.game_slug,
+        "rules_version": match.rules_version,
+        "options": match.options,
+        "players": [s.display_name or s.name for s in seats],
+        "status": match.status,
+        "seed_commitment": match.seed_commitment,
+        "seed": match.seed if match.is_over else None,
+        "result": match.result,
+        "moves": [
+            {
+                "seq": m.seq,
+                "seat": m.seat,
+                "kind": m.kind,
+                "payload": m.payload,
+                "source": m.source,
+                "created_at": m.created_at.isoformat(),
+                "digest": m.digest,
+                "note": m.note,
+            }
+            for m in match.moves.order_by("seq")
+        ],
+    }
+
+
+# --- what a viewer sees --------------------------------------------------------------------
+
+
+def viewer_seat(match: Match, user) -> Seat | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return next((s for s in match.seats.all() if s.user_id == user.pk), None)
+
+
+def history(match: Match, viewer: int | None, upto: int | None = None) -> list[dict[str, Any]]:
+    """The log narrated for `viewer` (None: a spectator; everything once the match is over
+    is still told through `describe`, which may reveal at the end)."""
+    game = match.game
+    seats = list(match.seats.order_by("number"))
+    names = [s.display_name or s.name for s in seats]
+    rows = match.moves.order_by("seq")
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    rows = list(rows)
+    out = []
+    state = setup_state(match)
+    for (entry, before, after), row in zip(
+        positions(game, state, _entries(rows), match.seed), rows, strict=True
+    ):
+        if row.kind in ("move", "timeout"):
+            text = game.describe(before, after, row.seat, row.payload, viewer)
+            if row.kind == "timeout":
+                text = f"Deadline passed. {text}"
+        elif row.kind == "resign":
+            text = f"{names[row.seat]} resigned." + (f" ({row.note})" if row.note else "")
+        else:
+            text = f"Operator: {row.note or row.payload.get('event', 'system event')}"
+        out.append(
+            {"seq": row.seq, "seat": row.seat, "text": text, "source": row.source,
+             "created_at": row.created_at}
+        )
+    return out
+
+
+def position_after(match: Match, seq: int) -> State:
+    """A copy of the position after move `seq` (0: the setup)."""
+    return copy_state(load_state(match, upto=max(0, min(seq, match.head_seq))))
+
+
+def matches_waiting_on(user) -> list[Match]:
+    seats = Seat.objects.filter(user=user, match__status=MatchStatus.ACTIVE).select_related("match")
+    return [s.match for s in seats if s.number in s.match.to_act]
+
+

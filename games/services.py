@@ -1,0 +1,604 @@
+"""The service layer: the only code that writes matches, seats and the move log.
+
+Every write happens in one transaction that locks the match row first, so two players (or a
+player and a deadline sweep) acting at the same instant are serialised; the unique
+(match, seq) constraint is the last line of defence.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine import (
+    GENESIS,
+    IllegalMove,
+    State,
+    chain_digest,
+    event_rng,
+    get_game,
+    new_seed,
+    next_automatic,
+    seed_commitment,
+)
+from games.models import (
+    Match,
+    MatchStatus,
+    Move,
+    MoveKind,
+    MoveSource,
+    Seat,
+    Snapshot,
+    TimeControl,
+    TimeoutPolicy,
+)
+from games.replay import LoggedMove, apply_logged, initial_digest, initial_state
+from games.selectors import load_state
+from notifications import api as notify
+
+log = logging.getLogger(__name__)
+
+MAX_AUTOMATIC_MOVES = 50_000  # a bot-only match is played out inside one call
+
+
+class ServiceError(Exception):
+    """A request the platform refuses; the message is for the person who made it."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class MoveResult:
+    ok: bool
+    message: str = ""
+    applied: list[Move] = field(default_factory=list)
+    duplicate: bool = False
+    match: Match | None = None
+
+
+# --- creating and joining -----------------------------------------------------------------
+
+
+def create_match(
+    *,
+    creator: AbstractBaseUser | None,
+    game_slug: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    bots: int = 0,
+    invite_emails: list[str] | None = None,
+    time_control: str = TimeControl.PER_MOVE,
+    days_per_move: int = 3,
+    bank_days: int = 0,
+    increment_days: int = 0,
+    weekends_off: bool = False,
+    timeout_policy: str = TimeoutPolicy.DEFAULT_MOVE,
+    forfeit_after: int = 3,
+) -> Match:
+    """A new match with the creator in the first seat, invited and bot seats, the rest open.
+    It starts at once when no seat is left open."""
+    try:
+        game = get_game(game_slug)
+    except KeyError:
+        raise ServiceError(f"There is no game called {game_slug!r}.") from None
+    try:
+        options = game.validate_options(players, options or {})
+    except IllegalMove as error:
+        raise ServiceError(error.message) from None
+    invite_emails = [e.strip().lower() for e in (invite_emails or []) if e.strip()]
+    taken = (1 if creator else 0) + bots + len(invite_emails)
+    if taken > players:
+        raise ServiceError(f"{taken} seats asked for, but the match has only {players}.")
+    if days_per_move < 1 or days_per_move > 30:
+        raise ServiceError("Days per move must be between 1 and 30.")
+    if timeout_policy not in TimeoutPolicy.values:
+        raise ServiceError("Unknown timeout policy.")
+    if time_control not in TimeControl.values:
+        raise ServiceError("Unknown time control.")
+    seed = new_seed()
+    with transaction.atomic():
+        match = Match.objects.create(
+            game_slug=game.slug,
+            rules_version=game.version,
+            options=options,
+            player_count=players,
+            seed=seed,
+            seed_commitment=seed_commitment(seed),
+            created_by=creator,
+            time_control=time_control,
+            days_per_move=days_per_move,
+            bank_days=bank_days,
+            increment_days=increment_days,
+            weekends_off=weekends_off,
+            timeout_policy=timeout_policy,
+            forfeit_after=max(1, forfeit_after),
+        )
+        number = 0
+        if creator:
+            Seat.objects.create(match=match, number=number, user=creator)
+            number += 1
+        for email in invite_emails:
+            Seat.objects.create(match=match, number=number, invited_email=email)
+            number += 1
+        for bot in range(bots):
+            Seat.objects.create(
+                match=match, number=number, is_bot=True, display_name=f"Bot {bot + 1}"
+            )
+            number += 1
+        while number < players:
+            Seat.objects.create(match=match, number=number)
+            number += 1
+        _start_if_full(match)
+    return match
+
+
+def join_match(*, match_id: int, user: AbstractBaseUser) -> Seat:
+    """Take the seat this user was invited to, or else an open seat."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.status != MatchStatus.OPEN:
+            raise ServiceError("This match has already started.")
+        seats = list(match.seats.all())
+        if any(s.user_id == user.pk for s in seats):
+            raise ServiceError("You already have a seat in this match.")
+        email = (user.email or "").lower()
+        seat = next((s for s in seats if s.is_open and s.invited_email == email), None)
+        seat = seat or next((s for s in seats if s.is_open and not s.invited_email), None)
+        if seat is None:
+            raise ServiceError("There is no open seat for you in this match.")
+        seat.user = user
+        seat.save(update_fields=["user"])
+        _start_if_full(match)
+        return seat
+
+
+def _start_if_full(match: Match) -> None:
+    seats = list(match.seats.select_related("user").order_by("number"))
+    if any(s.is_open for s in seats):
+        return
+    _start(match, seats)
+
+
+def _start(match: Match, seats: list[Seat]) -> None:
+    """Draw the seating order from the seed, freeze names, set up and play forced moves."""
+    game = match.game
+    order = list(seats)
+    event_rng(match.seed, -1).shuffle(order)  # seq -1: the seating draw, before setup
+    for seat in seats:  # two passes keep numbers unique at every step
+        seat.number += 100
+        seat.save(update_fields=["number"])
+    for number, seat in enumerate(order):
+        seat.number = number
+        seat.display_name = seat.name
+        seat.save(update_fields=["number", "display_name"])
+    state = initial_state(game, [s.display_name for s in order], match.options, match.seed)
+    match.status = MatchStatus.ACTIVE
+    match.started_at = timezone.now()
+    match.head_seq = 0
+    match.head_digest = initial_digest(state)
+    match.save()
+    notify.match_started(match)
+    turn = _Turn(match, game, state, order)
+    turn.advance()
+    turn.finish_projections(previous_to_act=[])
+
+
+# --- moves --------------------------------------------------------------------------------
+
+
+class _Turn:
+    """The work of one transaction on a locked match: append entries, advance, project."""
+
+    def __init__(self, match: Match, game, state: State, seats: list[Seat]):
+        self.match = match
+        self.game = game
+        self.state = state
+        self.seats = seats
+        self.appended: list[Move] = []
+        self.moved_seats: set[int] = set()
+
+    def append(
+        self,
+        *,
+        seat: int | None,
+        kind: str,
+        payload: dict,
+        source: str,
+        idempotency_key: str | None = None,
+        note: str = "",
+    ) -> Move:
+        seq = self.match.head_seq + 1
+        entry = LoggedMove(seq=seq, seat=seat, kind=kind, payload=payload)
+        self.state = apply_logged(self.game, self.state, entry, self.match.seed)
+        digest = chain_digest(self.match.head_digest or GENESIS, self.state)
+        row = Move.objects.create(
+            match=self.match,
+            seq=seq,
+            seat=seat,
+            kind=kind,
+            payload=payload,
+            source=source,
+            idempotency_key=idempotency_key,
+            digest=digest,
+            note=note[:500],
+        )
+        self.match.head_seq = seq
+        self.match.head_digest = digest
+        if seq % settings.SNAPSHOT_EVERY == 0:
+            Snapshot.objects.create(match=self.match, seq=seq, state=self.state, digest=digest)
+        self.appended.append(row)
+        if seat is not None:
+            self.moved_seats.add(seat)
+        return row
+
+    def advance(self) -> None:
+        """Play every decision that needs no person: forced moves, standing orders, bots."""
+        orders = {s.number: frozenset(s.standing_orders) for s in self.seats if s.standing_orders}
+        for _ in range(MAX_AUTOMATIC_MOVES):
+            if self.game.result(self.state) is not None:
+                return
+            automatic = next_automatic(self.game, self.state, orders)
+            if automatic is not None:
+                self.append(
+                    seat=automatic.seat,
+                    kind=MoveKind.MOVE,
+                    payload=automatic.move,
+                    source=automatic.source,
+                )
+                continue
+            bots = [s for s in self.game.to_act(self.state) if self.seats[s].played_by_bot]
+            if not bots:
+                return
+            seat = bots[0]
+            bot_rng = event_rng(self.match.seed + ":bot", self.match.head_seq + 1)
+            move = self.game.bot_move(self.state, seat, bot_rng)
+            self.append(seat=seat, kind=MoveKind.MOVE, payload=move, source=MoveSource.BOT)
+        raise RuntimeError(f"match {self.match.pk}: no end after {MAX_AUTOMATIC_MOVES} moves")
+
+    def finish_projections(self, previous_to_act: list[int]) -> None:
+        match, game = self.match, self.game
+        now = timezone.now()
+        result = game.result(self.state)
+        if result is not None:
+            match.to_act = []
+            match.prompt = ""
+            match.result = _with_resignations(result.as_json(), self.seats)
+            match.status = MatchStatus.FINISHED
+            match.finished_at = now
+            for seat in self.seats:
+                _clear_deadline(seat)
+            match.save()
+            notify.moves_appended(match, self.appended, [])
+            notify.match_finished(match)
+            return
+        to_act = game.to_act(self.state)
+        match.to_act = to_act
+        match.prompt = game.prompt(self.state, to_act[0]) if to_act else ""
+        match.save()
+        newly = []
+        for seat in self.seats:
+            waiting = seat.number in to_act and not seat.played_by_bot
+            asked_again = seat.number not in previous_to_act or seat.number in self.moved_seats
+            if waiting and (asked_again or seat.deadline_at is None):
+                seat.deadline_at = notify.deadline_for(match, seat, now)
+                seat.deadline_seq = match.head_seq
+                seat.waiting_since = now
+                seat.reminders_sent = 0
+                seat.save(
+                    update_fields=["deadline_at", "deadline_seq", "waiting_since", "reminders_sent"]
+                )
+                newly.append(seat.number)
+            elif not waiting:
+                _clear_deadline(seat)
+        notify.moves_appended(match, self.appended, newly)
+
+
+def _clear_deadline(seat: Seat) -> None:
+    if seat.deadline_at is not None or seat.deadline_seq is not None:
+        seat.deadline_at = None
+        seat.deadline_seq = None
+        seat.waiting_since = None
+        seat.save(update_fields=["deadline_at", "deadline_seq", "waiting_since"])
+
+
+def _with_resignations(result: dict, seats: list[Seat]) -> dict:
+    """Resigned seats rank last, in the order the rules ranked them."""
+    resigned = [s.number for s in seats if s.resigned]
+    if resigned:
+        result["ranking"] = [s for s in result["ranking"] if s not in resigned] + [
+            s for s in result["ranking"] if s in resigned
+        ]
+        result["notes"] = list(result.get("notes", [])) + [
+            f"{seats[s].name} resigned and ranks last." for s in resigned
+        ]
+    return result
+
+
+def _lock(match_id: int) -> tuple[Match, list[Seat]]:
+    match = Match.objects.select_for_update().get(pk=match_id)
+    seats = list(match.seats.select_related("user").order_by("number"))
+    return match, seats
+
+
+def submit_move(
+    *,
+    match_id: int,
+    seat: int,
+    move: dict,
+    source: str,
+    idempotency_key: str | None = None,
+    expected_seq: int | None = None,
+    note: str = "",
+) -> MoveResult:
+    """Play `move` for `seat`. An illegal move writes nothing and returns the reason.
+
+    `expected_seq` is the position the player saw; if the match has moved on and the seat's
+    choice is no longer what it was asked, the move is refused rather than applied blindly.
+    A repeated `idempotency_key` returns the first result and appends nothing.
+    """
+    try:
+        with transaction.atomic():
+            match, seats = _lock(match_id)
+            if idempotency_key:
+                first = match.moves.filter(idempotency_key=idempotency_key).first()
+                if first is not None:
+                    return MoveResult(ok=True, applied=[first], duplicate=True, match=match,
+                                      message="This move was already received and applied.")
+            refusal = _refuse(match, seats, seat)
+            if refusal:
+                return MoveResult(ok=False, message=refusal, match=match)
+            if expected_seq is not None and expected_seq != match.head_seq:
+                return MoveResult(
+                    ok=False, match=match,
+                    message="The game has moved on since that position; look at it again.",
+                )
+            game = match.game
+            state = load_state(match)
+            if seat not in game.to_act(state):
+                return MoveResult(ok=False, match=match, message="It is not your turn.")
+            turn = _Turn(match, game, state, seats)
+            previous_to_act = list(match.to_act)
+            try:
+                turn.append(seat=seat, kind=MoveKind.MOVE, payload=move, source=source,
+                            idempotency_key=idempotency_key, note=note)
+            except IllegalMove as error:
+                transaction.set_rollback(True)
+                return MoveResult(ok=False, message=error.message, match=match)
+            if seats[seat].timeouts and source != MoveSource.DEADLINE:
+                seats[seat].timeouts = 0
+                seats[seat].save(update_fields=["timeouts"])
+            turn.advance()
+            turn.finish_projections(previous_to_act)
+            return MoveResult(ok=True, applied=turn.appended, match=match)
+    except IntegrityError:
+        # Only a concurrent writer with the same idempotency key (the row lock serialises
+        # everything else): answer with the move that won.
+        if idempotency_key:
+            first = Move.objects.filter(match_id=match_id, idempotency_key=idempotency_key).first()
+            if first is not None:
+                return MoveResult(ok=True, applied=[first], duplicate=True,
+                                  message="This move was already received and applied.")
+        raise
+
+
+def _refuse(match: Match, seats: list[Seat], seat: int | None) -> str:
+    if match.status == MatchStatus.OPEN:
+        return "The match has not started yet."
+    if match.is_over:
+        return "The match is over."
+    if seat is not None and not 0 <= seat < len(seats):
+        return "There is no such seat."
+    if seat is not None and seats[seat].resigned:
+        return "You have resigned from this match."
+    return ""
+
+
+def resign(*, match_id: int, seat: int, source: str, idempotency_key: str | None = None,
+           note: str = "") -> MoveResult:
+    """The seat leaves the match. A bot plays it on and it ranks last; when no person is left
+    playing (or one is left alone against nobody), the match ends now."""
+    with transaction.atomic():
+        match, seats = _lock(match_id)
+        if idempotency_key and match.moves.filter(idempotency_key=idempotency_key).exists():
+            return MoveResult(ok=True, duplicate=True, match=match)
+        refusal = _refuse(match, seats, seat)
+        if refusal:
+            return MoveResult(ok=False, message=refusal, match=match)
+        game = match.game
+        turn = _Turn(match, game, load_state(match), seats)
+        previous_to_act = list(match.to_act)
+        turn.append(seat=seat, kind=MoveKind.RESIGN, payload={}, source=source,
+                    idempotency_key=idempotency_key, note=note)
+        seats[seat].resigned = True
+        seats[seat].save(update_fields=["resigned"])
+        _clear_deadline(seats[seat])
+        people = [s for s in seats if not s.is_bot and not s.resigned]
+        if len(people) <= 1:
+            _finish_by_resignation(turn, people)
+        else:
+            turn.advance()
+            turn.finish_projections(previous_to_act)
+        return MoveResult(ok=True, applied=turn.appended, match=match,
+                          message="You have resigned.")
+
+
+def _finish_by_resignation(turn: _Turn, people: list[Seat]) -> None:
+    match, seats = turn.match, turn.seats
+    winners = [s.number for s in people]
+    bots = [s.number for s in seats if s.is_bot and not s.resigned]
+    resigned = [s.number for s in seats if s.resigned]
+    notes = [f"{seats[s].name} resigned." for s in resigned]
+    if winners:
+        notes.append(f"{seats[winners[0]].name} wins: every other player resigned.")
+    match.result = {
+        "scores": None,
+        "ranking": winners + bots + resigned,
+        "notes": notes,
+        "details": {"ended_by": "resignation"},
+    }
+    match.status = MatchStatus.FINISHED
+    match.finished_at = timezone.now()
+    match.to_act = []
+    match.prompt = ""
+    match.save()
+    for seat in seats:
+        _clear_deadline(seat)
+    notify.moves_appended(match, turn.appended, [])
+    notify.match_finished(match)
+
+
+def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResult:
+    """Apply the match's timeout policy to `seat`, if its deadline for the position it was
+    asked at (`deadline_seq`) has really passed. Safe to call twice: the second finds nothing."""
+    with transaction.atomic():
+        match, seats = _lock(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            return MoveResult(ok=False, message="The match is not in play.", match=match)
+        row = seats[seat]
+        now = timezone.now()
+        if (
+            row.deadline_at is None
+            or row.deadline_at > now
+            or row.deadline_seq != deadline_seq
+            or seat not in match.to_act
+        ):
+            return MoveResult(ok=False, message="No deadline has passed.", match=match)
+        game = match.game
+        state = load_state(match)
+        turn = _Turn(match, game, state, seats)
+        previous_to_act = list(match.to_act)
+        key = f"timeout:{seat}:{deadline_seq}"
+        row.timeouts += 1
+        if match.timeout_policy == TimeoutPolicy.BOT:
+            move = game.bot_move(state, seat, event_rng(match.seed + ":bot", match.head_seq + 1))
+            row.is_bot = True
+            note = "Deadline passed; a bot takes the seat."
+        else:
+            move = game.default_move(state, seat)
+            note = "Deadline passed; the default move was played."
+        turn.append(seat=seat, kind=MoveKind.TIMEOUT, payload=move, source=MoveSource.DEADLINE,
+                    idempotency_key=key, note=note)
+        row.save(update_fields=["timeouts", "is_bot"])
+        forfeit = (
+            match.timeout_policy == TimeoutPolicy.FORFEIT and row.timeouts >= match.forfeit_after
+        )
+        if forfeit:
+            turn.append(seat=seat, kind=MoveKind.RESIGN, payload={}, source=MoveSource.DEADLINE,
+                        note=f"Forfeit after {row.timeouts} timeouts.")
+            row.resigned = True
+            row.save(update_fields=["resigned"])
+            people = [s for s in seats if not s.is_bot and not s.resigned]
+            if len(people) <= 1:
+                _finish_by_resignation(turn, people)
+                return MoveResult(ok=True, applied=turn.appended, match=match, message=note)
+        turn.advance()
+        turn.finish_projections(previous_to_act)
+        return MoveResult(ok=True, applied=turn.appended, match=match, message=note)
+
+
+def operator_move(*, match_id: int, seat: int, move: dict, reason: str) -> MoveResult:
+    """An operator's correction: a new log entry on a seat's behalf, with the reason."""
+    if not reason.strip():
+        return MoveResult(ok=False, message="An operator's move needs a reason.")
+    return submit_move(match_id=match_id, seat=seat, move=move, source=MoveSource.ADMIN,
+                       note=reason)
+
+
+def set_standing_orders(*, match_id: int, seat: int, orders: list[str]) -> MoveResult:
+    """Replace a seat's standing orders and play any decision they now answer."""
+    with transaction.atomic():
+        match, seats = _lock(match_id)
+        refusal = _refuse(match, seats, seat)
+        if refusal:
+            return MoveResult(ok=False, message=refusal, match=match)
+        game = match.game
+        known = {o.key for o in game.standing_orders}
+        unknown = [o for o in orders if o not in known]
+        if unknown:
+            return MoveResult(ok=False, match=match,
+                              message=f"{game.title} has no standing order {unknown[0]!r}.")
+        seats[seat].standing_orders = sorted(set(orders))
+        seats[seat].save(update_fields=["standing_orders"])
+        turn = _Turn(match, game, load_state(match), seats)
+        previous_to_act = list(match.to_act)
+        turn.advance()
+        if turn.appended:
+            turn.finish_projections(previous_to_act)
+        return MoveResult(ok=True, applied=turn.appended, match=match,
+                          message="Standing orders saved.")
+
+
+def abandon_match(*, match_id: int, reason: str) -> Match:
+    with transaction.atomic():
+        match, seats = _lock(match_id)
+        if match.is_over:
+            raise ServiceError("The match is already over.")
+        if match.status == MatchStatus.ACTIVE:
+            turn = _Turn(match, match.game, load_state(match), seats)
+            turn.append(seat=None, kind=MoveKind.SYSTEM, payload={"event": "abandoned"},
+                        source=MoveSource.ADMIN, note=reason or "Abandoned.")
+        match.status = MatchStatus.ABANDONED
+        match.finished_at = timezone.now()
+        match.to_act = []
+        match.prompt = ""
+        match.save()
+        for seat in seats:
+            _clear_deadline(seat)
+        notify.match_finished(match)
+        return match
+
+
+def import_match(*, data: dict[str, Any], imported_by: AbstractBaseUser | None = None) -> Match:
+    """Recreate a finished match from an export; its log must replay to the same digests."""
+    from games.selectors import EXPORT_FORMAT
+
+    if data.get("format") != EXPORT_FORMAT:
+        raise ServiceError("This is not a match export this server can read.")
+    if not data.get("seed"):
+        raise ServiceError("Only a finished match (its export carries the seed) can be imported.")
+    try:
+        game = get_game(data["game"], data["rules_version"])
+    except KeyError:
+        raise ServiceError(f"Unknown game or rules version: {data.get('game')!r}.") from None
+    seed = data["seed"]
+    if seed_commitment(seed) != data.get("seed_commitment"):
+        raise ServiceError("The seed does not match its commitment.")
+    names = list(data["players"])
+    state = initial_state(game, names, data["options"], seed)
+    with transaction.atomic():
+        match = Match.objects.create(
+            game_slug=game.slug, rules_version=game.version, options=data["options"],
+            player_count=len(names), seed=seed, seed_commitment=data["seed_commitment"],
+            created_by=imported_by, status=MatchStatus.ACTIVE, started_at=timezone.now(),
+            head_digest=initial_digest(state),
+        )
+        seats = [
+            Seat.objects.create(match=match, number=n, is_bot=True, display_name=name)
+            for n, name in enumerate(names)
+        ]
+        turn = _Turn(match, game, state, seats)
+        for index, entry in enumerate(data["moves"], start=1):
+            if entry["seq"] != index:
+                raise ServiceError(f"The log has a gap before seq {entry['seq']}.")
+            try:
+                row = turn.append(seat=entry["seat"], kind=entry["kind"], payload=entry["payload"],
+                                  source=MoveSource.IMPORT, note=entry.get("note", ""))
+            except IllegalMove as error:
+                raise ServiceError(f"Move {index} does not replay: {error.message}") from None
+            if row.digest != entry["digest"]:
+                raise ServiceError(f"Move {index} replays to a different position.")
+        result = game.result(turn.state)
+        match.result = data.get("result") or (result.as_json() if result else None)
+        match.status = MatchStatus.FINISHED
+        match.finished_at = timezone.now()
+        match.to_act = []
+        match.save()
+        return match
