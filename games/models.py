@@ -41,7 +41,10 @@ class Match(models.Model):
         max_length=10, choices=MatchStatus.choices, default=MatchStatus.OPEN, db_index=True
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="created_matches",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -98,7 +101,10 @@ class Seat(models.Model):
     # Before the start: order of joining; at the start the order is drawn from the seed.
     number = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="seats",
     )
     invited_email = models.EmailField(blank=True)
@@ -226,6 +232,4 @@ class Snapshot(models.Model):
     digest = models.CharField(max_length=64)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["match", "seq"], name="snapshot_unique_seq")
-        ]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="snapshot_unique_seq")]

@@ -60,8 +60,9 @@ def verify_match(match: Match) -> Verification:
         if row.seq != expected_seq:
             return Verification(False, checked, f"gap in the log before seq {row.seq}", row.seq)
         try:
-            state = apply_logged(game, state, LoggedMove(row.seq, row.seat, row.kind, row.payload),
-                                 match.seed)
+            state = apply_logged(
+                game, state, LoggedMove(row.seq, row.seat, row.kind, row.payload), match.seed
+            )
         except Exception as error:  # a stored move the rules now refuse
             return Verification(False, checked, f"seq {row.seq} does not replay: {error}", row.seq)
         previous = chain_digest(previous, state)
@@ -125,7 +126,7 @@ def history(match: Match, viewer: int | None, upto: int | None = None) -> list[d
     rows = list(rows)
     out = []
     state = setup_state(match)
-    for (entry, before, after), row in zip(
+    for (_entry, before, after), row in zip(
         positions(game, state, _entries(rows), match.seed), rows, strict=True
     ):
         if row.kind in ("move", "timeout"):
@@ -137,8 +138,13 @@ def history(match: Match, viewer: int | None, upto: int | None = None) -> list[d
         else:
             text = f"Operator: {row.note or row.payload.get('event', 'system event')}"
         out.append(
-            {"seq": row.seq, "seat": row.seat, "text": text, "source": row.source,
-             "created_at": row.created_at}
+            {
+                "seq": row.seq,
+                "seat": row.seat,
+                "text": text,
+                "source": row.source,
+                "created_at": row.created_at,
+            }
         )
     return out
 
@@ -151,5 +157,3 @@ def position_after(match: Match, seq: int) -> State:
 def matches_waiting_on(user) -> list[Match]:
     seats = Seat.objects.filter(user=user, match__status=MatchStatus.ACTIVE).select_related("match")
     return [s.match for s in seats if s.number in s.match.to_act]
-
-

@@ -82,6 +82,7 @@ def create_match(
     weekends_off: bool = False,
     timeout_policy: str = TimeoutPolicy.DEFAULT_MOVE,
     forfeit_after: int = 3,
+    seed: str | None = None,
 ) -> Match:
     """A new match with the creator in the first seat, invited and bot seats, the rest open.
     It starts at once when no seat is left open."""
@@ -103,7 +104,7 @@ def create_match(
         raise ServiceError("Unknown timeout policy.")
     if time_control not in TimeControl.values:
         raise ServiceError("Unknown time control.")
-    seed = new_seed()
+    seed = seed or new_seed()  # a given seed is for simulations and tests
     with transaction.atomic():
         match = Match.objects.create(
             game_slug=game.slug,
@@ -350,14 +351,20 @@ def submit_move(
             if idempotency_key:
                 first = match.moves.filter(idempotency_key=idempotency_key).first()
                 if first is not None:
-                    return MoveResult(ok=True, applied=[first], duplicate=True, match=match,
-                                      message="This move was already received and applied.")
+                    return MoveResult(
+                        ok=True,
+                        applied=[first],
+                        duplicate=True,
+                        match=match,
+                        message="This move was already received and applied.",
+                    )
             refusal = _refuse(match, seats, seat)
             if refusal:
                 return MoveResult(ok=False, message=refusal, match=match)
             if expected_seq is not None and expected_seq != match.head_seq:
                 return MoveResult(
-                    ok=False, match=match,
+                    ok=False,
+                    match=match,
                     message="The game has moved on since that position; look at it again.",
                 )
             game = match.game
@@ -367,8 +374,14 @@ def submit_move(
             turn = _Turn(match, game, state, seats)
             previous_to_act = list(match.to_act)
             try:
-                turn.append(seat=seat, kind=MoveKind.MOVE, payload=move, source=source,
-                            idempotency_key=idempotency_key, note=note)
+                turn.append(
+                    seat=seat,
+                    kind=MoveKind.MOVE,
+                    payload=move,
+                    source=source,
+                    idempotency_key=idempotency_key,
+                    note=note,
+                )
             except IllegalMove as error:
                 transaction.set_rollback(True)
                 return MoveResult(ok=False, message=error.message, match=match)
@@ -384,8 +397,12 @@ def submit_move(
         if idempotency_key:
             first = Move.objects.filter(match_id=match_id, idempotency_key=idempotency_key).first()
             if first is not None:
-                return MoveResult(ok=True, applied=[first], duplicate=True,
-                                  message="This move was already received and applied.")
+                return MoveResult(
+                    ok=True,
+                    applied=[first],
+                    duplicate=True,
+                    message="This move was already received and applied.",
+                )
         raise
 
 
@@ -401,8 +418,9 @@ def _refuse(match: Match, seats: list[Seat], seat: int | None) -> str:
     return ""
 
 
-def resign(*, match_id: int, seat: int, source: str, idempotency_key: str | None = None,
-           note: str = "") -> MoveResult:
+def resign(
+    *, match_id: int, seat: int, source: str, idempotency_key: str | None = None, note: str = ""
+) -> MoveResult:
     """The seat leaves the match. A bot plays it on and it ranks last; when no person is left
     playing (or one is left alone against nobody), the match ends now."""
     with transaction.atomic():
@@ -415,8 +433,14 @@ def resign(*, match_id: int, seat: int, source: str, idempotency_key: str | None
         game = match.game
         turn = _Turn(match, game, load_state(match), seats)
         previous_to_act = list(match.to_act)
-        turn.append(seat=seat, kind=MoveKind.RESIGN, payload={}, source=source,
-                    idempotency_key=idempotency_key, note=note)
+        turn.append(
+            seat=seat,
+            kind=MoveKind.RESIGN,
+            payload={},
+            source=source,
+            idempotency_key=idempotency_key,
+            note=note,
+        )
         seats[seat].resigned = True
         seats[seat].save(update_fields=["resigned"])
         _clear_deadline(seats[seat])
@@ -426,8 +450,7 @@ def resign(*, match_id: int, seat: int, source: str, idempotency_key: str | None
         else:
             turn.advance()
             turn.finish_projections(previous_to_act)
-        return MoveResult(ok=True, applied=turn.appended, match=match,
-                          message="You have resigned.")
+        return MoveResult(ok=True, applied=turn.appended, match=match, message="You have resigned.")
 
 
 def _finish_by_resignation(turn: _Turn, people: list[Seat]) -> None:
@@ -484,15 +507,26 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
         else:
             move = game.default_move(state, seat)
             note = "Deadline passed; the default move was played."
-        turn.append(seat=seat, kind=MoveKind.TIMEOUT, payload=move, source=MoveSource.DEADLINE,
-                    idempotency_key=key, note=note)
+        turn.append(
+            seat=seat,
+            kind=MoveKind.TIMEOUT,
+            payload=move,
+            source=MoveSource.DEADLINE,
+            idempotency_key=key,
+            note=note,
+        )
         row.save(update_fields=["timeouts", "is_bot"])
         forfeit = (
             match.timeout_policy == TimeoutPolicy.FORFEIT and row.timeouts >= match.forfeit_after
         )
         if forfeit:
-            turn.append(seat=seat, kind=MoveKind.RESIGN, payload={}, source=MoveSource.DEADLINE,
-                        note=f"Forfeit after {row.timeouts} timeouts.")
+            turn.append(
+                seat=seat,
+                kind=MoveKind.RESIGN,
+                payload={},
+                source=MoveSource.DEADLINE,
+                note=f"Forfeit after {row.timeouts} timeouts.",
+            )
             row.resigned = True
             row.save(update_fields=["resigned"])
             people = [s for s in seats if not s.is_bot and not s.resigned]
@@ -508,8 +542,9 @@ def operator_move(*, match_id: int, seat: int, move: dict, reason: str) -> MoveR
     """An operator's correction: a new log entry on a seat's behalf, with the reason."""
     if not reason.strip():
         return MoveResult(ok=False, message="An operator's move needs a reason.")
-    return submit_move(match_id=match_id, seat=seat, move=move, source=MoveSource.ADMIN,
-                       note=reason)
+    return submit_move(
+        match_id=match_id, seat=seat, move=move, source=MoveSource.ADMIN, note=reason
+    )
 
 
 def set_standing_orders(*, match_id: int, seat: int, orders: list[str]) -> MoveResult:
@@ -523,8 +558,9 @@ def set_standing_orders(*, match_id: int, seat: int, orders: list[str]) -> MoveR
         known = {o.key for o in game.standing_orders}
         unknown = [o for o in orders if o not in known]
         if unknown:
-            return MoveResult(ok=False, match=match,
-                              message=f"{game.title} has no standing order {unknown[0]!r}.")
+            return MoveResult(
+                ok=False, match=match, message=f"{game.title} has no standing order {unknown[0]!r}."
+            )
         seats[seat].standing_orders = sorted(set(orders))
         seats[seat].save(update_fields=["standing_orders"])
         turn = _Turn(match, game, load_state(match), seats)
@@ -532,8 +568,9 @@ def set_standing_orders(*, match_id: int, seat: int, orders: list[str]) -> MoveR
         turn.advance()
         if turn.appended:
             turn.finish_projections(previous_to_act)
-        return MoveResult(ok=True, applied=turn.appended, match=match,
-                          message="Standing orders saved.")
+        return MoveResult(
+            ok=True, applied=turn.appended, match=match, message="Standing orders saved."
+        )
 
 
 def abandon_match(*, match_id: int, reason: str) -> Match:
@@ -543,8 +580,13 @@ def abandon_match(*, match_id: int, reason: str) -> Match:
             raise ServiceError("The match is already over.")
         if match.status == MatchStatus.ACTIVE:
             turn = _Turn(match, match.game, load_state(match), seats)
-            turn.append(seat=None, kind=MoveKind.SYSTEM, payload={"event": "abandoned"},
-                        source=MoveSource.ADMIN, note=reason or "Abandoned.")
+            turn.append(
+                seat=None,
+                kind=MoveKind.SYSTEM,
+                payload={"event": "abandoned"},
+                source=MoveSource.ADMIN,
+                note=reason or "Abandoned.",
+            )
         match.status = MatchStatus.ABANDONED
         match.finished_at = timezone.now()
         match.to_act = []
@@ -575,9 +617,15 @@ def import_match(*, data: dict[str, Any], imported_by: AbstractBaseUser | None =
     state = initial_state(game, names, data["options"], seed)
     with transaction.atomic():
         match = Match.objects.create(
-            game_slug=game.slug, rules_version=game.version, options=data["options"],
-            player_count=len(names), seed=seed, seed_commitment=data["seed_commitment"],
-            created_by=imported_by, status=MatchStatus.ACTIVE, started_at=timezone.now(),
+            game_slug=game.slug,
+            rules_version=game.version,
+            options=data["options"],
+            player_count=len(names),
+            seed=seed,
+            seed_commitment=data["seed_commitment"],
+            created_by=imported_by,
+            status=MatchStatus.ACTIVE,
+            started_at=timezone.now(),
             head_digest=initial_digest(state),
         )
         seats = [
@@ -589,8 +637,13 @@ def import_match(*, data: dict[str, Any], imported_by: AbstractBaseUser | None =
             if entry["seq"] != index:
                 raise ServiceError(f"The log has a gap before seq {entry['seq']}.")
             try:
-                row = turn.append(seat=entry["seat"], kind=entry["kind"], payload=entry["payload"],
-                                  source=MoveSource.IMPORT, note=entry.get("note", ""))
+                row = turn.append(
+                    seat=entry["seat"],
+                    kind=entry["kind"],
+                    payload=entry["payload"],
+                    source=MoveSource.IMPORT,
+                    note=entry.get("note", ""),
+                )
             except IllegalMove as error:
                 raise ServiceError(f"Move {index} does not replay: {error.message}") from None
             if row.digest != entry["digest"]:

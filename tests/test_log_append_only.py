@@ -11,8 +11,9 @@ def finished_match(db):
     user = User.objects.create_user("anna@example.com", "anna@example.com", "pw")
     match = services.create_match(creator=user, game_slug="sealed-cards", players=2, bots=1)
     # Anna's standing order plays her lowest card; the bot answers; the match runs out.
-    services.set_standing_orders(match_id=match.pk, seat=_seat_of(match, user),
-                                 orders=["play-lowest"])
+    services.set_standing_orders(
+        match_id=match.pk, seat=_seat_of(match, user), orders=["play-lowest"]
+    )
     match.refresh_from_db()
     return match
 

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,93 +14,229 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Match',
+            name="Match",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game_slug', models.CharField(db_index=True, max_length=40)),
-                ('rules_version', models.PositiveIntegerField()),
-                ('options', models.JSONField(blank=True, default=dict)),
-                ('player_count', models.PositiveSmallIntegerField()),
-                ('seed', models.CharField(max_length=64)),
-                ('seed_commitment', models.CharField(max_length=64)),
-                ('status', models.CharField(choices=[('open', 'Waiting for players'), ('active', 'In play'), ('finished', 'Finished'), ('abandoned', 'Abandoned')], db_index=True, default='open', max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('time_control', models.CharField(choices=[('per_move', 'Days per move'), ('bank', 'Time bank with increment')], default='per_move', max_length=10)),
-                ('days_per_move', models.PositiveSmallIntegerField(default=3)),
-                ('bank_days', models.PositiveSmallIntegerField(default=0)),
-                ('increment_days', models.PositiveSmallIntegerField(default=0)),
-                ('weekends_off', models.BooleanField(default=False)),
-                ('timeout_policy', models.CharField(choices=[('default', 'Play the default move'), ('bot', 'A bot takes the seat'), ('forfeit', 'Forfeit after repeated timeouts')], default='default', max_length=10)),
-                ('forfeit_after', models.PositiveSmallIntegerField(default=3)),
-                ('head_seq', models.PositiveIntegerField(default=0)),
-                ('head_digest', models.CharField(blank=True, max_length=64)),
-                ('to_act', models.JSONField(blank=True, default=list)),
-                ('prompt', models.CharField(blank=True, max_length=200)),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='created_matches', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("game_slug", models.CharField(db_index=True, max_length=40)),
+                ("rules_version", models.PositiveIntegerField()),
+                ("options", models.JSONField(blank=True, default=dict)),
+                ("player_count", models.PositiveSmallIntegerField()),
+                ("seed", models.CharField(max_length=64)),
+                ("seed_commitment", models.CharField(max_length=64)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Waiting for players"),
+                            ("active", "In play"),
+                            ("finished", "Finished"),
+                            ("abandoned", "Abandoned"),
+                        ],
+                        db_index=True,
+                        default="open",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "time_control",
+                    models.CharField(
+                        choices=[
+                            ("per_move", "Days per move"),
+                            ("bank", "Time bank with increment"),
+                        ],
+                        default="per_move",
+                        max_length=10,
+                    ),
+                ),
+                ("days_per_move", models.PositiveSmallIntegerField(default=3)),
+                ("bank_days", models.PositiveSmallIntegerField(default=0)),
+                ("increment_days", models.PositiveSmallIntegerField(default=0)),
+                ("weekends_off", models.BooleanField(default=False)),
+                (
+                    "timeout_policy",
+                    models.CharField(
+                        choices=[
+                            ("default", "Play the default move"),
+                            ("bot", "A bot takes the seat"),
+                            ("forfeit", "Forfeit after repeated timeouts"),
+                        ],
+                        default="default",
+                        max_length=10,
+                    ),
+                ),
+                ("forfeit_after", models.PositiveSmallIntegerField(default=3)),
+                ("head_seq", models.PositiveIntegerField(default=0)),
+                ("head_digest", models.CharField(blank=True, max_length=64)),
+                ("to_act", models.JSONField(blank=True, default=list)),
+                ("prompt", models.CharField(blank=True, max_length=200)),
+                ("result", models.JSONField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="created_matches",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'matches',
-                'ordering': ['-created_at'],
+                "verbose_name_plural": "matches",
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Move',
+            name="Move",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('seat', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('kind', models.CharField(choices=[('move', 'Move'), ('timeout', 'Timeout'), ('resign', 'Resignation'), ('system', 'System event')], default='move', max_length=10)),
-                ('payload', models.JSONField(default=dict)),
-                ('source', models.CharField(choices=[('web', 'Web'), ('email', 'Email'), ('api', 'API'), ('deadline', 'Deadline'), ('bot', 'Bot'), ('forced', 'Forced (only one legal move)'), ('standing', 'Standing order'), ('admin', 'Operator'), ('import', 'Import')], max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('idempotency_key', models.CharField(blank=True, max_length=255, null=True)),
-                ('digest', models.CharField(max_length=64)),
-                ('note', models.CharField(blank=True, max_length=500)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='moves', to='games.match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                ("seat", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("move", "Move"),
+                            ("timeout", "Timeout"),
+                            ("resign", "Resignation"),
+                            ("system", "System event"),
+                        ],
+                        default="move",
+                        max_length=10,
+                    ),
+                ),
+                ("payload", models.JSONField(default=dict)),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[
+                            ("web", "Web"),
+                            ("email", "Email"),
+                            ("api", "API"),
+                            ("deadline", "Deadline"),
+                            ("bot", "Bot"),
+                            ("forced", "Forced (only one legal move)"),
+                            ("standing", "Standing order"),
+                            ("admin", "Operator"),
+                            ("import", "Import"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("idempotency_key", models.CharField(blank=True, max_length=255, null=True)),
+                ("digest", models.CharField(max_length=64)),
+                ("note", models.CharField(blank=True, max_length=500)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="moves",
+                        to="games.match",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', 'seq'],
-                'constraints': [models.UniqueConstraint(fields=('match', 'seq'), name='move_unique_seq'), models.UniqueConstraint(condition=models.Q(('idempotency_key__isnull', False)), fields=('match', 'idempotency_key'), name='move_unique_idempotency_key')],
+                "ordering": ["match", "seq"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("match", "seq"), name="move_unique_seq"),
+                    models.UniqueConstraint(
+                        condition=models.Q(("idempotency_key__isnull", False)),
+                        fields=("match", "idempotency_key"),
+                        name="move_unique_idempotency_key",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('invited_email', models.EmailField(blank=True, max_length=254)),
-                ('is_bot', models.BooleanField(default=False)),
-                ('resigned', models.BooleanField(default=False)),
-                ('display_name', models.CharField(blank=True, max_length=60)),
-                ('standing_orders', models.JSONField(blank=True, default=list)),
-                ('timeouts', models.PositiveSmallIntegerField(default=0)),
-                ('time_bank_seconds', models.PositiveIntegerField(default=0)),
-                ('deadline_at', models.DateTimeField(blank=True, null=True)),
-                ('deadline_seq', models.PositiveIntegerField(blank=True, null=True)),
-                ('waiting_since', models.DateTimeField(blank=True, null=True)),
-                ('reminders_sent', models.PositiveSmallIntegerField(default=0)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.match')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='seats', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("invited_email", models.EmailField(blank=True, max_length=254)),
+                ("is_bot", models.BooleanField(default=False)),
+                ("resigned", models.BooleanField(default=False)),
+                ("display_name", models.CharField(blank=True, max_length=60)),
+                ("standing_orders", models.JSONField(blank=True, default=list)),
+                ("timeouts", models.PositiveSmallIntegerField(default=0)),
+                ("time_bank_seconds", models.PositiveIntegerField(default=0)),
+                ("deadline_at", models.DateTimeField(blank=True, null=True)),
+                ("deadline_seq", models.PositiveIntegerField(blank=True, null=True)),
+                ("waiting_since", models.DateTimeField(blank=True, null=True)),
+                ("reminders_sent", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="games.match",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', 'number'],
-                'indexes': [models.Index(condition=models.Q(('deadline_at__isnull', False)), fields=['deadline_at'], name='seat_deadline_due')],
+                "ordering": ["match", "number"],
+                "indexes": [
+                    models.Index(
+                        condition=models.Q(("deadline_at__isnull", False)),
+                        fields=["deadline_at"],
+                        name="seat_deadline_due",
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Snapshot',
+            name="Snapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('state', models.JSONField()),
-                ('digest', models.CharField(max_length=64)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='snapshots', to='games.match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                ("state", models.JSONField()),
+                ("digest", models.CharField(max_length=64)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="snapshots",
+                        to="games.match",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('match', 'seq'), name='snapshot_unique_seq')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("match", "seq"), name="snapshot_unique_seq")
+                ],
             },
         ),
     ]

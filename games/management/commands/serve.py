@@ -1,0 +1,50 @@
+"""One process on the embedded defaults: migrate, a Celery worker and beat in threads, and
+the web server without auto-reload (a forking reloader would split the in-memory broker)."""
+
+from __future__ import annotations
+
+import threading
+
+from celery.beat import EmbeddedService
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from config.celery import app as celery_app
+
+
+class Command(BaseCommand):
+    help = "Run the whole server in one process on the embedded defaults."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--host", default="127.0.0.1")
+
+    def handle(self, *args, port, host, **options):
+        call_command("migrate", interactive=False, verbosity=0)
+        start_worker_thread()
+        EmbeddedService(celery_app, thread=True).start()
+        url = f"http://{host}:{port}/"
+        self.stdout.write(
+            f"\n  {settings.SITE_NAME} is running at {url}\n"
+            f"  Database: {settings.DATABASES['default']['NAME']}\n"
+            f"  Broker: {settings.CELERY_BROKER_URL} (worker and beat in this process)\n"
+            f"  Email: {settings.EMAIL_BACKEND}\n"
+            f"  Local mailbox: {url}n/mailbox/\n"
+        )
+        call_command("runserver", f"{host}:{port}", use_reloader=False)
+
+
+def start_worker_thread() -> threading.Thread:
+    worker = celery_app.WorkController(
+        app=celery_app,
+        pool_cls="solo",
+        concurrency=1,
+        loglevel="WARNING",
+        without_heartbeat=True,
+        without_mingle=True,
+        without_gossip=True,
+    )
+    thread = threading.Thread(target=worker.start, name="celery-worker", daemon=True)
+    thread.start()
+    return thread
