@@ -4,6 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("anymail/", include("anymail.urls")),
+    path("api/", include("games.api_urls")),
     path("n/", include("notifications.urls")),
     path("", include("games.urls")),
 ]

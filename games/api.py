@@ -1,0 +1,147 @@
+"""A small JSON API: a player's view of a match, and moves.
+
+Reads accept the session. Writes accept the session (with its CSRF token) or a bearer
+token from `api_token(user)` (a django-sesame token scoped to the API), for scripts and
+bots of players' own.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.http import HttpRequest, JsonResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.shortcuts import get_object_or_404
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
+from sesame.utils import get_token, get_user
+
+from games import selectors, services
+from games.commands import interpret, menu
+from games.engine import IllegalMove
+from games.models import Match, MoveSource
+
+API_SCOPE = "api"
+
+
+def api_token(user) -> str:
+    return get_token(user, scope=API_SCOPE)
+
+
+def _user(request: HttpRequest):
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return get_user(header.removeprefix("Bearer ").strip(), scope=API_SCOPE)
+    return request.user if request.user.is_authenticated else None
+
+
+def _error(status: int, message: str) -> JsonResponse:
+    return JsonResponse({"ok": False, "error": message}, status=status)
+
+
+def match_json(match: Match, seat: int | None) -> dict:
+    """Everything `seat` (None: a spectator) may know about the match, as JSON."""
+    game = match.game
+    data = {
+        "match": match.pk,
+        "game": match.game_slug,
+        "title": game.title,
+        "status": match.status,
+        "seq": match.head_seq,
+        "to_act": match.to_act,
+        "prompt": match.prompt,
+        "your_seat": seat,
+        "players": selectors.seat_names(match),
+        "seed_commitment": match.seed_commitment,
+        "seed": match.seed if match.is_over else None,
+        "result": match.result,
+    }
+    if match.status == "open":
+        return data
+    state = selectors.load_state(match)
+    view = game.view(state, seat)
+    data["view"] = view
+    data["board_text"] = game.render_text(view)
+    data["legal"] = []
+    if seat is not None and seat in match.to_act:
+        entries = menu(game, state, seat)
+        data["legal"] = [{"number": e.number, "command": e.command} for e in entries]
+    data["history"] = [
+        {"seq": h["seq"], "seat": h["seat"], "text": h["text"], "source": h["source"]}
+        for h in selectors.history(match, seat)
+    ]
+    return data
+
+
+@require_GET
+def match_detail(request: HttpRequest, pk: int) -> JsonResponse:
+    user = _user(request)
+    if user is None:
+        return _error(401, "Sign in, or send an API token.")
+    match = get_object_or_404(Match, pk=pk)
+    seat = selectors.viewer_seat(match, user)
+    return JsonResponse(match_json(match, seat.number if seat else None))
+
+
+@csrf_exempt
+@require_POST
+def match_move(request: HttpRequest, pk: int) -> JsonResponse:
+    bearer = request.headers.get("Authorization", "").startswith("Bearer ")
+    if not bearer:
+        rejected = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
+        if rejected is not None:
+            return _error(403, "CSRF check failed; send the CSRF token or an API token.")
+    user = _user(request)
+    if user is None:
+        return _error(401, "Sign in, or send an API token.")
+    match = get_object_or_404(Match, pk=pk)
+    seat = selectors.viewer_seat(match, user)
+    if seat is None:
+        return _error(403, "You do not play in this match.")
+    try:
+        body = json.loads(request.body or b"{}")
+        command = str(body["command"])
+        expected = body.get("seq")
+        expected = None if expected is None else int(expected)
+        key = body.get("idempotency_key")
+        key = None if key is None else f"api:{user.pk}:{str(key)[:200]}"
+    except (ValueError, KeyError, TypeError):
+        return _error(400, 'Send JSON: {"command": "...", "seq": N, "idempotency_key": "..."}.')
+    if key and match.moves.filter(idempotency_key=key).exists():
+        return JsonResponse(
+            {
+                "ok": True,
+                "duplicate": True,
+                "seq": match.head_seq,
+                "to_act": match.to_act,
+                "status": match.status,
+            }
+        )
+    if match.status != "active":
+        return _error(409, "The match is not in play.")
+    if seat.number not in match.to_act:
+        return _error(409, "It is not your turn.")
+    try:
+        move = interpret(match.game, selectors.load_state(match), seat.number, command)
+    except IllegalMove as error:
+        return _error(400, error.message)
+    result = services.submit_move(
+        match_id=match.pk,
+        seat=seat.number,
+        move=move,
+        source=MoveSource.API,
+        idempotency_key=key,
+        expected_seq=expected,
+    )
+    if not result.ok:
+        return _error(409 if "moved on" in result.message else 400, result.message)
+    match.refresh_from_db()
+    return JsonResponse(
+        {
+            "ok": True,
+            "duplicate": result.duplicate,
+            "seq": match.head_seq,
+            "to_act": match.to_act,
+            "status": match.status,
+        }
+    )

@@ -1,0 +1,83 @@
+import json
+
+import pytest
+
+from games.api import api_token
+from games.models import Move
+from games.selectors import load_state
+from tests.factories import make_user, two_player_match
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client, match, body, token=None):
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+    return client.post(
+        f"/api/matches/{match.pk}/moves/",
+        json.dumps(body),
+        content_type="application/json",
+        **headers,
+    )
+
+
+def test_player_reads_own_view_and_a_stranger_the_public_one(client):
+    match, anna, bram = two_player_match()
+    anna_user = match.seats.get(number=anna).user
+    client.force_login(anna_user)
+    data = client.get(f"/api/matches/{match.pk}/").json()
+    assert data["your_seat"] == anna
+    assert data["view"]["hand"] == load_state(match)["hands"][anna]
+    assert data["seed"] is None and len(data["seed_commitment"]) == 64
+    assert [e["number"] for e in data["legal"]] == [1, 2, 3]
+    client.force_login(make_user("Cor"))
+    public = client.get(f"/api/matches/{match.pk}/").json()
+    assert public["your_seat"] is None and public["view"]["hand"] is None
+    assert public["legal"] == []
+
+
+def test_anonymous_gets_401_and_unknown_match_404(client):
+    match, *_ = two_player_match()
+    assert client.get(f"/api/matches/{match.pk}/").status_code == 401
+    client.force_login(make_user("Cor"))
+    assert client.get("/api/matches/9999/").status_code == 404
+
+
+def test_move_by_token_with_menu_number_and_idempotency_key(client):
+    match, anna, bram = two_player_match()
+    token = api_token(match.seats.get(number=anna).user)
+    first = post(client, match, {"command": "1", "seq": 0, "idempotency_key": "k1"}, token)
+    again = post(client, match, {"command": "1", "seq": 0, "idempotency_key": "k1"}, token)
+    assert first.status_code == 200 and first.json()["ok"]
+    assert again.status_code == 200 and again.json()["duplicate"]
+    assert Move.objects.filter(match=match).count() == 1
+
+
+def test_bad_input_gets_a_clear_answer_and_changes_nothing(client):
+    match, anna, bram = two_player_match()
+    token = api_token(match.seats.get(number=anna).user)
+    assert post(client, match, {"nothing": 1}, token).status_code == 400
+    garbled = client.post(
+        f"/api/matches/{match.pk}/moves/",
+        "{not json",
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+    assert garbled.status_code == 400
+    wrong = post(client, match, {"command": "play 99"}, token)
+    assert wrong.status_code == 400 and "cannot play" in wrong.json()["error"]
+    assert post(client, match, {"command": "hello"}, token).json()["error"].startswith("Expected")
+    stranger = api_token(make_user("Cor"))
+    assert post(client, match, {"command": "1"}, stranger).status_code == 403
+    assert post(client, match, {"command": "1"}, "forged-token").status_code == 401
+    assert Move.objects.filter(match=match).count() == 0
+
+
+def test_session_post_without_csrf_token_is_refused():
+    from django.test import Client
+
+    match, anna, bram = two_player_match()
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(match.seats.get(number=anna).user)
+    response = post(client, match, {"command": "1"})
+    assert response.status_code == 403
+    assert Move.objects.filter(match=match).count() == 0
