@@ -1,0 +1,301 @@
+"""New England behind the rules contract."""
+
+from __future__ import annotations
+
+from games.engine import Game, Option, Result, StandingOrder
+
+from . import bots, rules, text
+from .data import (
+    CARDS,
+    CELL_NAMES,
+    CELLS,
+    CHIPS,
+    COASTAL,
+    FIGURES,
+    LAND_NAMES,
+    MISSING,
+    WIDTH,
+)
+from .moves import apply_move, legal_moves
+
+CELL_SIZE = 40
+LAND_FILLS = {"S": "#b5651d", "F": "#4a4a4a", "P": "#6aa84f"}
+DEVELOPED_FILLS = {"S": "#e8a25c", "F": "#9c8f4a", "P": "#b6e08a"}
+FAMILY_COLOURS = {
+    "Annable": "#d62728",
+    "Howland": "#1f77b4",
+    "Palomer": "#e6b800",
+    "Winslow": "#8e44ad",
+}
+
+
+class NewEngland(Game):
+    slug = "new-england"
+    title = "New England"
+    min_players = 3
+    max_players = 4
+    version = 1
+    options = (
+        Option(
+            "setup",
+            "Starting position",
+            "fixed",
+            choices=("fixed", "placed"),
+            help="fixed: the predetermined layout; placed: players lay their starter tiles "
+            "in three rounds, counter-clockwise from the start player's right.",
+        ),
+    )
+    standing_orders = (
+        StandingOrder("pass-when-broke", "End my buying turn when I cannot afford a purchase"),
+    )
+
+    # --- setting up and playing -----------------------------------------------------------
+
+    def setup(self, players, options, rng):
+        return rules.new_state(players, options, rng)
+
+    def to_act(self, state):
+        return rules.to_act(state)
+
+    def prompt(self, state, seat):
+        phase = state["phase"]
+        if phase == "setup":
+            return "place a starter tile"
+        if phase == "select":
+            return "choose how many development cards (3 to 6) go into the selection"
+        if phase == "bid":
+            return "take a bidding chip"
+        if phase == "buy":
+            cost = rules.price(state, seat)
+            left = 2 - state["purchases"]
+            return f"buy up to {left} more item(s) at {cost} shillings each, or pass"
+        return "the game is over"
+
+    def legal_moves(self, state, seat):
+        return legal_moves(state, seat)
+
+    def apply(self, state, seat, move, rng):
+        return apply_move(state, seat, move)
+
+    def default_move(self, state, seat):
+        phase = state["phase"]
+        if phase == "select":
+            return {"type": "select", "cards": 3}
+        if phase == "bid":
+            return {"type": "chip", "chip": rules.free_chips(state)[0]}
+        if phase == "buy":
+            return {"type": "pass"}
+        return legal_moves(state, seat)[0]
+
+    def bot_move(self, state, seat, rng):
+        return bots.bot_move(state, seat, rng)
+
+    def standing_move(self, state, seat, orders):
+        if "pass-when-broke" not in orders or state["phase"] != "buy" or state["turn"] != seat:
+            return None
+        player = state["players"][seat]
+        if player["stored"] or rules.can_reveal(state, seat):
+            return None
+        if state["purchases"] < 2 and player["money"] >= rules.price(state, seat):
+            return None
+        return {"type": "pass"}
+
+    def result(self, state):
+        if state["phase"] != "over":
+            return None
+        total, details = rules.scores(state)
+        order = rules.ranking(state, total)
+        notes = []
+        for a, b in zip(order, order[1:]):
+            if total[a] == total[b]:
+                notes.append(
+                    f"{state['names'][a]} and {state['names'][b]} tie on {total[a]} points; "
+                    f"money decides ({state['players'][a]['money']} to "
+                    f"{state['players'][b]['money']} shillings)."
+                )
+        details["money"] = [p["money"] for p in state["players"]]
+        return Result(scores=total, ranking=order, notes=notes, details=details)
+
+    # --- what people see ---------------------------------------------------------------
+
+    def view(self, state, seat):
+        families = state["families"]
+        letters = [f[0] for f in families]
+        cells = []
+        for index in range(CELLS):
+            tile = rules.tile_at(state, index)
+            col, row = index % WIDTH, index // WIDTH
+            cell = {
+                "name": CELL_NAMES[index],
+                "x": col * CELL_SIZE + 20,
+                "y": row * CELL_SIZE + 40,
+                "sea": index in MISSING,
+                "coastal": COASTAL[index],
+                "land": tile["land"] if tile else "",
+                "land_name": LAND_NAMES[tile["land"]] if tile else "",
+                "owner": tile["owner"] if tile else None,
+                "owner_letter": letters[tile["owner"]] if tile else "",
+                "owner_colour": FAMILY_COLOURS[families[tile["owner"]]] if tile else "",
+                "developed": bool(tile and tile["developed"]),
+                "figure": (tile["figure"] or "") if tile else "",
+                "fill": "#7fb3d5"
+                if index in MISSING
+                else (
+                    (DEVELOPED_FILLS if tile["developed"] else LAND_FILLS)[tile["land"]]
+                    if tile
+                    else "#f3ead2"
+                ),
+            }
+            cell["cx"] = cell["x"] + CELL_SIZE // 2
+            cell["cy"] = cell["y"] + CELL_SIZE // 2
+            cells.append(cell)
+        # starter tiles: a bar joining their two halves, for the picture
+        joins = []
+        for tile in state["tiles"]:
+            if len(tile["cells"]) == 2:
+                a, b = tile["cells"]
+                joins.append(
+                    {
+                        "x1": (a % WIDTH) * CELL_SIZE + 40,
+                        "y1": (a // WIDTH) * CELL_SIZE + 60,
+                        "x2": (b % WIDTH) * CELL_SIZE + 40,
+                        "y2": (b // WIDTH) * CELL_SIZE + 60,
+                        "colour": FAMILY_COLOURS[families[tile["owner"]]],
+                    }
+                )
+        selection = []
+        for slot, item in enumerate(state["selection"], start=1):
+            entry = {"slot": slot, "taken": item is None}
+            if item is not None:
+                entry["text"] = self._item_text(item)
+                if "tile" in item:
+                    entry.update(kind="tile", land=item["tile"], fill=LAND_FILLS[item["tile"]])
+                else:
+                    card = CARDS[item["card"]]
+                    entry.update(
+                        kind="card",
+                        land=card.land,
+                        fill=LAND_FILLS.get(card.land, "#ffffff"),
+                        points=card.points,
+                        figure="" if card.kind == "land" else card.kind,
+                    )
+            selection.append(entry)
+        chips = []
+        for value in CHIPS:
+            holder = state["chips"].index(value) if value in state["chips"] else None
+            chips.append(
+                {
+                    "value": value,
+                    "seat": holder,
+                    "letter": letters[holder] if holder is not None else "",
+                    "colour": FAMILY_COLOURS[families[holder]] if holder is not None else "",
+                }
+            )
+        to_act = rules.to_act(state)
+        players = []
+        for s, player in enumerate(state["players"]):
+            players.append(
+                {
+                    "seat": s,
+                    "name": state["names"][s],
+                    "family": families[s],
+                    "letter": letters[s],
+                    "colour": FAMILY_COLOURS[families[s]],
+                    "money": player["money"],
+                    "points": sum(CARDS[c].points for c in player["cards"]),
+                    "cards": [CARDS[c].name for c in player["cards"]],
+                    "stored": [CARDS[c].name for c in player["stored"]],
+                    "figures": dict(player["figures"]),
+                    "income": rules.income(state, s),
+                    "chip": state["chips"][s],
+                    "to_act": s in to_act,
+                    "start": s == state["start"],
+                }
+            )
+        view = {
+            "seat": seat,
+            "round": state["round"],
+            "phase": state["phase"],
+            "status": self._status(state),
+            "cells": cells,
+            "joins": joins,
+            "selection": selection,
+            "chips": chips,
+            "players": players,
+            "supply": dict(state["supply"]),
+            "width": WIDTH * CELL_SIZE + 60,
+            "height": (len(cells) // WIDTH) * CELL_SIZE + 60,
+            "result": None,
+        }
+        result = self.result(state)
+        if result is not None:
+            lines = []
+            for rank, s in enumerate(result.ranking, start=1):
+                lines.append(
+                    f"{rank}. {state['names'][s]} ({families[s]}): {result.scores[s]} points "
+                    f"({result.details['cards'][s]} from cards, {result.details['bonus'][s]} "
+                    f"bonus), {state['players'][s]['money']} shillings"
+                )
+            view["result"] = lines
+        return view
+
+    @staticmethod
+    def _item_text(item: dict) -> str:
+        if "tile" in item:
+            return f"land tile: {LAND_NAMES[item['tile']]}"
+        card = CARDS[item["card"]]
+        if card.kind == "land":
+            return (
+                f"card: {LAND_NAMES[card.land]} {card.shape} [{text.shape_picture(card.shape)}]"
+                f" {card.points} points"
+            )
+        return f"card: {card.kind}, {card.points} point{'s' if card.points != 1 else ''}"
+
+    def _status(self, state) -> str:
+        phase = state["phase"]
+        names = state["names"]
+        if phase == "over":
+            short = "development cards" if state["ended_by"] == "cards" else "land tiles"
+            return f"game over (not enough {short} for the selection)"
+        who = names[state["turn"]]
+        if phase == "setup":
+            return f"setup: {who} places a starter tile"
+        if phase == "select":
+            return f"phase 1: {who} chooses the selection"
+        if phase == "bid":
+            return f"phase 2: {who} takes a bidding chip"
+        cost = rules.price(state, state["turn"])
+        return f"phase 3: {who} buys at {cost} shillings ({state['purchases']} of 2 bought)"
+
+    def render_text(self, view):
+        return text.render_text(view)
+
+    def format_move(self, state, seat, move):
+        return text.format_move(move)
+
+    def parse(self, text_in, state, seat):
+        return text.parse(text_in, state, seat)
+
+    def describe(self, before, after, seat, move, viewer):
+        return text.describe(before, after, seat, move)
+
+    def help_text(self):
+        return text.HELP
+
+    # --- checks ------------------------------------------------------------------------
+
+    def secrets(self, state):
+        hidden = []
+        if state["bag"]:
+            hidden.append("bag order " + "".join(state["bag"]))
+            hidden.append(f"{len(state['bag'])} land tiles left in the bag")
+        if state["deck"]:
+            hidden.append("deck order " + " / ".join(CARDS[c].name for c in state["deck"]))
+            hidden.append(f"{len(state['deck'])} development cards left in the deck")
+        return {None: hidden}
+
+    def check_invariants(self, state):
+        rules.check_invariants(state)
+
+
+__all__ = ["FIGURES", "NewEngland"]
