@@ -1,0 +1,181 @@
+"""The hidden-information check: play a match between people, and at every checked position
+render everything each seat can receive — match page, its live fragment, replay pages, the
+JSON API, and every email sent to them — and fail if another seat's secret, a secret of
+nobody's, or the seed before the end appears in it.
+
+Secrets come from the game's own `secrets(state)`; the check is only as strong as those
+strings, so each game's tests also check that `secrets()` is not empty where the rules hide
+something.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass, field
+
+from django.core import mail
+from django.test import Client
+
+from config.celery import app as celery_app
+from games import services
+from games.engine import event_rng, get_game
+from games.models import Match
+from games.selectors import load_state
+from tests.factories import make_user
+
+
+@dataclass
+class LeakReport:
+    positions: int = 0
+    outputs: int = 0
+    emails: int = 0
+    secrets_seen: int = 0
+    leaks: list[str] = field(default_factory=list)
+
+
+def _texts_of(message) -> str:
+    parts = [message.subject, message.body, json.dumps(dict(message.extra_headers))]
+    parts += [content for content, _mime in getattr(message, "alternatives", [])]
+    return "\n".join(str(p) for p in parts)
+
+
+def _normalise(text: str) -> str:
+    # Pages escape quotes and ampersands; compare unescaped text.
+    return html.unescape(text)
+
+
+def check_match_for_leaks(
+    slug: str,
+    players: int,
+    *,
+    options: dict | None = None,
+    seed: str = "leak-check",
+    every: int = 1,
+    on_commit=None,
+) -> LeakReport:
+    """Play a match to its end and check it. `every`: check each n-th position (1: all).
+
+    `on_commit` is pytest-django's `django_capture_on_commit_callbacks`, so the emails a move
+    causes are sent (Celery runs eagerly here) before the position is checked.
+    """
+    game = get_game(slug)
+    users = [make_user(f"Seat{n}{seed.replace('-', '')}") for n in range(players)]
+    spectator = make_user(f"Watcher{seed.replace('-', '')}")
+    clients = {}
+    for user in [*users, spectator]:
+        client = Client()
+        client.force_login(user)
+        clients[user.pk] = client
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    report = LeakReport()
+    try:
+        with on_commit(execute=True):
+            match = services.create_match(
+                creator=users[0],
+                game_slug=slug,
+                players=players,
+                options=options or {},
+                invite_emails=[u.email for u in users[1:]],
+                seed=seed,
+            )
+            for user in users[1:]:
+                services.join_match(match_id=match.pk, user=user)
+        match = Match.objects.get(pk=match.pk)
+        seat_user = {s.number: s.user for s in match.seats.select_related("user")}
+        history_of_secrets: dict[int, dict] = {}
+        mail_seen = 0
+        position = 0
+        while True:
+            match.refresh_from_db()
+            state = load_state(match)
+            secrets = game.secrets(state)
+            history_of_secrets[match.head_seq] = secrets
+            new_mail = mail.outbox[mail_seen:]
+            mail_seen = len(mail.outbox)
+            if position % every == 0 or match.is_over:
+                _check_position(
+                    match,
+                    seat_user,
+                    spectator,
+                    clients,
+                    secrets,
+                    history_of_secrets,
+                    new_mail,
+                    report,
+                )
+            if match.is_over:
+                break
+            seat = match.to_act[0]
+            move = game.bot_move(state, seat, event_rng(seed + ":leak", match.head_seq))
+            with on_commit(execute=True):
+                result = services.submit_move(match_id=match.pk, seat=seat, move=move, source="api")
+            assert result.ok, result.message
+            position += 1
+    finally:
+        celery_app.conf.task_always_eager = eager
+    return report
+
+
+def _check_position(
+    match, seat_user, spectator, clients, secrets, history_of_secrets, new_mail, report
+):
+    report.positions += 1
+    seq = match.head_seq
+    earlier = seq // 2
+    viewers = [*seat_user.items(), (None, spectator)]
+    for seat, user in viewers:
+        client = clients[user.pk]
+        forbidden = [s for owner, found in secrets.items() if owner != seat for s in found]
+        earlier_forbidden = [
+            s
+            for owner, found in history_of_secrets.get(earlier, {}).items()
+            if owner != seat
+            for s in found
+        ]
+        if not match.is_over:
+            forbidden.append(match.seed)
+            earlier_forbidden.append(match.seed)
+        report.secrets_seen += len(forbidden)
+        outputs = {
+            "match page": client.get(f"/matches/{match.pk}/"),
+            "live fragment": client.get(f"/matches/{match.pk}/poll/"),
+            "replay": client.get(f"/matches/{match.pk}/replay/?n={seq}"),
+            "api": client.get(f"/api/matches/{match.pk}/"),
+        }
+        for name, response in outputs.items():
+            assert response.status_code == 200, f"{name} for seat {seat}: {response.status_code}"
+            _search(
+                _normalise(response.content.decode()),
+                forbidden,
+                f"{name} (seat {seat})",
+                seq,
+                report,
+            )
+        if not match.is_over:  # after the end, the replay reveals everything on purpose
+            earlier_page = client.get(f"/matches/{match.pk}/replay/?n={earlier}")
+            _search(
+                _normalise(earlier_page.content.decode()),
+                earlier_forbidden,
+                f"replay of {earlier} (seat {seat})",
+                seq,
+                report,
+            )
+        for message in new_mail:
+            if user.email in message.to:
+                report.emails += 1
+                _search(
+                    _texts_of(message),
+                    forbidden,
+                    f"email {message.subject!r} (seat {seat})",
+                    seq,
+                    report,
+                )
+    report.outputs += len(viewers) * 5
+
+
+def _search(text: str, forbidden: list[str], where: str, seq: int, report: LeakReport) -> None:
+    for secret in forbidden:
+        if secret and secret in text:
+            report.leaks.append(f"after move {seq}: {where} shows {secret!r}")

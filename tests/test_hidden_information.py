@@ -1,0 +1,33 @@
+"""The hidden-information check applied to the test game, and proof that it can fail."""
+
+import pytest
+
+from games.engine import register
+from tests.hidden import check_match_for_leaks
+from tests.sealed_cards import SealedCards
+
+pytestmark = pytest.mark.django_db
+
+
+class LeakyCards(SealedCards):
+    """Shows every hand to everyone: the check must catch it."""
+
+    slug = "leaky-cards"
+
+    def view(self, state, seat):
+        view = super().view(state, seat)
+        view["all_hands"] = [self.render_text({**view, "hand": h}) for h in state["hands"]]
+        return view
+
+
+def test_no_secret_of_the_test_game_reaches_another_seat(django_capture_on_commit_callbacks):
+    report = check_match_for_leaks("sealed-cards", 3, on_commit=django_capture_on_commit_callbacks)
+    assert report.leaks == []
+    assert report.positions >= 7 and report.secrets_seen > 0
+
+
+def test_the_check_catches_a_leaking_view(django_capture_on_commit_callbacks):
+    register(LeakyCards())
+    report = check_match_for_leaks("leaky-cards", 2, on_commit=django_capture_on_commit_callbacks)
+    assert report.leaks, "a view showing every hand must be reported"
+    assert any("api" in leak for leak in report.leaks)
