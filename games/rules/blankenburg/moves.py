@@ -1,0 +1,211 @@
+"""Builders of Blankenburg: the legal moves of each decision and the dispatch of a move to
+its rule function. Moves are JSON objects; see docs/rules/blankenburg.md for the list."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from games.engine import IllegalMove
+
+from . import rules
+from .data import PLAN_PRICE, PLANS, RESOURCE_PRICE, RESOURCES, SPACES
+from .rules import State
+
+
+def structure_label(state: State, space: int) -> str:
+    """How a player names one of their structures: 'tower', 'tower (damaged)',
+    'town hall in commercial/civic'."""
+    s = state["town"][space]
+    label = PLANS[s["card"]].name.lower()
+    if s["damaged"]:
+        label += " (damaged)"
+    districts = SPACES[state["board"]][space]
+    if len(districts) == 2:
+        label += f" in {districts[0]}/{districts[1]}"
+    return label
+
+
+def distinct_structures(state: State, spaces: list[int]) -> list[int]:
+    """One space per distinct label (the lowest), so identical structures are one choice."""
+    seen: set[str] = set()
+    result = []
+    for i in spaces:
+        label = structure_label(state, i)
+        if label not in seen:
+            seen.add(label)
+            result.append(i)
+    return result
+
+
+def canonical_plans(state: State, seat: int) -> list[tuple[int, str]]:
+    """(card, source) with one card per plan name and source (lowest id)."""
+    seen: set[tuple[str, str]] = set()
+    result = []
+    for card, source in sorted(rules.available_plans(state, seat), key=lambda cs: cs[0]):
+        key = (PLANS[card].name, source)
+        if key not in seen:
+            seen.add(key)
+            result.append((card, source))
+    return result
+
+
+def build_moves(state: State, seat: int) -> list[dict]:
+    result = []
+    for card, _ in canonical_plans(state, seat):
+        if rules.payment(state, seat, card) is None:
+            continue
+        for space in rules.build_spaces(state, seat, card):
+            result.append({"type": "build", "card": card, "space": space})
+    return result
+
+
+def legal_moves(state: State, seat: int) -> list[dict]:
+    if seat not in rules.to_act(state):
+        return []
+    phase = state["phase"]
+    player = state["players"][seat]
+    if phase == "merchant":
+        return [{"type": "extra", "resource": r} for r in RESOURCES if state["supply"][r] > 0]
+    if phase == "select":
+        available = [r for r in RESOURCES if state["supply"][r] > 0]
+        return [
+            {"type": "select", "resources": list(c)}
+            for c in combinations(available, rules.selectable_count(state))
+        ]
+    if phase == "bid":
+        return [{"type": "bid", "silver": v} for v in range(player["silver"] + 1)]
+    if phase == "pick":
+        return [{"type": "take", "resource": r} for r in rules.wheel_categories(state)]
+    if phase == "build":
+        owned = rules.owned_spaces(state, seat)
+        moves = []
+        if not state["demolished"] and not state["built"]:
+            moves.extend(
+                {"type": "demolish", "space": i} for i in distinct_structures(state, owned)
+            )
+        moves.extend(build_moves(state, seat))
+        repairable = [i for i in owned if rules.can_repair(state, seat, i)]
+        moves.extend({"type": "repair", "space": i} for i in distinct_structures(state, repairable))
+        moves.append({"type": "done"})
+        return moves
+    if phase == "offer":
+        return [*rules.offer_moves(state, seat, rules.current_offer(state)), {"type": "decline"}]
+    if phase == "plans":
+        moves = []
+        hand = sorted(player["hand"])
+        limit = rules.hand_limit(state, seat)
+        for deck in ("basic", "grand"):
+            if player["silver"] < PLAN_PRICE[deck] or not state[f"{deck}_deck"]:
+                continue
+            for k in range(len(hand) + 1):
+                if len(hand) - k + 1 > limit:
+                    continue
+                seen: set[tuple[str, ...]] = set()
+                for discard in combinations(hand, k):
+                    names = tuple(PLANS[c].name for c in discard)
+                    if names not in seen:  # identical cards make one choice
+                        seen.add(names)
+                        moves.append({"type": "buy_plan", "deck": deck, "discard": list(discard)})
+        moves.append({"type": "pass"})
+        return moves
+    if phase == "keep":
+        first_of_name = {}
+        for c in state["drawn"]:
+            first_of_name.setdefault(PLANS[c].name, c)
+        return [{"type": "keep", "card": c} for c in sorted(first_of_name.values())]
+    if phase == "resources":
+        moves = []
+        price = RESOURCE_PRICE[state["round"] - 1]
+        if player["silver"] >= price:
+            moves.extend({"type": "buy", "resource": r} for r in RESOURCES if state["market"][r])
+        for r in RESOURCES:
+            room = min(player["res"][r], state["n"] - state["market"][r])
+            moves.extend({"type": "sell", "resource": r, "count": k} for k in range(1, room + 1))
+        moves.append({"type": "pass"})
+        return moves
+    if phase == "final_repair":
+        spaces = distinct_structures(state, rules.final_repair_spaces(state, seat))
+        return [*({"type": "repair", "space": i} for i in spaces), {"type": "done"}]
+    return []
+
+
+def _int(move: dict, key: str) -> int:
+    value = move.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise IllegalMove(f"That move needs a whole number for {key!r}.")
+    return value
+
+
+def apply_move(state: State, seat: int, move: dict, rng) -> State:
+    if state["phase"] == "over":
+        raise IllegalMove("The game is over.")
+    if seat not in rules.to_act(state):
+        raise IllegalMove("It is not your turn to act.")
+    if not isinstance(move, dict):
+        raise IllegalMove("A move is an object with a type.")
+    state["news"] = []
+    phase = state["phase"]
+    kind = move.get("type")
+    if phase == "merchant" and kind == "extra":
+        rules.choose_extra(state, seat, move.get("resource"), rng)
+    elif phase == "select" and kind == "select":
+        chosen = move.get("resources")
+        if not isinstance(chosen, list):
+            raise IllegalMove("Name the resources to put on the bidding wheel.")
+        rules.select_resources(state, seat, chosen, rng)
+    elif phase == "bid" and kind == "bid":
+        rules.place_bid(state, seat, move.get("silver"))
+    elif phase == "pick" and kind == "take":
+        rules.pick(state, seat, move.get("resource"))
+    elif phase == "build" and kind == "demolish":
+        rules.demolish(state, seat, _int(move, "space"))
+    elif phase == "build" and kind == "build":
+        card = _int(move, "card")
+        if not 0 <= card < len(PLANS):
+            raise IllegalMove("There is no such plan.")
+        rules.build(state, seat, card, _int(move, "space"))
+    elif phase == "build" and kind == "repair":
+        rules.repair(state, seat, _int(move, "space"))
+    elif phase == "build" and kind == "done":
+        rules.end_building(state, seat)
+    elif phase == "offer" and kind in ("accept", "decline"):
+        rules.answer_offer(state, seat, move)
+    elif phase == "plans" and kind == "buy_plan":
+        discard = move.get("discard", [])
+        if not isinstance(discard, list):
+            raise IllegalMove("Name the plans to discard.")
+        rules.buy_plan(state, seat, move.get("deck"), discard)
+    elif phase == "plans" and kind == "pass":
+        rules.pass_plans(state, seat)
+    elif phase == "keep" and kind == "keep":
+        rules.keep_plan(state, seat, move.get("card"))
+    elif phase == "resources" and kind == "buy":
+        rules.buy_resource(state, seat, move.get("resource"))
+    elif phase == "resources" and kind == "sell":
+        rules.sell(state, seat, move.get("resource"), move.get("count"))
+    elif phase == "resources" and kind == "pass":
+        rules.pass_trade(state, seat)
+    elif phase == "final_repair" and kind == "repair":
+        rules.final_repair(state, seat, _int(move, "space"))
+    elif phase == "final_repair" and kind == "done":
+        rules.done_final_repair(state, seat)
+    else:
+        raise IllegalMove(f"That move ({kind}) is not possible now; {PHASE_ASK[phase]}.")
+    if state["phase"] == "end":
+        rules.start_turn(state, rng)
+    return state
+
+
+PHASE_ASK = {
+    "merchant": "choose your extra starting resource",
+    "select": "choose the resources for the bidding wheel",
+    "bid": "place your sealed bid",
+    "pick": "take a category from the bidding wheel",
+    "build": "build, demolish, repair or say done",
+    "offer": "accept or decline the offer",
+    "plans": "buy a plan or pass",
+    "keep": "keep one of the plans you drew",
+    "resources": "buy or sell resources, or pass",
+    "final_repair": "repair a structure damaged last turn, or say done",
+    "over": "the game is over",
+}

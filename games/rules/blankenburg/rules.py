@@ -1,0 +1,1297 @@
+"""Builders of Blankenburg: the turn sequence and one function per move.
+
+A turn is: bidding (select resources, sealed bids, picks), building (each player in turn
+order), income (event, visitor, offers, lodging), marketplace (plans, two resource rounds),
+end of turn. The state is plain JSON; see `new_state` for its shape.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from games.engine import IllegalMove
+
+from .data import (
+    BASIC_IDS,
+    CHARACTERS,
+    CITIZENS,
+    DIE_FACES,
+    DIE_YIELD,
+    DISTRICTS,
+    EVENTS,
+    GOLD_TOTAL,
+    GRAND_IDS,
+    HAND_LIMIT,
+    HOLDING_LIMIT,
+    INN,
+    MAJORITY_BONUS,
+    MAX_TAKE,
+    PLAN_DRAW,
+    PLAN_PRICE,
+    PLANS,
+    REPAIR_COST,
+    RESOURCE_PRICE,
+    RESOURCE_TOTAL,
+    RESOURCES,
+    SELL_PRICE,
+    SILVER_PER_PRESTIGE,
+    SILVER_PRESTIGE_CAP,
+    SPACES,
+    STARRED_CITIZENS,
+    STARRED_PLANS,
+    START_RESOURCES,
+    START_SILVER,
+    TRACK_LENGTH,
+    VISITORS,
+    WHEEL_CARRY,
+    ZERO_BID_SILVER,
+    ZERO_BID_SILVER_SIX,
+)
+
+State = dict[str, Any]
+MASTER_BUILDER = -1  # owner of the master builder's structures (two-player variant)
+
+# Regular spaces per district and the dual spaces, per board side.
+REGULAR = {
+    board: {d: [i for i, ds in enumerate(spaces) if ds == (d,)] for d in DISTRICTS}
+    for board, spaces in SPACES.items()
+}
+DUALS = {
+    board: [i for i, ds in enumerate(spaces) if len(ds) == 2] for board, spaces in SPACES.items()
+}
+
+
+# --- small helpers ------------------------------------------------------------------------
+
+
+def order_from(state: State, start: int) -> list[int]:
+    n = state["n"]
+    return [(start + i) % n for i in range(n)]
+
+
+def turn_order(state: State) -> list[int]:
+    return order_from(state, state["first"])
+
+
+def char_of(state: State, seat: int) -> str:
+    return state["players"][seat]["char"]
+
+
+def name_of(state: State, seat: int) -> str:
+    return "the master builder" if seat == MASTER_BUILDER else state["names"][seat]
+
+
+def news(state: State, text: str) -> None:
+    state["news"].append(text)
+
+
+def take_from_supply(state: State, resource: str, count: int) -> int:
+    """Up to `count` of a resource (or gold) from the supply; returns how many came."""
+    got = min(count, state["supply"][resource])
+    state["supply"][resource] -= got
+    return got
+
+
+def new_salt(rng) -> str:
+    return f"{rng.getrandbits(128):032x}"
+
+
+def receipt(salt: str, turn: int, bid: int) -> str:
+    """The bidder's receipt: a commitment to the bid that the revealed salt lets anyone check."""
+    return hashlib.sha256(f"{salt}:{turn}:{bid}".encode()).hexdigest()
+
+
+def hand_limit(state: State, seat: int) -> int:
+    return HAND_LIMIT + (1 if char_of(state, seat) == "architect" else 0)
+
+
+def space_district(state: State, space: int) -> str:
+    """The district a structure counts for: a dual space takes its structure's district, or
+    the left colour when the City Planner put a third district's structure there [R]."""
+    districts = SPACES[state["board"]][space]
+    if len(districts) == 1:
+        return districts[0]
+    plan = PLANS[state["town"][space]["card"]]
+    return plan.district if plan.district in districts else districts[0]
+
+
+def owned_spaces(state: State, seat: int) -> list[int]:
+    return [i for i, s in enumerate(state["town"]) if s is not None and s["owner"] == seat]
+
+
+def count_in_district(state: State, seat: int, district: str | None) -> int:
+    return sum(
+        1
+        for i, s in enumerate(state["town"])
+        if s is not None
+        and s["owner"] == seat
+        and (district is None or space_district(state, i) == district)
+    )
+
+
+def pay_silver(state: State, seat: int, amount: int, reason: str) -> None:
+    """A forced payment; who cannot pay gives all their silver and a prestige [R]."""
+    if amount <= 0:
+        return
+    player = state["players"][seat]
+    if player["silver"] >= amount:
+        player["silver"] -= amount
+        news(state, f"{state['names'][seat]} paid {amount} silver ({reason})")
+    else:
+        player["silver"] = 0
+        player["prestige"] = max(0, player["prestige"] - 1)
+        news(state, f"{state['names'][seat]} went bankrupt ({reason}): all silver and 1 prestige")
+
+
+# --- setup --------------------------------------------------------------------------------
+
+
+def new_state(names: list[str], options: dict[str, Any], rng) -> State:
+    n = len(names)
+    board = options.get("board", "front")
+    supply = dict(RESOURCE_TOTAL)
+    supply["gold"] = GOLD_TOTAL
+    players = []
+    for _ in range(n):
+        res = {r: START_RESOURCES.get(r, 0) for r in RESOURCES}
+        for r in RESOURCES:
+            supply[r] -= res[r]
+        players.append(
+            {"silver": START_SILVER, "res": res, "gold": 0, "prestige": 0, "hand": [], "char": ""}
+        )
+    # Starred basic plans: one to each player, one communal, the rest into the deck [R].
+    starred = list(STARRED_PLANS)
+    rng.shuffle(starred)
+    for seat in range(n):
+        players[seat]["hand"].append(starred.pop())
+    basic_deck = [i for i in BASIC_IDS if i not in STARRED_PLANS]
+    communal_basic = None
+    if starred:
+        communal_basic = starred.pop()
+    basic_deck.extend(starred)
+    rng.shuffle(basic_deck)
+    if communal_basic is None:  # six players: every starred plan was dealt [R]
+        communal_basic = basic_deck.pop(0)
+    grand_deck = list(GRAND_IDS)
+    rng.shuffle(grand_deck)
+    communal_grand = grand_deck.pop(0)
+    # Characters; the City Planner's ability needs the dual spaces of the alternate board.
+    characters = [c.key for c in CHARACTERS if board == "back" or c.key != "city_planner"]
+    rng.shuffle(characters)
+    for seat in range(n):
+        players[seat]["char"] = characters[seat]
+    # Citizens: starred ones on the track, the rest form the deck; six players add one more.
+    stars = list(STARRED_CITIZENS)
+    rng.shuffle(stars)
+    track = stars[:n]
+    citizen_deck = [c.id for c in CITIZENS if not c.starred] + stars[n:]
+    rng.shuffle(citizen_deck)
+    wheel = {r: 0 for r in RESOURCES}
+    wheel["gold"] = 0
+    if n == 6:
+        extra = citizen_deck.pop(0)
+        track.append(extra)
+        if CITIZENS[extra].gold:
+            wheel["gold"] += min(1, supply["gold"])
+            supply["gold"] -= wheel["gold"]
+    visitor_deck = [v.id for v in VISITORS]
+    rng.shuffle(visitor_deck)
+    event_deck = [e.id for e in EVENTS]
+    rng.shuffle(event_deck)
+    market = {}
+    for r in RESOURCES:
+        market[r] = n - 1
+        supply[r] -= n - 1
+    state: State = {
+        "names": list(names),
+        "n": n,
+        "board": board,
+        "master_builder": bool(options.get("master_builder")) and n == 2,
+        "turn": 1,
+        "first": rng.randrange(n),  # "whose birthday occurs next": drawn at random
+        "phase": "",
+        "cur": None,
+        "players": players,
+        "supply": supply,
+        "market": market,
+        "wheel": wheel,
+        "dice": [],
+        "basic_deck": basic_deck,
+        "grand_deck": grand_deck,
+        "communal": [communal_basic, communal_grand],
+        "citizen_deck": citizen_deck,
+        "track": track,
+        "visitor_deck": visitor_deck,
+        "event_deck": event_deck,
+        "visitor": None,
+        "event": None,
+        "town": [None] * len(SPACES[board]),
+        "locks": {},
+        "build_seq": 0,
+        "bids": [None] * n,
+        "salts": [new_salt(rng) for _ in range(n)],
+        "reveal": None,
+        "picks": [],
+        "pick_i": 0,
+        "built": False,
+        "demolished": False,
+        "offer": None,
+        "income_mod": {},
+        "no_visitor": False,
+        "lodging": [],
+        "round": 0,
+        "drawn": [],
+        "drawn_deck": "",
+        "waiting": [],
+        "news": [],
+        "result": None,
+    }
+    for seat in range(n):
+        if players[seat]["char"] == "noble":  # [R]
+            players[seat]["silver"] += 4
+            players[seat]["gold"] += take_from_supply(state, "gold", 1)
+        elif players[seat]["char"] == "banker":
+            players[seat]["silver"] += 2
+    merchants = [s for s in range(n) if players[s]["char"] == "merchant"]
+    if merchants:
+        state["phase"] = "merchant"
+        state["cur"] = merchants[0]
+    else:
+        start_turn(state, rng, fresh_salts=False)
+    return state
+
+
+def choose_extra(state: State, seat: int, resource: str, rng) -> None:
+    """The Merchant's extra starting resource."""
+    if resource not in RESOURCES:
+        raise IllegalMove(f"Choose one of {', '.join(RESOURCES)}.")
+    if state["supply"][resource] < 1:
+        raise IllegalMove(f"The supply has no {resource} left.")
+    state["players"][seat]["res"][resource] += take_from_supply(state, resource, 1)
+    news(state, f"{state['names'][seat]} (Merchant) took one extra {resource}")
+    start_turn(state, rng, fresh_salts=False)
+
+
+# --- bidding ------------------------------------------------------------------------------
+
+
+def start_turn(state: State, rng, fresh_salts: bool = True) -> None:
+    n = state["n"]
+    state["bids"] = [None] * n
+    if fresh_salts:
+        state["salts"] = [new_salt(rng) for _ in range(n)]
+    state["dice"] = []
+    if n == 6:  # one of each resource, no choice, all five dice [R]
+        for r in RESOURCES:
+            state["wheel"][r] += take_from_supply(state, r, 1)
+        roll_dice(state, rng, 5)
+        state["phase"] = "bid"
+        state["cur"] = None
+    else:
+        state["phase"] = "select"
+        state["cur"] = state["first"]
+
+
+def selectable_count(state: State) -> int:
+    available = sum(1 for r in RESOURCES if state["supply"][r] > 0)
+    return min(state["n"] - 1, available)
+
+
+def select_resources(state: State, seat: int, chosen: list[str], rng) -> None:
+    want = selectable_count(state)
+    if len(set(chosen)) != len(chosen) or len(chosen) != want:
+        raise IllegalMove(f"Choose {want} different resources for the bidding wheel.")
+    for r in chosen:
+        if r not in RESOURCES:
+            raise IllegalMove(f"{r} is not a resource; choose from {', '.join(RESOURCES)}.")
+        if state["supply"][r] < 1:
+            raise IllegalMove(f"The supply has no {r} left.")
+    for r in chosen:
+        state["wheel"][r] += take_from_supply(state, r, 1)
+    roll_dice(state, rng, state["n"])
+    state["phase"] = "bid"
+    state["cur"] = None
+
+
+def roll_dice(state: State, rng, dice: int) -> None:
+    """Roll the resource dice; on the first turn reroll while the wheel would hold fewer
+    resource types than there are players [R] (never possible with six)."""
+    wheel = state["wheel"]
+    on_wheel = {r for r in RESOURCES if wheel[r] > 0}
+    for _ in range(50):
+        faces = [rng.choice(DIE_FACES) for _ in range(dice)]
+        if state["turn"] != 1 or state["n"] == 6:
+            break
+        if len(on_wheel | {f for f in faces if f}) >= state["n"]:
+            break
+    for face in faces:
+        if face:
+            wheel[face] += take_from_supply(state, face, DIE_YIELD[face])
+    state["dice"] = faces
+
+
+def place_bid(state: State, seat: int, silver: int) -> None:
+    if state["bids"][seat] is not None:
+        raise IllegalMove("You have already placed your bid this turn.")
+    have = state["players"][seat]["silver"]
+    if not isinstance(silver, int) or isinstance(silver, bool) or silver < 0:
+        raise IllegalMove("A bid is a whole number of silver, 0 or more.")
+    if silver > have:
+        raise IllegalMove(f"You have {have} silver; you cannot bid {silver}.")
+    state["bids"][seat] = silver
+    if all(b is not None for b in state["bids"]):
+        reveal_bids(state)
+
+
+def reveal_bids(state: State) -> None:
+    n = state["n"]
+    bids = state["bids"]
+    first = state["first"]
+    ranked = sorted(range(n), key=lambda s: (-bids[s], (s - first) % n))
+    zero = ZERO_BID_SILVER_SIX if n == 6 else ZERO_BID_SILVER
+    for s in range(n):
+        if bids[s] == 0:
+            state["players"][s]["silver"] += zero
+    state["reveal"] = {"turn": state["turn"], "bids": list(bids), "salts": list(state["salts"])}
+    shown = ", ".join(f"{state['names'][s]} {bids[s]}" for s in ranked)
+    news(state, f"bids revealed: {shown}")
+    zeros = [state["names"][s] for s in range(n) if bids[s] == 0]
+    if zeros:
+        news(state, f"{', '.join(zeros)} bid zero and gained {zero} silver")
+    state["picks"] = [s for s in ranked if bids[s] > 0]
+    state["pick_i"] = 0
+    advance_picks(state)
+
+
+def wheel_categories(state: State) -> list[str]:
+    return [r for r in RESOURCES if state["wheel"][r] > 0]
+
+
+def advance_picks(state: State) -> None:
+    """Hand the wheel to the next bidder; a bidder with no real choice is served at once."""
+    while state["pick_i"] < len(state["picks"]):
+        seat = state["picks"][state["pick_i"]]
+        options = wheel_categories(state)
+        if not options and state["wheel"]["gold"] == 0:
+            left = [state["names"][s] for s in state["picks"][state["pick_i"] :]]
+            news(state, f"the wheel is empty: {', '.join(left)} took nothing and paid nothing")
+            break
+        if len(options) > 1:
+            state["phase"] = "pick"
+            state["cur"] = seat
+            return
+        take_pick(state, seat, options[0] if options else None)
+    end_bidding(state)
+
+
+def take_pick(state: State, seat: int, resource: str | None) -> None:
+    player = state["players"][seat]
+    wheel = state["wheel"]
+    player["silver"] -= state["bids"][seat]
+    got = []
+    if resource is not None:
+        count = min(MAX_TAKE, wheel[resource])
+        wheel[resource] -= count
+        player["res"][resource] += count
+        got.append(f"{count} {resource}")
+    if wheel["gold"] > 0:
+        wheel["gold"] -= 1
+        player["gold"] += 1
+        got.append("1 gold")
+    news(state, f"{state['names'][seat]} paid {state['bids'][seat]} and took {' and '.join(got)}")
+    state["pick_i"] += 1
+
+
+def pick(state: State, seat: int, resource: str) -> None:
+    if resource not in wheel_categories(state):
+        raise IllegalMove(
+            f"The wheel holds {', '.join(wheel_categories(state))}; you cannot take {resource}."
+        )
+    take_pick(state, seat, resource)
+    advance_picks(state)
+
+
+def end_bidding(state: State) -> None:
+    for r in RESOURCES:  # leftovers stay, at most three of each [R]
+        excess = state["wheel"][r] - WHEEL_CARRY
+        if excess > 0:
+            state["wheel"][r] -= excess
+            state["supply"][r] += excess
+    state["picks"] = []
+    state["pick_i"] = 0
+    start_building(state)
+
+
+# --- building -----------------------------------------------------------------------------
+
+
+def start_building(state: State) -> None:
+    state["phase"] = "build"
+    next_builder(state, turn_order(state))
+
+
+def next_builder(state: State, candidates: list[int]) -> None:
+    for seat in candidates:
+        state["cur"] = seat
+        state["built"] = False
+        state["demolished"] = False
+        if has_build_action(state, seat):
+            return
+    state["cur"] = None
+    if state["master_builder"]:
+        master_builder_builds(state)
+    start_income(state)
+
+
+def finish_builder(state: State) -> None:
+    order = turn_order(state)
+    rest = order[order.index(state["cur"]) + 1 :]
+    next_builder(state, rest)
+
+
+def payment(state: State, seat: int, plan_id: int) -> dict[str, int] | None:
+    """What building the plan takes from the player: own resources first, then (Mason) one
+    wood/stone swap, then gold for each missing resource [R]. None if they cannot."""
+    player = state["players"][seat]
+    have = player["res"]
+    paid: dict[str, int] = {}
+    short: dict[str, int] = {}
+    for r, k in PLANS[plan_id].cost:
+        use = min(k, have[r])
+        paid[r] = use
+        if k > use:
+            short[r] = k - use
+    if short and player["char"] == "mason":
+        for need, spare in (("wood", "stone"), ("stone", "wood")):
+            if short.get(need) and have[spare] - paid.get(spare, 0) > 0:
+                paid[spare] = paid.get(spare, 0) + 1
+                short[need] -= 1
+                break
+    gold = sum(short.values())
+    if gold > player["gold"]:
+        return None
+    if gold:
+        paid["gold"] = gold
+    return paid
+
+
+def build_spaces(state: State, seat: int, plan_id: int) -> list[int]:
+    """Spaces where the plan may go now: the first usable regular space of its district,
+    then any usable dual space (only once no regular space is usable, except for the City
+    Planner, who may use any dual space for any structure)."""
+    plan = PLANS[plan_id]
+    town = state["town"]
+    locks = state["locks"]
+    board = state["board"]
+    regular = None
+    for i in REGULAR[board][plan.district]:
+        if town[i] is None:
+            lock = locks.get(str(i))
+            if lock is None:
+                regular = i
+                break
+            if regular is None and plan.prestige > lock:
+                regular = i
+    result = [] if regular is None else [regular]
+    if board == "back":
+        planner = seat >= 0 and char_of(state, seat) == "city_planner"
+        for i in DUALS[board]:
+            if town[i] is not None:
+                continue
+            lock = locks.get(str(i))
+            if lock is not None and plan.prestige <= lock:
+                continue
+            if planner or (regular is None and plan.district in SPACES[board][i]):
+                result.append(i)
+    return result
+
+
+def available_plans(state: State, seat: int) -> list[tuple[int, str]]:
+    """(card, source) for the plans a player may try to build: hand, then communal."""
+    found = [(c, "hand") for c in state["players"][seat]["hand"]]
+    found.extend((c, "communal") for c in state["communal"] if c is not None)
+    return found
+
+
+def can_repair(state: State, seat: int, space: int) -> bool:
+    s = state["town"][space]
+    if s is None or s["owner"] != seat or not s["damaged"]:
+        return False
+    return state["players"][seat]["silver"] >= repair_cost(state, seat, s["card"])
+
+
+def repair_cost(state: State, seat: int, card: int) -> int:
+    return 0 if char_of(state, seat) == "foreman" else REPAIR_COST[PLANS[card].kind]
+
+
+def has_build_action(state: State, seat: int) -> bool:
+    owned = owned_spaces(state, seat)
+    if owned and not state["demolished"] and not state["built"]:
+        return True
+    if any(can_repair(state, seat, i) for i in owned):
+        return True
+    for card, _ in available_plans(state, seat):
+        if payment(state, seat, card) is not None and build_spaces(state, seat, card):
+            return True
+    return False
+
+
+def demolish(state: State, seat: int, space: int) -> None:
+    if state["demolished"]:
+        raise IllegalMove("You may demolish only one structure per turn.")
+    if state["built"]:
+        raise IllegalMove("Demolition comes before building; you have already built.")
+    structure = state["town"][space] if 0 <= space < len(state["town"]) else None
+    if structure is None or structure["owner"] != seat:
+        raise IllegalMove("You can only demolish one of your own structures.")
+    plan = PLANS[structure["card"]]
+    player = state["players"][seat]
+    cost = plan.cost_dict
+    refund = []
+    for r in ("wood", "stone"):  # never more than one wood and one stone back [R]
+        if cost.get(r) and take_from_supply(state, r, 1):
+            player["res"][r] += 1
+            refund.append(r)
+    remove_structure(state, space)
+    state["locks"][str(space)] = plan.prestige
+    state["demolished"] = True
+    text = f"{state['names'][seat]} demolished the {plan.name}"
+    if refund:
+        text += f", getting back {' and '.join(refund)}"
+    if plan.kind == "grand" and player["char"] != "foreman":
+        player["prestige"] = max(0, player["prestige"] - 1)
+        text += ", and lost 1 prestige"
+    news(state, text)
+    after_build_action(state, seat)
+
+
+def remove_structure(state: State, space: int) -> None:
+    card = state["town"][space]["card"]
+    state["town"][space] = None
+    deck = "basic_deck" if PLANS[card].kind == "basic" else "grand_deck"
+    state[deck].append(card)  # discards go to the bottom of their deck [R]
+
+
+def place_structure(state: State, owner: int, card: int, space: int) -> None:
+    state["build_seq"] += 1
+    state["town"][space] = {
+        "card": card,
+        "owner": owner,
+        "damaged": False,
+        "dmg_turn": 0,
+        "seq": state["build_seq"],
+    }
+
+
+def build(state: State, seat: int, card: int, space: int) -> None:
+    player = state["players"][seat]
+    if card in player["hand"]:
+        source = "hand"
+    elif card in state["communal"]:
+        source = "communal"
+    else:
+        raise IllegalMove("You can build only a plan from your hand or a communal plan.")
+    plan = PLANS[card]
+    paid = payment(state, seat, card)
+    if paid is None:
+        need = ", ".join(f"{k} {r}" for r, k in plan.cost)
+        raise IllegalMove(f"The {plan.name} needs {need}; you do not have enough (gold counts).")
+    spaces = build_spaces(state, seat, card)
+    if space not in spaces:
+        if not spaces:
+            raise IllegalMove(f"There is no room for the {plan.name} in the {plan.district}.")
+        raise IllegalMove(f"The {plan.name} cannot go on that space.")
+    for r, k in paid.items():
+        if r == "gold":
+            player["gold"] -= k
+        else:
+            player["res"][r] -= k
+        state["supply"][r] += k
+    if source == "hand":
+        player["hand"].remove(card)
+    else:
+        state["communal"][state["communal"].index(card)] = None
+    place_structure(state, seat, card, space)
+    state["locks"].pop(str(space), None)
+    player["prestige"] += plan.prestige
+    state["built"] = True
+    where = "" if len(SPACES[state["board"]][space]) == 1 else " on a dual space"
+    news(
+        state,
+        f"{state['names'][seat]} built the {'communal ' if source == 'communal' else ''}"
+        f"{plan.name}{where} (+{plan.prestige} prestige)",
+    )
+    after_build_action(state, seat)
+
+
+def repair(state: State, seat: int, space: int) -> None:
+    structure = state["town"][space] if 0 <= space < len(state["town"]) else None
+    if structure is None or structure["owner"] != seat or not structure["damaged"]:
+        raise IllegalMove("You can repair only one of your own damaged structures.")
+    cost = repair_cost(state, seat, structure["card"])
+    if state["players"][seat]["silver"] < cost:
+        raise IllegalMove(f"Repairing costs {cost} silver; you do not have enough.")
+    state["players"][seat]["silver"] -= cost
+    structure["damaged"] = False
+    news(state, f"{state['names'][seat]} repaired the {PLANS[structure['card']].name}")
+    if state["phase"] == "build":
+        after_build_action(state, seat)
+    else:
+        after_final_repair(state, seat)
+
+
+def after_build_action(state: State, seat: int) -> None:
+    if not has_build_action(state, seat):
+        finish_builder(state)
+
+
+def end_building(state: State, seat: int) -> None:
+    finish_builder(state)
+
+
+def master_builder_builds(state: State) -> None:
+    """The two-player master builder [R]: builds when it has fewer structures than both."""
+    mine = len(owned_spaces(state, MASTER_BUILDER))
+    if any(len(owned_spaces(state, s)) <= mine for s in range(state["n"])):
+        return
+    latest = CITIZENS[state["track"][-1]]
+    if latest.starred:
+        return
+    deck = state["grand_deck"] if latest.gold else state["basic_deck"]
+    if not deck:
+        return
+    card = deck.pop(0)
+    plan = PLANS[card]
+    spaces = build_spaces(state, MASTER_BUILDER, card)
+    if not spaces and latest.gold:
+        own = [
+            i
+            for i in owned_spaces(state, MASTER_BUILDER)
+            if space_district(state, i) == plan.district
+        ]
+        if own:
+            lowest = min(own, key=lambda i: (PLANS[state["town"][i]["card"]].prestige, i))
+            news(
+                state,
+                f"the master builder demolished its {PLANS[state['town'][lowest]['card']].name}",
+            )
+            remove_structure(state, lowest)
+            spaces = [lowest]
+    if not spaces:
+        deck.append(card)
+        news(state, f"the master builder could not place the {plan.name}")
+        return
+    place_structure(state, MASTER_BUILDER, card, spaces[0])
+    news(state, f"the master builder built the {plan.name}")
+
+
+# --- income -------------------------------------------------------------------------------
+
+
+def start_income(state: State) -> None:
+    state["phase"] = "income"
+    state["income_mod"] = {}
+    state["no_visitor"] = False
+    if state["event"] is not None:
+        state["event_deck"].append(state["event"])
+    state["event"] = state["event_deck"].pop(0)
+    event = EVENTS[state["event"]]
+    news(state, f"event: {event.name} - {event.text}")
+    if apply_effect(state, event.effect, "event"):
+        return
+    income_visitor(state)
+
+
+def income_visitor(state: State) -> None:
+    if state["no_visitor"] and state["visitor"] is not None:
+        news(state, f"no new visitor: the {VISITORS[state['visitor']].name} stays")
+    elif state["no_visitor"]:
+        news(state, "no visitor comes this turn")
+    else:
+        if state["visitor"] is not None:
+            state["visitor_deck"].append(state["visitor"])
+        state["visitor"] = state["visitor_deck"].pop(0)
+        visitor = VISITORS[state["visitor"]]
+        news(state, f"visitor: {visitor.name} - {visitor.text}")
+        if apply_effect(state, visitor.effect, "visitor"):
+            return
+    lodge(state)
+    start_market(state)
+
+
+def apply_effect(state: State, effect: tuple, source: str) -> bool:
+    """Carry out an event's or visitor's instruction. True if players must now answer an
+    offer (the income phase then waits for them)."""
+    kind = effect[0]
+    n = state["n"]
+    card = EVENTS[state["event"]].name if source == "event" else VISITORS[state["visitor"]].name
+    if kind == "gain":
+        _, flat, district, per = effect
+        for s in range(n):
+            amount = flat + (per * count_in_district(state, s, district) if district else 0)
+            if amount:
+                state["players"][s]["silver"] += amount
+                news(state, f"{state['names'][s]} gained {amount} silver ({card})")
+    elif kind == "pay":
+        _, flat, district, per = effect
+        for s in turn_order(state):
+            amount = flat + (per * count_in_district(state, s, district) if district else 0)
+            pay_silver(state, s, amount, card)
+    elif kind == "pay_rich":
+        _, threshold, amount = effect
+        for s in turn_order(state):
+            if state["players"][s]["silver"] >= threshold:
+                pay_silver(state, s, amount, card)
+    elif kind == "pay_damaged":
+        for s in turn_order(state):
+            damaged = sum(1 for i in owned_spaces(state, s) if state["town"][i]["damaged"])
+            pay_silver(state, s, effect[1] * damaged, card)
+    elif kind == "damage":
+        damage(state, effect[1], card)
+    elif kind == "wheel_gold":
+        got = take_from_supply(state, "gold", 1)
+        state["wheel"]["gold"] += got
+        news(state, "one gold was added to the bidding wheel" if got else "no gold is left")
+    elif kind == "give":
+        for s in turn_order(state):
+            got = take_from_supply(state, effect[1], 1)
+            state["players"][s]["res"][effect[1]] += got
+    elif kind == "no_visitor":
+        state["no_visitor"] = True
+    elif kind == "income":
+        state["income_mod"][effect[1]] = effect[2]
+    else:  # an offer
+        waiting = [s for s in range(n) if offer_moves(state, s, effect)]
+        if waiting:
+            state["offer"] = {"source": source}
+            state["waiting"] = waiting
+            state["phase"] = "offer"
+            state["cur"] = None
+            return True
+    return False
+
+
+def damage(state: State, which: str, card: str) -> None:
+    town = state["town"]
+    targets = []
+    if which == "latest":
+        standing = [i for i, s in enumerate(town) if s is not None and not s["damaged"]]
+        if standing:
+            targets.append(max(standing, key=lambda i: town[i]["seq"]))
+    else:
+        owners = (
+            [*range(state["n"]), MASTER_BUILDER] if state["master_builder"] else range(state["n"])
+        )
+        for owner in owners:
+            mine = [i for i in owned_spaces(state, owner) if not town[i]["damaged"]]
+            if which == "low-commercial":
+                mine = [i for i in mine if PLANS[town[i]["card"]].district == "commercial"]
+                if mine:
+                    targets.append(min(mine, key=lambda i: (PLANS[town[i]["card"]].prestige, i)))
+            elif mine:
+                targets.append(
+                    max(mine, key=lambda i: (PLANS[town[i]["card"]].prestige, -town[i]["seq"]))
+                )
+    for i in targets:
+        s = town[i]
+        name = PLANS[s["card"]].name
+        if s["owner"] == MASTER_BUILDER:  # its damaged structures leave the town [R]
+            remove_structure(state, i)
+            news(state, f"the master builder's {name} was destroyed ({card})")
+        else:
+            s["damaged"] = True
+            s["dmg_turn"] = state["turn"]
+            news(state, f"{state['names'][s['owner']]}'s {name} was damaged ({card})")
+
+
+def current_offer(state: State) -> tuple:
+    if state["offer"]["source"] == "event":
+        return EVENTS[state["event"]].effect
+    return VISITORS[state["visitor"]].effect
+
+
+def offer_moves(state: State, seat: int, effect: tuple) -> list[dict]:
+    """The accepting moves open to a player for an offer (decline is always possible)."""
+    kind = effect[0]
+    player = state["players"][seat]
+    silver = player["silver"]
+    supply = state["supply"]
+    if kind == "offer_resource":
+        _, resource, price = effect
+        if silver < price:
+            return []
+        if resource is not None:
+            return [{"type": "accept"}] if supply[resource] > 0 else []
+        return [{"type": "accept", "resource": r} for r in RESOURCES if supply[r] > 0]
+    if kind == "offer_plan":
+        _, deck, price = effect
+        if silver < price or len(player["hand"]) >= hand_limit(state, seat):
+            return []
+        if deck is not None:
+            return [{"type": "accept"}] if state[f"{deck}_deck"] else []
+        return [{"type": "accept", "deck": d} for d in ("basic", "grand") if state[f"{d}_deck"]]
+    if kind == "offer_prestige":
+        return [{"type": "accept"}] if silver >= effect[1] else []
+    if kind == "offer_gold":
+        return [{"type": "accept"}] if silver >= effect[1] and supply["gold"] > 0 else []
+    if kind == "offer_repair":
+        return [
+            {"type": "accept", "space": i}
+            for i in owned_spaces(state, seat)
+            if state["town"][i]["damaged"]
+        ]
+    return []
+
+
+def answer_offer(state: State, seat: int, move: dict) -> None:
+    if seat not in state["waiting"]:
+        raise IllegalMove("You have already answered this offer.")
+    effect = current_offer(state)
+    if move["type"] == "accept":
+        if move not in offer_moves(state, seat, effect):
+            raise IllegalMove("You cannot accept that offer now.")
+        accept_offer(state, seat, effect, move)
+    state["waiting"].remove(seat)
+    if not state["waiting"]:
+        source = state["offer"]["source"]
+        state["offer"] = None
+        state["phase"] = "income"
+        if source == "event":
+            income_visitor(state)
+        else:
+            lodge(state)
+            start_market(state)
+
+
+def accept_offer(state: State, seat: int, effect: tuple, move: dict) -> None:
+    kind = effect[0]
+    player = state["players"][seat]
+    name = state["names"][seat]
+    if kind == "offer_resource":
+        resource = effect[1] or move["resource"]
+        player["silver"] -= effect[2]
+        player["res"][resource] += take_from_supply(state, resource, 1)
+        news(state, f"{name} bought one {resource} for {effect[2]} silver")
+    elif kind == "offer_plan":
+        deck = effect[1] or move["deck"]
+        player["silver"] -= effect[2]
+        player["hand"].append(state[f"{deck}_deck"].pop(0))
+        news(state, f"{name} took a {deck} plan")
+    elif kind == "offer_prestige":
+        player["silver"] -= effect[1]
+        player["prestige"] += 1
+        news(state, f"{name} paid {effect[1]} silver for 1 prestige")
+    elif kind == "offer_gold":
+        player["silver"] -= effect[1]
+        player["gold"] += take_from_supply(state, "gold", 1)
+        news(state, f"{name} paid {effect[1]} silver for 1 gold")
+    elif kind == "offer_repair":
+        state["town"][move["space"]]["damaged"] = False
+        news(state, f"{name} repaired the {PLANS[state['town'][move['space']]['card']].name}")
+
+
+def owner_rank(state: State, owner: int) -> int:
+    """Ties between owners go to the first player, then clockwise; the master builder last."""
+    if owner == MASTER_BUILDER:
+        return state["n"]
+    return (owner - state["first"]) % state["n"]
+
+
+def lodge(state: State) -> None:
+    """The visitor, then the citizens from the highest number down, each take their first
+    available preference, else a player's inn, else the board's inn [R]."""
+    town = state["town"]
+    guests = [0] * len(town)
+    people = []
+    if state["visitor"] is not None:
+        v = VISITORS[state["visitor"]]
+        people.append((v.name, v.prefs))
+    for cid in reversed(state["track"]):
+        c = CITIZENS[cid]
+        people.append((c.name, c.prefs))
+    lodging = []
+    for person, prefs in people:
+        where = None
+        for wanted in (*prefs, INN):
+            best = None
+            for i, s in enumerate(town):
+                if s is None or s["damaged"] or guests[i] >= PLANS[s["card"]].capacity:
+                    continue
+                if PLANS[s["card"]].name != wanted:
+                    continue
+                key = (owner_rank(state, s["owner"]), i)
+                if best is None or key < best[0]:
+                    best = (key, i)
+            if best is not None:
+                where = best[1]
+                break
+        if where is None:
+            lodging.append([person, -1, -1, 0])
+            for s in range(state["n"]):
+                if char_of(state, s) == "innkeeper":
+                    state["players"][s]["silver"] += 1
+            continue
+        guests[where] += 1
+        s = town[where]
+        plan = PLANS[s["card"]]
+        pay = plan.income * state["income_mod"].get(space_district(state, where), 1)
+        if s["owner"] == MASTER_BUILDER:
+            pay = 0
+        else:
+            state["players"][s["owner"]]["silver"] += pay
+        lodging.append([person, where, s["owner"], pay])
+    state["lodging"] = lodging
+    earned = [0] * state["n"]
+    for _, _, owner, pay in lodging:
+        if owner >= 0:
+            earned[owner] += pay
+    news(
+        state,
+        "income: " + ", ".join(f"{state['names'][s]} {earned[s]}" for s in range(state["n"])),
+    )
+
+
+# --- marketplace --------------------------------------------------------------------------
+
+
+def start_market(state: State) -> None:
+    state["phase"] = "plans"
+    next_plan_buyer(state, turn_order(state))
+
+
+def can_buy_plan(state: State, seat: int) -> bool:
+    silver = state["players"][seat]["silver"]
+    return any(silver >= PLAN_PRICE[d] and state[f"{d}_deck"] for d in ("basic", "grand"))
+
+
+def next_plan_buyer(state: State, candidates: list[int]) -> None:
+    for seat in candidates:
+        if can_buy_plan(state, seat):
+            state["cur"] = seat
+            return
+    start_resources(state, 1)
+
+
+def after_plan_buyer(state: State) -> None:
+    order = turn_order(state)
+    state["phase"] = "plans"
+    next_plan_buyer(state, order[order.index(state["cur"]) + 1 :])
+
+
+def buy_plan(state: State, seat: int, deck: str, discards: list[int]) -> None:
+    player = state["players"][seat]
+    if deck not in PLAN_PRICE:
+        raise IllegalMove("Buy a basic or a grand plan.")
+    price = PLAN_PRICE[deck]
+    if player["silver"] < price:
+        raise IllegalMove(f"A {deck} plan costs {price} silver; you have {player['silver']}.")
+    if not state[f"{deck}_deck"]:
+        raise IllegalMove(f"The {deck} plan deck is empty.")
+    if len(set(discards)) != len(discards) or any(c not in player["hand"] for c in discards):
+        raise IllegalMove("You can discard only plans from your hand, each once.")
+    if len(player["hand"]) - len(discards) + 1 > hand_limit(state, seat):
+        raise IllegalMove(
+            f"You may hold at most {hand_limit(state, seat)} plans: discard one to buy another."
+        )
+    player["silver"] -= price
+    for c in discards:
+        player["hand"].remove(c)
+        state["basic_deck" if PLANS[c].kind == "basic" else "grand_deck"].append(c)
+    draw = PLAN_DRAW[deck] + len(discards)
+    if deck == "basic" and player["char"] == "architect":
+        draw += 1
+    pile = state[f"{deck}_deck"]
+    drawn = pile[:draw]
+    del pile[:draw]
+    text = f"{state['names'][seat]} bought a {deck} plan for {price} silver"
+    if discards:
+        text += f", discarding {len(discards)}"
+    news(state, text)
+    if len(drawn) == 1:
+        player["hand"].append(drawn[0])
+        after_plan_buyer(state)
+    else:
+        state["phase"] = "keep"
+        state["drawn"] = drawn
+        state["drawn_deck"] = deck
+
+
+def keep_plan(state: State, seat: int, card: int) -> None:
+    if card not in state["drawn"]:
+        raise IllegalMove("Keep one of the plans you drew.")
+    state["players"][seat]["hand"].append(card)
+    for c in state["drawn"]:
+        if c != card:
+            state[f"{state['drawn_deck']}_deck"].append(c)
+    state["drawn"] = []
+    state["drawn_deck"] = ""
+    after_plan_buyer(state)
+
+
+def pass_plans(state: State, seat: int) -> None:
+    after_plan_buyer(state)
+
+
+def start_resources(state: State, round_: int) -> None:
+    state["phase"] = "resources"
+    state["round"] = round_
+    next_trader(state, turn_order(state))
+
+
+def can_trade(state: State, seat: int) -> bool:
+    player = state["players"][seat]
+    if player["silver"] >= RESOURCE_PRICE[state["round"] - 1] and any(
+        state["market"][r] > 0 for r in RESOURCES
+    ):
+        return True
+    return any(player["res"][r] > 0 and state["market"][r] < state["n"] for r in RESOURCES)
+
+
+def next_trader(state: State, candidates: list[int]) -> None:
+    for seat in candidates:
+        if can_trade(state, seat):
+            state["cur"] = seat
+            return
+    if state["round"] == 1:
+        start_resources(state, 2)
+    else:
+        end_turn(state)
+
+
+def after_trader(state: State) -> None:
+    order = turn_order(state)
+    next_trader(state, order[order.index(state["cur"]) + 1 :])
+
+
+def sell_price(state: State, seat: int) -> int:
+    return 2 if char_of(state, seat) == "guildmaster" else SELL_PRICE
+
+
+def sell(state: State, seat: int, resource: str, count: int) -> None:
+    if resource not in RESOURCES:
+        raise IllegalMove(f"Sell one of {', '.join(RESOURCES)}.")
+    player = state["players"][seat]
+    if not isinstance(count, int) or count < 1 or count > player["res"][resource]:
+        raise IllegalMove(
+            f"You have {player['res'][resource]} {resource}; you cannot sell {count}."
+        )
+    room = state["n"] - state["market"][resource]
+    if count > room:
+        raise IllegalMove(
+            f"The marketplace holds {state['market'][resource]} {resource}; it takes at most "
+            f"{max(0, room)} more (as many as there are players)."
+        )
+    player["res"][resource] -= count
+    state["market"][resource] += count
+    gain = count * sell_price(state, seat)
+    player["silver"] += gain
+    news(state, f"{state['names'][seat]} sold {count} {resource} for {gain} silver")
+    if not can_trade(state, seat):
+        after_trader(state)
+
+
+def buy_resource(state: State, seat: int, resource: str) -> None:
+    if resource not in RESOURCES:
+        raise IllegalMove(f"Buy one of {', '.join(RESOURCES)}.")
+    price = RESOURCE_PRICE[state["round"] - 1]
+    player = state["players"][seat]
+    if state["market"][resource] < 1:
+        raise IllegalMove(f"The marketplace has no {resource}.")
+    if player["silver"] < price:
+        raise IllegalMove(
+            f"A resource costs {price} silver this round; you have {player['silver']}."
+        )
+    player["silver"] -= price
+    state["market"][resource] -= 1
+    player["res"][resource] += 1
+    news(state, f"{state['names'][seat]} bought one {resource} for {price} silver")
+    after_trader(state)
+
+
+def pass_trade(state: State, seat: int) -> None:
+    after_trader(state)
+
+
+# --- end of turn and end of game ----------------------------------------------------------
+
+
+def end_turn(state: State) -> None:
+    state["phase"] = "end"
+    state["cur"] = None
+    market = state["market"]
+    low = 1 if state["n"] == 2 else 2  # [R] two players: wood and stone to one
+    for r in ("wood", "stone"):
+        if market[r] < low:
+            market[r] += take_from_supply(state, r, low - market[r])
+    for r in ("glass", "marble", "iron"):
+        if market[r] == 0:
+            market[r] += take_from_supply(state, r, 1)
+    for slot, deck in ((0, "basic_deck"), (1, "grand_deck")):
+        if state["communal"][slot] is None and state[deck]:
+            state["communal"][slot] = state[deck].pop(0)
+    for seat, player in enumerate(state["players"]):
+        for r in RESOURCES:
+            excess = player["res"][r] - HOLDING_LIMIT[r]
+            if excess > 0:
+                player["res"][r] -= excess
+                state["wheel"][r] += excess
+                news(state, f"{state['names'][seat]} put {excess} {r} on the wheel (limit)")
+        excess = player["gold"] - HOLDING_LIMIT["gold"]
+        if excess > 0:
+            player["gold"] -= excess
+            state["wheel"]["gold"] += excess
+            news(state, f"{state['names'][seat]} put {excess} gold on the wheel (limit)")
+    state["locks"] = {}
+    if all(s is not None for s in state["town"]):
+        news(state, "the town is complete: the game ends")
+        return start_final_repairs(state)
+    if len(state["track"]) >= TRACK_LENGTH or not state["citizen_deck"]:
+        news(state, "the town is fully populated: the game ends")
+        return start_final_repairs(state)
+    citizen = state["citizen_deck"].pop(0)
+    state["track"].append(citizen)
+    text = f"a new citizen arrives: the {CITIZENS[citizen].name}"
+    if CITIZENS[citizen].gold:
+        got = take_from_supply(state, "gold", 1)
+        state["wheel"]["gold"] += got
+        if got:
+            text += ", adding a gold to the wheel"
+    news(state, text)
+    state["first"] = (state["first"] + 1) % state["n"]
+    state["turn"] += 1
+    news(state, f"turn {state['turn']}: {state['names'][state['first']]} holds the key")
+
+
+def final_repairers(state: State) -> list[int]:
+    return [s for s in range(state["n"]) if final_repair_spaces(state, s)]
+
+
+def final_repair_spaces(state: State, seat: int) -> list[int]:
+    """The last repair window: only structures damaged during the last turn [R]."""
+    return [
+        i
+        for i in owned_spaces(state, seat)
+        if state["town"][i]["damaged"]
+        and state["town"][i]["dmg_turn"] == state["turn"]
+        and can_repair(state, seat, i)
+    ]
+
+
+def start_final_repairs(state: State) -> None:
+    waiting = final_repairers(state)
+    if waiting:
+        state["phase"] = "final_repair"
+        state["waiting"] = waiting
+        return
+    score(state)
+
+
+def after_final_repair(state: State, seat: int) -> None:
+    if not final_repair_spaces(state, seat) and seat in state["waiting"]:
+        state["waiting"].remove(seat)
+    if not state["waiting"]:
+        score(state)
+
+
+def final_repair(state: State, seat: int, space: int) -> None:
+    if space not in final_repair_spaces(state, seat):
+        raise IllegalMove("Now you may repair only your structures damaged during the last turn.")
+    repair(state, seat, space)
+
+
+def done_final_repair(state: State, seat: int) -> None:
+    state["waiting"].remove(seat)
+    if not state["waiting"]:
+        score(state)
+
+
+def majority_counts(state: State) -> dict[str, dict[int, int]]:
+    counts: dict[str, dict[int, int]] = {d: {} for d in DISTRICTS}
+    for i, s in enumerate(state["town"]):
+        if s is None or s["damaged"]:  # damaged structures do not count [R]
+            continue
+        district = space_district(state, i)
+        weight = 1
+        if district == "religious" and s["owner"] >= 0 and char_of(state, s["owner"]) == "abbess":
+            weight = 2
+        counts[district][s["owner"]] = counts[district].get(s["owner"], 0) + weight
+    return counts
+
+
+def score(state: State) -> None:
+    n = state["n"]
+    lines = []
+    details: dict[str, Any] = {"players": []}
+    winners_of = {}
+    for district, counts in majority_counts(state).items():
+        if counts:
+            top = max(counts.values())
+            leaders = [o for o, c in counts.items() if c == top]
+            if len(leaders) == 1 and leaders[0] >= 0:
+                winners_of[district] = leaders[0]
+    for seat, player in enumerate(state["players"]):
+        resources = sum(player["res"].values())
+        for r in RESOURCES:
+            state["supply"][r] += player["res"][r]
+            player["res"][r] = 0
+        player["silver"] += resources
+        cap = SILVER_PRESTIGE_CAP + (1 if player["char"] == "banker" else 0)
+        from_silver = min(cap, player["silver"] // SILVER_PER_PRESTIGE)
+        from_gold = player["gold"]
+        bonus = sum(MAJORITY_BONUS[d] for d, w in winners_of.items() if w == seat)
+        damaged = sum(1 for i in owned_spaces(state, seat) if state["town"][i]["damaged"])
+        before = player["prestige"]
+        player["prestige"] = max(0, before + from_silver + from_gold + bonus - damaged)
+        details["players"].append(
+            {
+                "name": state["names"][seat],
+                "prestige_before": before,
+                "resources_sold": resources,
+                "silver": player["silver"],
+                "from_silver": from_silver,
+                "from_gold": from_gold,
+                "majorities": sorted(d for d, w in winners_of.items() if w == seat),
+                "majority_bonus": bonus,
+                "damaged_penalty": damaged,
+                "structures": len(owned_spaces(state, seat)),
+                "final": player["prestige"],
+            }
+        )
+        lines.append(
+            f"{state['names'][seat]}: {before} + {from_silver} silver + {from_gold} gold "
+            f"+ {bonus} majorities - {damaged} damaged = {player['prestige']}"
+        )
+    scores = [p["prestige"] for p in state["players"]]
+    structures = [d["structures"] for d in details["players"]]
+    silver = [p["silver"] for p in state["players"]]
+    ranking = sorted(range(n), key=lambda s: (-scores[s], -structures[s], -silver[s], s))
+    notes = list(lines)
+    for a, b in zip(ranking, ranking[1:], strict=False):
+        if scores[a] == scores[b]:
+            if structures[a] != structures[b]:
+                notes.append(f"{state['names'][a]} ranks above {state['names'][b]} on structures")
+            elif silver[a] != silver[b]:
+                notes.append(f"{state['names'][a]} ranks above {state['names'][b]} on silver")
+            else:
+                notes.append(f"{state['names'][a]} and {state['names'][b]} share their place")
+    details["winners_of"] = winners_of
+    state["phase"] = "over"
+    state["cur"] = None
+    state["waiting"] = []
+    state["result"] = {"scores": scores, "ranking": ranking, "notes": notes, "details": details}
+    news(state, "final scores: " + ", ".join(f"{state['names'][s]} {scores[s]}" for s in ranking))
+
+
+# --- the per-player decision points -------------------------------------------------------
+
+
+def to_act(state: State) -> list[int]:
+    phase = state["phase"]
+    if phase == "bid":
+        return [s for s, b in enumerate(state["bids"]) if b is None]
+    if phase in ("offer", "final_repair"):
+        return list(state["waiting"])
+    if phase == "over" or state["cur"] is None:
+        return []
+    return [state["cur"]]

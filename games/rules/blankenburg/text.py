@@ -1,0 +1,608 @@
+"""Builders of Blankenburg by mail: the position as text, commands in and out, narration."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from games.engine import ParseError
+
+from . import rules
+from .data import PLAN_NAMES, PLANS, RESOURCES, SPACES
+from .moves import distinct_structures, legal_moves, structure_label
+from .rules import State
+from .views import CODES
+
+WIDTH = 78
+
+HELP = """\
+Commands (one per line; several lines in one email are played in order):
+  extra glass                 Merchant: your extra starting resource
+  choose wood stone glass     first player: the resources for the bidding wheel
+  bid 3                       your sealed bid in silver (0 gains 3 silver)
+  take stone                  take a category from the bidding wheel
+  build chapel                build from your hand (or the communal plan)
+  build communal cottage      build the communal plan
+  build town hall in commercial/civic   choose a dual space (alternate board)
+  demolish tower              demolish one of your structures before building
+  repair monastery            repair a damaged structure (2 or 4 silver)
+  done                        end your building turn
+  accept / decline            answer an event's or visitor's offer
+  buy wood / take basic plan / repair tower   accept an offer that needs a choice
+  buy basic plan              marketplace: draw two basic plans, keep one
+  buy grand plan discarding tower, shop   discard plans for extra draws
+  keep chapel                 keep one of the plans you drew
+  buy stone / sell 2 wood     marketplace resources (one purchase per round)
+  pass                        buy nothing in this marketplace step"""
+
+
+def norm(text: str) -> str:
+    return " ".join(re.sub(r"[^a-z0-9/]+", " ", text.lower()).split())
+
+
+# --- rendering ----------------------------------------------------------------------------
+
+
+def render_text(v: dict[str, Any]) -> str:
+    lines = []
+    head = f"BUILDERS OF BLANKENBURG - turn {v['turn']}, {PHASE_TITLE.get(v['phase'], v['phase'])}"
+    lines.append(head)
+    lines.append(
+        f"Key to the town (first player): {v['key_holder']}.  "
+        f"Board: {'alternate (back)' if v['board'] == 'back' else 'front'} side."
+    )
+    if v["to_act"]:
+        lines.append("Waiting for: " + ", ".join(v["to_act"]))
+    lines.append("")
+    lines.append(
+        "PLAYERS      character      prestige silver  wood stone glass marble iron gold plans"
+    )
+    for p in v["players"]:
+        silver = "?" if p["silver"] is None else str(p["silver"])
+        r = p["res"]
+        mark = "*" if p["first"] else " "
+        bid = " (bid in)" if p["has_bid"] else ""
+        lines.append(
+            f"{mark}{p['name'][:11]:<11} {p['character']:<14} {p['prestige']:>5} {silver:>7}"
+            f"  {r['wood']:>4} {r['stone']:>5} {r['glass']:>5} {r['marble']:>6} {r['iron']:>4}"
+            f" {p['gold']:>4} {p['hand_size']:>5}{bid}"
+        )
+    lines.append("  (* holds the key; other players' silver is behind their screens)")
+    lines.append("")
+    lines.append(
+        f"TOWN ({v['free_spaces']} free spaces)  code: name [owner] prestige/income/capacity"
+    )
+    entries = []
+    for t in v["town"]:
+        if t["empty"]:
+            text = (
+                f"{t['code']:<4}{'.':<20}({t['label']})"
+                if len(t["districts"]) == 2
+                else f"{t['code']:<4}."
+            )
+        else:
+            dmg = " DAMAGED" if t["damaged"] else ""
+            text = (
+                f"{t['code']:<4}{t['name']} [{t['owner'][:8]}] "
+                f"{t['prestige']}/{t['income']}/{t['capacity']}{dmg}"
+            )
+        entries.append(text)
+    for k in range(0, len(entries), 2):
+        pair = entries[k : k + 2]
+        lines.append("  " + "".join(f"{e:<38}" for e in pair).rstrip())
+    lines.append(
+        "  Y residential (+3)  G commercial (+3)  R civic (+2)  B religious (+2)"
+        + ("  D dual" if v["board"] == "back" else "")
+    )
+    lines.append("")
+    lines.append(
+        f"CITIZENS (lodging order: visitor, then XII down to I; {v['track_free']} "
+        "track spaces left)"
+    )
+    for c in v["track"]:
+        gold = " (gold)" if c["gold"] else ""
+        star = "*" if c["starred"] else " "
+        lines.append(f"  {c['no']:>4}{star}{c['name']:<15} {' > '.join(c['prefs'])}{gold}")
+    if v["event"]:
+        lines.append(f"EVENT: {v['event']['name']} - {v['event']['text']}")
+    if v["visitor"]:
+        vis = v["visitor"]
+        lines.append(f"VISITOR: {vis['name']} ({' > '.join(vis['prefs'])}) - {vis['text']}")
+    if v["lodging"]:
+        stays = ", ".join(
+            f"{x['person']} {x['where']}" + (f" {x['silver']}" if x["silver"] else "")
+            for x in v["lodging"]
+        )
+        lines.extend(wrap("LAST LODGING: " + stays))
+    lines.append("")
+    communal = [
+        f"{c['name']} ({c['kind']} {c['district']}, {c['cost_text']}, "
+        f"P{c['prestige']} I{c['income']} C{c['capacity']})"
+        for c in v["communal"]
+        if c
+    ]
+    lines.extend(wrap("COMMUNAL PLANS: " + ("; ".join(communal) if communal else "none")))
+    lines.append("              wood stone glass marble iron gold")
+    m, w = v["market"], v["wheel"]
+    lines.append(
+        f"MARKETPLACE   {m['wood']:>4} {m['stone']:>5} {m['glass']:>5} {m['marble']:>6}"
+        f" {m['iron']:>4}    -"
+    )
+    lines.append(
+        f"BIDDING WHEEL {w['wood']:>4} {w['stone']:>5} {w['glass']:>5} {w['marble']:>6}"
+        f" {w['iron']:>4} {w['gold']:>4}"
+    )
+    if v["dice"]:
+        lines.append("Dice rolled: " + ", ".join(d or "blank" for d in v["dice"]))
+    d = v["decks"]
+    lines.append(
+        f"Decks: basic {d['basic']}, grand {d['grand']}, citizens {d['citizens']}, "
+        f"visitors {d['visitors']}, events {d['events']}"
+    )
+    if v["reveal"]:
+        lines.append("")
+        lines.append(
+            f"BIDS OF TURN {v['reveal']['turn']} (check your receipt: sha256 of 'salt:turn:bid')"
+        )
+        for row in v["reveal"]["rows"]:
+            lines.append(f"  {row['name'][:12]:<12} {row['bid']:>3}  salt {row['salt']}")
+            lines.append(f"  {'':<16} receipt {row['receipt']}")
+    if v["offer"]:
+        lines.append("")
+        lines.append(f"OFFER ({v['offer']['card']}): {v['offer']['text']}")
+        lines.append("  still to answer: " + ", ".join(v["offer"]["waiting"]))
+    you = v["you"]
+    if you:
+        lines.append("")
+        lines.append(
+            f"YOU: {v['players'][you['seat']]['name']}, "
+            f"{v['players'][you['seat']]['character']} - "
+            f"{v['players'][you['seat']]['character_text']}"
+        )
+        lines.append(f"  Silver: {you['silver']}")
+        if you["hand_line"]:
+            lines.append("  " + you["hand_line"])
+            for c in you["hand"]:
+                lines.append(
+                    f"    {c['name']}: {c['kind']} {c['district']}, cost {c['cost_text']}, "
+                    f"P{c['prestige']} I{c['income']} C{c['capacity']}"
+                )
+        else:
+            lines.append(f"  No plans in hand (you may hold {you['hand_limit']}).")
+        if you["drawn_line"]:
+            lines.append("  " + you["drawn_line"])
+            for c in you["drawn"]:
+                lines.append(
+                    f"    {c['name']}: {c['kind']} {c['district']}, cost {c['cost_text']}, "
+                    f"P{c['prestige']} I{c['income']} C{c['capacity']}"
+                )
+        if you["bid_line"]:
+            lines.append("  " + you["bid_line"])
+            lines.append(f"  Receipt: {you['receipt']}")
+        if you["salt"]:
+            lines.append(f"  Your salt this turn: {you['salt']}")
+    if v["news"]:
+        lines.append("")
+        lines.append("JUST HAPPENED:")
+        for item in v["news"]:
+            lines.extend(wrap("  - " + item, indent="    "))
+    if v["result"]:
+        lines.append("")
+        lines.append("FINAL SCORING")
+        for note in v["result"]["notes"]:
+            lines.extend(wrap("  " + note, indent="    "))
+    lines.append("")
+    lines.append("Resources: W wood, S stone, G glass, M marble, I iron. P prestige, I income,")
+    lines.append("C capacity. Send 'help' for the commands.")
+    return "\n".join(lines)
+
+
+def wrap(text: str, indent: str = "  ") -> list[str]:
+    words = text.split(" ")
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > WIDTH:
+            lines.append(line)
+            line = indent + word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        lines.append(line)
+    return lines
+
+
+PHASE_TITLE = {
+    "merchant": "setup: the Merchant's extra resource",
+    "select": "bidding: choosing resources",
+    "bid": "bidding: sealed bids",
+    "pick": "bidding: taking resources",
+    "build": "building",
+    "offer": "income: an offer",
+    "plans": "marketplace: plans",
+    "keep": "marketplace: keeping a plan",
+    "resources": "marketplace: resources",
+    "final_repair": "end of game: last repairs",
+    "over": "game over",
+}
+
+
+# --- formatting moves ---------------------------------------------------------------------
+
+
+def space_label(state: State, space: int) -> str:
+    return "/".join(SPACES[state["board"]][space])
+
+
+def format_move(state: State, seat: int, move: dict) -> str:
+    kind = move["type"]
+    if kind == "extra":
+        return f"extra {move['resource']}"
+    if kind == "select":
+        return "choose " + " ".join(move["resources"])
+    if kind == "bid":
+        return f"bid {move['silver']}"
+    if kind == "take":
+        return f"take {move['resource']}"
+    if kind == "demolish":
+        return f"demolish {structure_label(state, move['space'])}"
+    if kind == "repair":
+        return f"repair {structure_label(state, move['space'])}"
+    if kind == "build":
+        card = move["card"]
+        name = PLANS[card].name.lower()
+        hand = state["players"][seat]["hand"]
+        text = f"build {name}" if card in hand else f"build communal {name}"
+        spaces = rules.build_spaces(state, seat, card)
+        if spaces and move["space"] != spaces[0]:
+            text += f" in {space_label(state, move['space'])}"
+        return text
+    if kind in ("done", "pass", "decline"):
+        return kind
+    if kind == "accept":
+        if "resource" in move:
+            return f"buy {move['resource']}"
+        if "deck" in move:
+            return f"take {move['deck']} plan"
+        if "space" in move:
+            return f"repair {structure_label(state, move['space'])}"
+        return "accept"
+    if kind == "buy_plan":
+        text = f"buy {move['deck']} plan"
+        if move["discard"]:
+            text += " discarding " + ", ".join(PLANS[c].name.lower() for c in move["discard"])
+        return text
+    if kind == "keep":
+        return f"keep {PLANS[move['card']].name.lower()}"
+    if kind == "buy":
+        return f"buy {move['resource']}"
+    if kind == "sell":
+        return f"sell {move['count']} {move['resource']}"
+    raise ValueError(f"unknown move {move}")
+
+
+# --- parsing ------------------------------------------------------------------------------
+
+PASS_WORDS = {"pass", "done", "end", "finish", "finished", "nothing", "skip", "no"}
+DECLINE_WORDS = {"decline", "no", "pass", "skip", "refuse", "none"}
+ACCEPT_WORDS = {"accept", "yes", "ok", "pay", "buy", "take", "y"}
+RESOURCE_ALIASES = {r: r for r in RESOURCES} | {
+    "woods": "wood",
+    "stones": "stone",
+    "glasses": "glass",
+    "marbles": "marble",
+    "irons": "iron",
+}
+NUMBER_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+
+
+def to_int(word: str) -> int | None:
+    if word.isdigit():
+        return int(word)
+    return NUMBER_WORDS.get(word)
+
+
+def resource_word(word: str) -> str | None:
+    return RESOURCE_ALIASES.get(word)
+
+
+def parse(text: str, state: State, seat: int) -> dict:
+    clean = norm(text)
+    words = clean.split()
+    if not words:
+        raise ParseError("Send a command, e.g. 'bid 3', 'build chapel' or 'pass'.")
+    phase = state["phase"]
+    handler = PARSERS.get(phase)
+    if handler is None:
+        raise ParseError("The game is over; there is nothing to send.")
+    return handler(clean, words, state, seat)
+
+
+def options_hint(state: State, seat: int) -> str:
+    moves = legal_moves(state, seat)
+    if not moves:
+        return ""
+    shown = [format_move(state, seat, m) for m in moves[:12]]
+    more = " ..." if len(moves) > 12 else ""
+    return " You may send: " + "; ".join(shown) + more
+
+
+def parse_merchant(clean, words, state, seat):
+    for w in words:
+        if resource_word(w):
+            return {"type": "extra", "resource": resource_word(w)}
+    raise ParseError("Name your extra resource: 'extra wood', 'extra glass'...")
+
+
+def parse_select(clean, words, state, seat):
+    chosen = {resource_word(w) for w in words if resource_word(w)}
+    if not chosen:
+        raise ParseError(
+            f"Name {rules.selectable_count(state)} different resources, e.g. "
+            "'choose wood stone glass'."
+        )
+    return {"type": "select", "resources": [r for r in RESOURCES if r in chosen]}
+
+
+def parse_bid(clean, words, state, seat):
+    for w in words:
+        value = to_int(w)
+        if value is not None:
+            return {"type": "bid", "silver": value}
+    raise ParseError("Send your bid as 'bid N' (N silver, 0 or more).")
+
+
+def parse_pick(clean, words, state, seat):
+    for w in words:
+        if resource_word(w):
+            return {"type": "take", "resource": resource_word(w)}
+    options = ", ".join(rules.wheel_categories(state))
+    raise ParseError(f"Take one category from the wheel: 'take stone'. The wheel holds {options}.")
+
+
+def match_structure(rest: str, state: State, spaces: list[int], verb: str) -> int:
+    """The space of the structure a player named, among `spaces`."""
+    spaces = distinct_structures(state, spaces)
+    if not spaces:
+        raise ParseError(f"You have no structure you can {verb} now.")
+    labels = {i: norm(structure_label(state, i)) for i in spaces}
+    for i, label in labels.items():
+        if label == rest:
+            return i
+    wanted = set(rest.split())
+    same_words = [i for i, label in labels.items() if set(label.split()) == wanted]
+    if len(same_words) == 1:
+        return same_words[0]
+    by_name = [i for i in spaces if norm(PLANS[state["town"][i]["card"]].name) == rest]
+    if len(by_name) == 1:
+        return by_name[0]
+    choices = "; ".join(f"{verb} {structure_label(state, i)}" for i in spaces)
+    raise ParseError(f"Which structure? You may send: {choices}.")
+
+
+def find_plan(state: State, seat: int, name: str, communal: bool) -> int:
+    hand = sorted(state["players"][seat]["hand"])
+    shared = sorted(c for c in state["communal"] if c is not None)
+    pools = [shared] if communal else [hand, shared]
+    for pool in pools:
+        for c in pool:
+            if norm(PLANS[c].name) == name:
+                return c
+    known = [norm(n) for n in PLAN_NAMES]
+    if name not in known:
+        raise ParseError(
+            f"There is no plan called {name!r}. Your plans: "
+            + ", ".join(PLANS[c].name for c in hand)
+            + "; communal: "
+            + ", ".join(PLANS[c].name for c in shared)
+            + "."
+        )
+    where = "among the communal plans" if communal else "in your hand or the communal plans"
+    raise ParseError(f"There is no {name} {where}.")
+
+
+def parse_build_phase(clean, words, state, seat):
+    verb, rest = words[0], " ".join(words[1:])
+    if verb in PASS_WORDS or clean in ("end turn", "no build"):
+        return {"type": "done"}
+    if verb == "demolish":
+        return {
+            "type": "demolish",
+            "space": match_structure(rest, state, rules.owned_spaces(state, seat), "demolish"),
+        }
+    if verb == "repair":
+        damaged = [i for i in rules.owned_spaces(state, seat) if state["town"][i]["damaged"]]
+        return {"type": "repair", "space": match_structure(rest, state, damaged, "repair")}
+    if verb == "build":
+        communal = False
+        if rest.startswith("communal "):
+            communal, rest = True, rest[len("communal ") :]
+        rest = rest.removeprefix("the ")
+        where = None
+        if " in " in f" {rest} ":
+            rest, _, where = rest.partition(" in ")
+            where = where.removeprefix("the ").removesuffix(" space").strip()
+        card = find_plan(state, seat, rest.strip(), communal)
+        spaces = rules.build_spaces(state, seat, card)
+        if where is None:
+            return {"type": "build", "card": card, "space": spaces[0] if spaces else -1}
+        for i in spaces:
+            districts = SPACES[state["board"]][i]
+            label = "/".join(districts)
+            if where in (label, "/".join(reversed(districts)), CODES[state["board"]][i].lower()):
+                return {"type": "build", "card": card, "space": i}
+            if len(districts) == 1 and where == districts[0]:
+                return {"type": "build", "card": card, "space": i}
+        options = ", ".join(space_label(state, i) for i in spaces) or "none"
+        raise ParseError(
+            f"The {PLANS[card].name} cannot go in {where}; spaces open to it: {options}."
+        )
+    raise ParseError(
+        "Expected 'build PLAN', 'demolish STRUCTURE', 'repair STRUCTURE' or "
+        "'done'." + options_hint(state, seat)
+    )
+
+
+def parse_offer(clean, words, state, seat):
+    if words[0] in DECLINE_WORDS:
+        return {"type": "decline"}
+    effect = rules.current_offer(state)
+    kind = effect[0]
+    if kind == "offer_resource" and effect[1] is None:
+        for w in words:
+            if resource_word(w):
+                return {"type": "accept", "resource": resource_word(w)}
+        raise ParseError("Name the resource to buy, e.g. 'buy glass', or 'decline'.")
+    if kind == "offer_plan" and effect[1] is None:
+        for w in words:
+            if w in ("basic", "grand"):
+                return {"type": "accept", "deck": w}
+        raise ParseError("Send 'take basic plan', 'take grand plan' or 'decline'.")
+    if kind == "offer_repair":
+        rest = " ".join(words[1:]) if words[0] in ("repair", "accept") else clean
+        damaged = [i for i in rules.owned_spaces(state, seat) if state["town"][i]["damaged"]]
+        return {"type": "accept", "space": match_structure(rest, state, damaged, "repair")}
+    if words[0] in ACCEPT_WORDS:
+        return {"type": "accept"}
+    raise ParseError("Send 'accept' or 'decline'.")
+
+
+def parse_plans(clean, words, state, seat):
+    if words[0] in PASS_WORDS:
+        return {"type": "pass"}
+    clean = re.sub(r"\s*keep (1|one)$", "", clean)
+    words = clean.split()
+    if words[0] in ("buy", "draw", "take") and len(words) >= 2 and words[1] in ("basic", "grand"):
+        deck = words[1]
+        rest = " ".join(words[2:]).removeprefix("plan").strip()
+        discard: list[int] = []
+        if rest:
+            rest = re.sub(r"^(discarding|discard|and discard)\s*", "", rest)
+            hand = sorted(state["players"][seat]["hand"])
+            for name in re.split(r"\s*(?:,|\band\b)\s*", rest.replace(" , ", ",")):
+                name = name.strip().removeprefix("the ")
+                if not name:
+                    continue
+                card = next(
+                    (c for c in hand if norm(PLANS[c].name) == name and c not in discard), None
+                )
+                if card is None:
+                    raise ParseError(
+                        f"You have no plan {name!r} to discard; your plans: "
+                        + ", ".join(PLANS[c].name for c in hand)
+                        + "."
+                    )
+                discard.append(card)
+        return {"type": "buy_plan", "deck": deck, "discard": sorted(discard)}
+    raise ParseError(
+        "Send 'buy basic plan' (1 silver), 'buy grand plan' (2 silver), "
+        "optionally 'discarding PLAN, PLAN', or 'pass'."
+    )
+
+
+def parse_keep(clean, words, state, seat):
+    rest = " ".join(words[1:]) if words[0] in ("keep", "take", "choose") else clean
+    index = to_int(rest)
+    if index is not None and 1 <= index <= len(state["drawn"]):
+        card = state["drawn"][index - 1]
+        rest = norm(PLANS[card].name)
+    for c in sorted(state["drawn"]):
+        if norm(PLANS[c].name) == rest:
+            return {"type": "keep", "card": c}
+    raise ParseError(
+        "Keep one of the plans you drew: "
+        + ", ".join(f"keep {PLANS[c].name.lower()}" for c in state["drawn"])
+        + "."
+    )
+
+
+def parse_resources(clean, words, state, seat):
+    if words[0] in PASS_WORDS:
+        return {"type": "pass"}
+    if words[0] in ("buy", "purchase"):
+        for w in words[1:]:
+            if resource_word(w):
+                return {"type": "buy", "resource": resource_word(w)}
+    if words[0] == "sell":
+        count = 1
+        for w in words[1:]:
+            value = to_int(w)
+            if value is not None:
+                count = value
+            elif w == "all":
+                count = -1
+            elif resource_word(w):
+                r = resource_word(w)
+                if count == -1:
+                    count = state["players"][seat]["res"][r]
+                return {"type": "sell", "resource": r, "count": count}
+    raise ParseError("Send 'buy stone', 'sell 2 wood' or 'pass'." + options_hint(state, seat))
+
+
+def parse_final_repair(clean, words, state, seat):
+    if words[0] in PASS_WORDS:
+        return {"type": "done"}
+    rest = " ".join(words[1:]) if words[0] == "repair" else clean
+    return {
+        "type": "repair",
+        "space": match_structure(rest, state, rules.final_repair_spaces(state, seat), "repair"),
+    }
+
+
+PARSERS = {
+    "merchant": parse_merchant,
+    "select": parse_select,
+    "bid": parse_bid,
+    "pick": parse_pick,
+    "build": parse_build_phase,
+    "offer": parse_offer,
+    "plans": parse_plans,
+    "keep": parse_keep,
+    "resources": parse_resources,
+    "final_repair": parse_final_repair,
+}
+
+
+# --- narration ----------------------------------------------------------------------------
+
+
+def describe(before: State, after: State, seat: int | None, move: dict, viewer: int | None) -> str:
+    if seat is None:
+        return "; ".join(after["news"]) or "the game moved on"
+    name = before["names"][seat]
+    kind = move.get("type")
+    you = viewer == seat
+    who = "You" if you else name
+    if kind == "bid":
+        first = f"You bid {move['silver']} silver" if you else f"{name} placed a sealed bid"
+    elif kind == "select":
+        first = f"{who} put {', '.join(move['resources'])} on the bidding wheel and rolled " + (
+            ", ".join(d or "blank" for d in after["dice"]) if after["dice"] else "the dice"
+        )
+    elif kind == "keep":
+        first = f"You kept the {PLANS[move['card']].name}" if you else f"{name} kept one plan"
+    elif kind == "done":
+        first = f"{who} finished building"
+    elif kind == "pass":
+        first = f"{who} passed"
+    elif kind == "decline":
+        first = f"{who} declined the offer"
+    else:
+        first = ""
+    rest = list(after["news"])
+    if kind == "select":
+        rest = [r for r in rest if not r.startswith("bids")]
+    parts = ([first] if first else []) + rest
+    text = "; ".join(parts) if parts else f"{who} moved"
+    return text[0].upper() + text[1:]
