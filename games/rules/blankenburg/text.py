@@ -75,25 +75,22 @@ def render_text(v: dict[str, Any]) -> str:
     entries = []
     for t in v["town"]:
         if t["empty"]:
-            text = (
-                f"{t['code']:<4}{'.':<20}({t['label']})"
-                if len(t["districts"]) == 2
-                else f"{t['code']:<4}."
-            )
+            text = f"{t['code']:<4}." + (f" ({t['label']})" if len(t["districts"]) == 2 else "")
         else:
-            dmg = " DAMAGED" if t["damaged"] else ""
+            dmg = "*" if t["damaged"] else ""
             text = (
-                f"{t['code']:<4}{t['name']} [{t['owner'][:8]}] "
-                f"{t['prestige']}/{t['income']}/{t['capacity']}{dmg}"
+                f"{t['code']:<4}{dmg}{t['name']} [{t['owner'][:9]}] "
+                f"{t['prestige']}/{t['income']}/{t['capacity']}"
             )
-        entries.append(text)
+        entries.append(text[:37])
     for k in range(0, len(entries), 2):
         pair = entries[k : k + 2]
         lines.append("  " + "".join(f"{e:<38}" for e in pair).rstrip())
     lines.append(
-        "  Y residential (+3)  G commercial (+3)  R civic (+2)  B religious (+2)"
-        + ("  D dual" if v["board"] == "back" else "")
+        "  Y residential (+3) G commercial (+3) R civic (+2) B religious (+2)"
+        + (" D dual" if v["board"] == "back" else "")
     )
+    lines.append("  *: damaged (takes no guests, not counted for majorities, -1 at the end)")
     lines.append("")
     lines.append(
         f"CITIZENS (lodging order: visitor, then XII down to I; {v['track_free']} "
