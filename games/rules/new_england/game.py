@@ -8,9 +8,7 @@ from . import bots, rules, text
 from .data import (
     CARDS,
     CELL_NAMES,
-    CELLS,
     CHIPS,
-    COASTAL,
     FIGURES,
     LAND_NAMES,
     MISSING,
@@ -27,6 +25,17 @@ FAMILY_COLOURS = {
     "Palomer": "#e6b800",
     "Winslow": "#8e44ad",
 }
+
+
+EMPTY_CELL = {
+    "fill": "#f3ead2",
+    "land": "",
+    "letter": "",
+    "colour": "",
+    "developed": False,
+    "figure": "",
+}
+SEA_CELL = {**EMPTY_CELL, "fill": "#7fb3d5", "sea": True}
 
 
 class NewEngland(Game):
@@ -121,33 +130,27 @@ class NewEngland(Game):
     def view(self, state, seat):
         families = state["families"]
         letters = [f[0] for f in families]
+        colours = [FAMILY_COLOURS[f] for f in families]
         cells = []
-        for index in range(CELLS):
-            tile = rules.tile_at(state, index)
-            col, row = index % WIDTH, index // WIDTH
-            cell = {
-                "name": CELL_NAMES[index],
-                "x": col * CELL_SIZE + 20,
-                "y": row * CELL_SIZE + 40,
-                "sea": index in MISSING,
-                "coastal": COASTAL[index],
-                "land": tile["land"] if tile else "",
-                "land_name": LAND_NAMES[tile["land"]] if tile else "",
-                "owner": tile["owner"] if tile else None,
-                "owner_letter": letters[tile["owner"]] if tile else "",
-                "owner_colour": FAMILY_COLOURS[families[tile["owner"]]] if tile else "",
-                "developed": bool(tile and tile["developed"]),
-                "figure": (tile["figure"] or "") if tile else "",
-                "fill": "#7fb3d5"
-                if index in MISSING
-                else (
-                    (DEVELOPED_FILLS if tile["developed"] else LAND_FILLS)[tile["land"]]
-                    if tile
-                    else "#f3ead2"
-                ),
-            }
-            cell["cx"] = cell["x"] + CELL_SIZE // 2
-            cell["cy"] = cell["y"] + CELL_SIZE // 2
+        tiles = state["tiles"]
+        for index, tile_id in enumerate(state["cells"]):
+            tile = tiles[tile_id] if tile_id != rules.EMPTY else None
+            if tile:
+                fills = DEVELOPED_FILLS if tile["developed"] else LAND_FILLS
+                owner = tile["owner"]
+                cell = {
+                    "fill": fills[tile["land"]],
+                    "land": tile["land"],
+                    "letter": letters[owner],
+                    "colour": colours[owner],
+                    "developed": tile["developed"],
+                    "figure": tile["figure"] or "",
+                }
+            else:
+                cell = dict(SEA_CELL if index in MISSING else EMPTY_CELL)
+            cell["name"] = CELL_NAMES[index]
+            cell["x"] = (index % WIDTH) * CELL_SIZE + 20
+            cell["y"] = (index // WIDTH) * CELL_SIZE + 40
             cells.append(cell)
         # starter tiles: a bar joining their two halves, for the picture
         joins = []

@@ -331,7 +331,13 @@ def can_place_tile(state: State, seat: int, land: str, cell: int) -> bool:
 
 def tile_spots(state: State, seat: int, land: str) -> list[int]:
     """Free parcels where `seat` may lay a tile of `land`; empty once that land is blocked."""
-    return [c for c in LAND if can_place_tile(state, seat, land, c)]
+    cells = state["cells"]
+    candidates = set()
+    for tile in state["tiles"]:
+        if tile["owner"] == seat and tile["land"] == land:
+            for cell in tile["cells"]:
+                candidates.update(n for n in NEIGHBOURS[cell] if cells[n] == EMPTY)
+    return sorted(c for c in candidates if can_place_tile(state, seat, land, c))
 
 
 def buy_tile(state: State, seat: int, slot: Any, at: Any) -> None:
@@ -400,12 +406,17 @@ ROTATION_SETS = {name: frozenset(rotations) for name, rotations in ROTATIONS.ite
 def development_placements(state: State, seat: int, card_id: int) -> list[list[int]]:
     """Every set of parcels on which `seat` may lay this land development now."""
     card = CARDS[card_id]
-    cells = state["cells"]
+    own = set()
+    for tile in state["tiles"]:
+        if (
+            tile["owner"] == seat
+            and tile["land"] == card.land
+            and not tile["developed"]
+            and tile["figure"] is None
+        ):
+            own.update(tile["cells"])
     found = []
-    for cell in LAND:
-        tile = _free_tile(state, seat, cell)
-        if tile is None or tile["land"] != card.land:
-            continue
+    for cell in sorted(own):
         col, row = cell % WIDTH, cell // WIDTH
         for rotation in ROTATIONS[card.shape]:
             # the rotation's first offset is its top-left-most parcel: anchor it on `cell`
@@ -413,11 +424,8 @@ def development_placements(state: State, seat: int, card_id: int) -> list[list[i
             chosen = []
             for dc, dr in rotation:
                 c, r = col + dc - dc0, row + dr - dr0
-                if not (0 <= c < WIDTH and 0 <= r < HEIGHT):
-                    break
                 target = r * WIDTH + c
-                t = _free_tile(state, seat, target) if cells[target] != EMPTY else None
-                if t is None or t["land"] != card.land:
+                if not (0 <= c < WIDTH and 0 <= r < HEIGHT) or target not in own:
                     break
                 chosen.append(target)
             else:

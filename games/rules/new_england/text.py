@@ -307,12 +307,12 @@ def shape_picture(shape: str) -> str:
 
 
 def _cell_text(cell: dict) -> str:
-    if cell["sea"]:
+    if cell.get("sea"):
         return "~~~ "
     if not cell["land"]:
         return ".   "
     land = cell["land"].upper() if cell["developed"] else cell["land"].lower()
-    return f"{cell['owner_letter']}{land}{FIGURE_MARKS.get(cell['figure'], ' ')} "
+    return f"{cell['letter']}{land}{FIGURE_MARKS.get(cell['figure'], ' ')} "
 
 
 def render_text(view: dict) -> str:
