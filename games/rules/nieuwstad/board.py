@@ -1,0 +1,209 @@
+"""The map: areas, districts, the open area, and where a building may stand."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from .data import BOARDS, BUILDINGS, DIRS, STEP, Board, Building, cell_xy, xy_cell
+
+DIR_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
+RIGHT = {"N": "E", "E": "S", "S": "W", "W": "N"}
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+
+
+class Geometry:
+    """Precomputed lookups for one board side."""
+
+    def __init__(self, board: Board):
+        self.board = board
+        self.area: dict[str, str] = {}
+        for cell in board.market:
+            self.area[cell] = "market"
+        for cell in board.city:
+            self.area[cell] = "city"
+        for cell in board.countryside:
+            self.area[cell] = "country"
+        for cell in board.lake:
+            self.area[cell] = "lake"
+        self.land = tuple(board.city) + tuple(board.countryside)
+        self.district = {c: d for d, cells in board.districts.items() for c in cells}
+        self.neighbours: dict[str, dict[str, str | None]] = {}
+        for cell in self.area:
+            x, y = cell_xy(cell)
+            self.neighbours[cell] = {}
+            for d in DIRS:
+                dx, dy = STEP[d]
+                other = xy_cell(x + dx, y + dy)
+                self.neighbours[cell][d] = other if other in self.area else None
+        self.by_water = frozenset(
+            c
+            for c in board.city
+            if any(n is not None and self.area[n] == "lake" for n in self.neighbours[c].values())
+        )
+
+    def next_to(self, cell: str, d: str) -> str | None:
+        return self.neighbours[cell][d]
+
+
+@cache
+def geometry(key: str) -> Geometry:
+    return Geometry(BOARDS[key])
+
+
+def sort_cells(cells) -> list[str]:
+    return sorted(cells, key=lambda c: (cell_xy(c)[1], cell_xy(c)[0]))
+
+
+def footprint(anchor: str, size: int, facing: str) -> list[str] | None:
+    """The cells of a building whose front faces `facing`; a 2-space building extends to
+    the right of its anchor (seen from the front)."""
+    if size == 1:
+        return [anchor]
+    x, y = cell_xy(anchor)
+    dx, dy = STEP[RIGHT[facing]]
+    return [anchor, xy_cell(x + dx, y + dy)]
+
+
+def edge_at(building: Building, facing: str, d: str) -> str:
+    return building.edges[(DIR_INDEX[d] - DIR_INDEX[facing]) % 4]
+
+
+def forest_open(state, cell: str) -> bool:
+    """May this forest tile be taken? Countryside, or city bordering Market or open area."""
+    geo = geometry(state["board"])
+    area = geo.area.get(cell)
+    if cell not in state["forest"]:
+        return False
+    if area == "country":
+        return True
+    for other in geo.neighbours[cell].values():
+        if other is None:
+            continue
+        kind = geo.area[other]
+        if kind == "market":
+            return True
+        if kind in ("city", "country") and other not in state["forest"]:
+            return True
+    return False
+
+
+def open_forest(state) -> list[str]:
+    return sort_cells(c for c in state["forest"] if forest_open(state, c))
+
+
+def placement_error(state, building: Building, cells: list[str], facing: str | None) -> str:
+    """Why `building` may not stand on `cells` facing `facing`; '' when it may."""
+    geo = geometry(state["board"])
+    occupied = state["cells"]
+    for cell in cells:
+        area = geo.area.get(cell)
+        if area not in ("city", "country"):
+            return f"{cell} is not a building space."
+        if cell in state["forest"]:
+            return f"{cell} is still covered by forest."
+        if cell in occupied:
+            return f"{cell} is already built on."
+    areas = {geo.area[c] for c in cells}
+    if len(areas) > 1:
+        return "A building stands wholly in the city or wholly in the outer area."
+    if len(cells) == 2:
+        (x1, y1), (x2, y2) = cell_xy(cells[0]), cell_xy(cells[1])
+        if abs(x1 - x2) + abs(y1 - y2) != 1:
+            return "The two spaces of a building must be side by side."
+    area = areas.pop()
+    if building.colour == "green" and area != "country":
+        return f"The {building.name} is green: it may only be built in the outer area."
+    if area == "country":
+        if building.key == "citygate":
+            return "The City Gate stands in the city, on its border with the outer area."
+        return ""
+    if facing is None:
+        return "Say which way a building in the city faces (north, east, south or west)."
+    if len(cells) == 2:
+        anchor_cells = footprint(cells[0], 2, facing)
+        if sort_cells(anchor_cells) != sort_cells(cells):
+            anchor_cells = footprint(cells[1], 2, facing)
+            if sort_cells(anchor_cells) != sort_cells(cells):
+                return "A two-space building faces along its long side."
+    touches = False
+    for cell in cells:
+        for d in DIRS:
+            other = geo.neighbours[cell][d]
+            if other in cells:
+                continue
+            mine = edge_at(building, facing, d)
+            if mine == "G":
+                if other is None or geo.area[other] != "country":
+                    return "The City Gate's green edge must border the outer area."
+                continue
+            if other is None:
+                continue
+            kind = geo.area[other]
+            if kind == "market":
+                touches = True
+                if mine != "S":
+                    return f"The Market has stone roads; the {building.name}'s {d} edge is sand."
+            elif other in occupied:
+                touches = True
+                if kind == "city":
+                    there = state["buildings"][occupied[other]]
+                    theirs = edge_at(BUILDINGS[there["kind"]], there["facing"], OPPOSITE[d])
+                    if theirs != mine:
+                        return (
+                            f"Roads must match: the {building.name}'s {d} edge is "
+                            f"{'stone' if mine == 'S' else 'sand'}, the neighbour's is "
+                            f"{'stone' if theirs == 'S' else 'sand'}."
+                        )
+    if not touches:
+        return "A building in the city must border the Market or another building."
+    return ""
+
+
+def facings(building: Building) -> tuple[str, ...]:
+    """Facings worth offering: a building with the same road on every side needs one."""
+    if building.edges is None or len(set(building.edges)) == 1:
+        return ("N",) if building.size == 1 else ("N", "E")
+    return DIRS
+
+
+def placements(state, building: Building) -> list[tuple[list[str], str | None]]:
+    """Every (cells, facing) where `building` may stand now (one per distinct result)."""
+    geo = geometry(state["board"])
+    free = [c for c in geo.land if c not in state["forest"] and c not in state["cells"]]
+    free_set = set(free)
+    result: list[tuple[list[str], str | None]] = []
+    seen: set[tuple] = set()
+    for cell in free:
+        area = geo.area[cell]
+        if area == "country":
+            if building.key == "citygate":
+                continue
+            if building.size == 1:
+                result.append(([cell], None))
+                continue
+            for d in ("E", "S"):
+                other = geo.neighbours[cell][d]
+                if other in free_set and geo.area[other] == "country":
+                    result.append((sort_cells([cell, other]), None))
+            continue
+        if building.colour == "green":
+            continue
+        for f in facings(building):
+            cells = footprint(cell, building.size, f)
+            if any(c not in free_set for c in cells):
+                continue
+            cells = sort_cells(cells)
+            sig = (tuple(cells), tuple(edge_at(building, f, d) for d in DIRS), f in "NS")
+            if building.size == 1:
+                sig = (tuple(cells), tuple(edge_at(building, f, d) for d in DIRS))
+            if sig in seen:
+                continue
+            seen.add(sig)
+            if not placement_error(state, building, cells, f):
+                result.append((cells, f))
+    return result
+
+
+def district_of(state, cells: list[str]) -> set[str]:
+    geo = geometry(state["board"])
+    return {geo.district[c] for c in cells if c in geo.district}

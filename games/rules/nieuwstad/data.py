@@ -1,0 +1,296 @@
+"""Component data of De Poorters van Nieuwstad.
+
+Printed facts come from the rulebook (rules/nieuwstad.txt) and the component research
+(DATA-NOTES section 1). Everything else is design, marked [design] here and explained in
+docs/rules/nieuwstad.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# --- players and supplies -------------------------------------------------------------
+
+COLOURS = ("white", "red", "orange", "blue")  # seat order; the example's Cor is white
+START_GUILDERS = 2  # [rulebook] setup step 5
+LIGHT_SEALS = {2: 8, 3: 7, 4: 7}  # [rulebook]
+DARK_SEALS = 4  # [rulebook]
+BURGHERS_MIN = 5  # [rulebook] never fewer than 5
+END_POINTS = 30  # [rulebook]
+ROUND_LIMIT = 40  # [design] a safeguard: bots or absent players cannot loop forever
+
+PRODUCTS = ("fish", "grain", "livestock", "game")  # raw food (Black Death, Midsummer)
+GOODS = (
+    "wood",
+    "plank",
+    "fish",
+    "grain",
+    "livestock",
+    "game",
+    "smoked",
+    "bread",
+    "meat",
+    "gamemeat",
+)
+GOOD_NAMES = {
+    "wood": "wood",
+    "plank": "plank",
+    "fish": "fish",
+    "grain": "grain",
+    "livestock": "livestock",
+    "game": "game",
+    "smoked": "smoked fish",
+    "bread": "bread",
+    "meat": "meat",
+    "gamemeat": "game meat",
+}
+
+# --- forest tiles [rulebook] ------------------------------------------------------------
+
+FOREST_TILES = {"w3": 16, "w4": 7, "w2g": 7}
+FOREST_REMOVED_2P = {"w3": 6, "w4": 3, "w2g": 3}
+FOREST_YIELD = {"w3": {"wood": 3}, "w4": {"wood": 4}, "w2g": {"wood": 2, "game": 1}}
+FOREST_NAMES = {"w3": "3 wood", "w4": "4 wood", "w2g": "2 wood and 1 game"}
+
+# --- boards [design: geometry; rulebook: 27/15 forest spaces, 2/1 printed boats] --------
+
+DIRS = ("N", "E", "S", "W")
+STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+DIR_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+@dataclass(frozen=True)
+class Board:
+    key: str
+    columns: int
+    rows: int
+    market: tuple[str, ...]
+    city: tuple[str, ...]
+    countryside: tuple[str, ...]
+    lake: tuple[str, ...]
+    districts: dict[str, tuple[str, ...]]
+    boat_spots: int
+
+
+def _cells(spec: str) -> tuple[str, ...]:
+    return tuple(spec.split())
+
+
+LARGE = Board(
+    key="large",
+    columns=6,
+    rows=6,
+    market=_cells("C3 D3 C4 D4"),
+    city=_cells("B2 C2 D2 E2 B3 E3 B4 E4 B5 C5 D5 E5"),
+    countryside=_cells("A1 B1 C1 D1 E1 A2 A3 A4 A5 A6 B6 C6 D6 E6 F6"),
+    lake=_cells("F1 F2 F3 F4 F5"),
+    districts={
+        "NW": _cells("B2 C2 B3"),
+        "NE": _cells("D2 E2 E3"),
+        "SE": _cells("E4 E5 D5"),
+        "SW": _cells("B4 B5 C5"),
+    },
+    boat_spots=2,
+)
+
+SMALL = Board(
+    key="small",
+    columns=5,
+    rows=4,
+    market=_cells("C2"),
+    city=_cells("B1 C1 D1 B2 D2 B3 C3 D3"),
+    countryside=_cells("A1 A2 A3 A4 B4 C4 D4"),
+    lake=_cells("E1 E2 E3"),
+    districts={
+        "NW": _cells("B1 C1"),
+        "NE": _cells("D1 D2"),
+        "SE": _cells("D3 C3"),
+        "SW": _cells("B3 B2"),
+    },
+    boat_spots=1,
+)
+
+BOARDS = {"large": LARGE, "small": SMALL}
+DISTRICT_NAMES = {"NW": "north-west", "NE": "north-east", "SE": "south-east", "SW": "south-west"}
+LOOSE_BOATS = 2  # [rulebook] the 2 boat tiles, only for the Boatbuilding card
+
+
+def cell_xy(cell: str) -> tuple[int, int]:
+    return ord(cell[0]) - 65, int(cell[1:]) - 1
+
+
+def xy_cell(x: int, y: int) -> str:
+    return f"{chr(65 + x)}{y + 1}"
+
+
+# --- buildings ----------------------------------------------------------------------------
+# edges: materials of the (front, right, back, left) sides when the front faces north:
+# "S" stone, "z" sand, "G" the City Gate's green edge. None: a field, edges never matter.
+
+
+@dataclass(frozen=True)
+class Building:
+    key: str
+    name: str
+    count: int
+    colour: str  # red (starting), green (outer area only), blue (community), brown
+    guilders: int
+    wood: int
+    burghers: int
+    points: int
+    size: int
+    edges: str | None
+    stall: bool = False
+
+
+BUILDINGS: dict[str, Building] = {
+    b.key: b
+    for b in (
+        # [rulebook] count, colour, +5 burghers, 2 points; cost 2 g + 3 wood [D]
+        Building("house", "House", 8, "red", 2, 3, 5, 2, 1, "Szzz"),
+        # [rulebook] count, red, -1 burgher; cost and points [design, fits the example]
+        Building("grainfield", "Grain field", 5, "red", 2, 1, -1, 1, 1, "zzzz"),
+        Building("pasture", "Pasture", 5, "green", 2, 1, -1, 1, 1, None),
+        Building("manor", "Manor house", 5, "brown", 4, 5, 8, 4, 2, "SSzS"),
+        Building("timbertrade", "Timber trade", 1, "brown", 2, 2, 1, 1, 1, "SSzz", True),
+        Building("sawmill", "Sawmill", 1, "green", 3, 2, 1, 2, 1, None, True),
+        Building("baker", "Baker", 1, "brown", 3, 3, 2, 2, 1, "SzSz", True),
+        Building("butcher", "Butcher", 1, "brown", 3, 3, 2, 2, 1, "SzzS", True),
+        Building("fishmonger", "Fishmonger", 1, "brown", 2, 3, 2, 2, 1, "SSzz", True),
+        Building("inn", "Inn", 1, "brown", 5, 5, 3, 4, 2, "SzSz", True),
+        Building("office", "Office", 1, "brown", 4, 3, 3, 3, 1, "SSSz"),
+        Building("prison", "Prison", 1, "brown", 3, 3, 0, 3, 1, "Szzz"),
+        Building("citygate", "City Gate", 2, "brown", 4, 4, 2, 3, 2, "GSSS"),
+        Building("guildhall", "Guildhall", 1, "brown", 5, 5, 3, 5, 2, "SzSS"),
+        Building("townhall", "Town Hall", 1, "blue", 6, 6, 4, 6, 2, "SSSS"),
+        Building("hospice", "Hospice", 1, "blue", 4, 4, 2, 4, 1, "Szzz"),
+        Building("watchtower", "Watchtower", 1, "blue", 4, 4, 1, 4, 1, "SSzz"),
+        Building("church", "Church", 1, "blue", 6, 6, 3, 8, 2, "SSzS"),
+        Building("well", "Well", 1, "blue", 2, 2, 2, 2, 1, "SSSS"),
+    )
+}
+# The Boat is printed on the board [rulebook]; cost and points [design, fits the example].
+BOAT = Building("boat", "Boat", 0, "red", 1, 2, -1, 1, 0, None)
+ALL_BUILDINGS = {**BUILDINGS, "boat": BOAT}
+STARTING_BUILDINGS = ("house", "grainfield", "boat")  # [rulebook]
+REMOVED_2P = {"house": 4, "manor": 2}  # [rulebook]
+CITY_GATE_POINTS_PER_OUTER = 1  # [design] City Gate: 1 point per own outer-area building
+
+# Market stalls [rulebook]: the Burghers needed for each sale spot, and prices.
+STALL_SLOTS = {
+    "butcher": (20, 20, 30, 40, 40, 50),  # 20→2, 30→3, 40→5, 50→6
+    "baker": (10, 20, 20, 30, 40, 50),  # 10→1, 20→3, 30→4, 40→5, 50→6
+    "fishmonger": (10, 10, 20, 30, 40, 50),  # 10→2, 20→3, 30→4, 40→5, 50→6
+    "inn": (30, 40, 50, 60),
+}
+# sold good -> (stall, guilders, points)
+SALE_PRICES = {
+    "meat": ("butcher", 2, 2),
+    "gamemeat": ("butcher", 1, 1),
+    "bread": ("baker", 1, 2),
+    "smoked": ("fishmonger", 1, 1),
+}
+PASTIES = {  # pasty -> (filling, guilders, points) [rulebook]
+    "meat": ("meat", 6, 5),
+    "game": ("gamemeat", 4, 3),
+    "fish": ("smoked", 4, 3),
+}
+CONVERSIONS = {  # raw -> (processed, stall) [rulebook]
+    "livestock": ("meat", "butcher"),
+    "game": ("gamemeat", "butcher"),
+    "grain": ("bread", "baker"),
+    "fish": ("smoked", "fishmonger"),
+}
+SAWMILL_WOOD = 2  # [rulebook] per player per Merchant phase
+
+# --- characters [rulebook] -----------------------------------------------------------------
+
+CHARACTERS = ("woodcutter", "builder", "farmer", "bailiff", "merchant", "rentmaster", "count")
+CHARACTER_NAMES = {
+    "woodcutter": "Woodcutter",
+    "builder": "Master Builder",
+    "farmer": "Farmer",
+    "bailiff": "Bailiff",
+    "merchant": "Merchant",
+    "rentmaster": "Rent Master",
+    "count": "Count",
+}
+UNLOCKED_BY = {"rentmaster": "office", "count": "townhall"}
+
+# --- action cards ----------------------------------------------------------------------------
+# Names and texts [rulebook]; copies and the 3/4 corner marks [design].
+
+
+@dataclass(frozen=True)
+class Card:
+    key: str
+    name: str
+    kind: str  # wish, event
+    timing: str  # bailiff, builder, income, reaction, end, event
+    copies: tuple[str, ...]  # one entry per copy: "" unmarked, "3" or "4" corner mark
+
+
+CARDS: dict[str, Card] = {
+    c.key: c
+    for c in (
+        Card("boatbuilding", "Boatbuilding", "wish", "bailiff", ("", "3")),
+        Card("fire", "Fire", "wish", "bailiff", ("", "3")),
+        Card("watch", "Citizens' Watch", "wish", "reaction", ("", "3")),
+        Card("neighbourhood", "Neighbourhood Party", "wish", "end", ("",)),
+        Card("crime", "Crime", "wish", "bailiff", ("", "", "4")),
+        Card("woodfestival", "Woodcutters' Festival", "wish", "end", ("",)),
+        Card("housebuilding", "House Building", "wish", "builder", ("", "", "4")),
+        Card("incometax", "Income Tax", "wish", "income", ("", "3")),
+        Card("knowledge", "Knowledge is Power", "wish", "bailiff", ("", "")),
+        Card("midsummer", "Midsummer Night Festival", "wish", "bailiff", ("", "3")),
+        Card("rottenfish", "Rotten Fish", "wish", "bailiff", ("",)),
+        Card("painting", "Painting", "wish", "end", ("", "4")),
+        Card("locusts", "Locust Plague", "wish", "bailiff", ("",)),
+        Card("gatherer", "Gatherer", "wish", "bailiff", ("", "4")),
+        Card("statue", "Statue", "wish", "end", ("",)),
+        Card("districtparty", "District Party", "wish", "end", ("", "")),
+        Card("wolves", "Wolf Terror", "wish", "bailiff", ("",)),
+        Card("smallbirth", "Small Birth Wave", "event", "event", ("", "4")),
+        Card("greatbirth", "Great Birth Wave", "event", "event", ("", "3")),
+        Card("crusade", "Crusade", "event", "event", ("", "4")),
+        Card("vikings", "Vikings", "event", "event", ("",)),
+        Card("blackdeath", "Black Death", "event", "event", ("",)),
+    )
+}
+CARD_TEXT = {
+    "boatbuilding": "Place a loose Boat on the lake with your seal; no points, no Burghers.",
+    "fire": "A House (not a Manor house) burns down; Burghers -2. Not once the Watchtower stands.",
+    "watch": "In reaction to Crime: protect the chosen district.",
+    "neighbourhood": "End of game: 1 point per 3 guilders.",
+    "crime": "Steal 1 guilder or 1 wood from each player in a district (not the Prison's).",
+    "woodfestival": "End of game: 1 point per 3 wood (a plank counts 2).",
+    "housebuilding": "Master Builder phase: 2 guilders and 2 wood off a House or Manor house.",
+    "incometax": "At income: nobody receives income this round.",
+    "knowledge": "Face up: your privileges count double whenever you choose a character.",
+    "midsummer": "In a district: each may pay 1 food for 2 points; absent residents lose 1.",
+    "rottenfish": "All players' fresh fish returns to the supply.",
+    "painting": "End of game: 3 points.",
+    "locusts": "All grain on Grain fields returns to the supply.",
+    "gatherer": "Receive 2 wood.",
+    "statue": "End of game: 4 points.",
+    "districtparty": "End of game: 1 point per own building in a district, +3 if it is full.",
+    "wolves": "All livestock on Pastures returns to the supply.",
+    "smallbirth": "Burghers +1 per House and Manor house.",
+    "greatbirth": "Burghers +2 per House and Manor house.",
+    "crusade": "Burghers -10.",
+    "vikings": "Boats destroyed; Burghers -3 per city building by the water. 1 guilder per "
+    "Boat and building prevents it. Not once the Watchtower stands.",
+    "blackdeath": "Owners lose 1 point per city building; half the Burghers die. 5 guilders "
+    "and 3 food prevent it. Not once the Hospice stands.",
+}
+END_CARDS = ("neighbourhood", "woodfestival", "painting", "statue", "districtparty")
+BLACK_DEATH_COST = (5, 3)  # guilders, food [rulebook]
+FIRE_BURGHERS = 2
+CRUSADE_BURGHERS = 10
+VIKING_BURGHERS = 3
+
+
+def deck_for(players: int) -> list[str]:
+    """Card keys for the player count, before shuffling [rulebook: remove marked cards]."""
+    removed = {3: ("4",), 2: ("3", "4")}.get(players, ())
+    return [c.key for c in CARDS.values() for mark in c.copies if mark not in removed]

@@ -1,0 +1,189 @@
+"""The game object behind the rules contract."""
+
+from __future__ import annotations
+
+from games.engine import Game, IllegalMove, Option, Result, StandingOrder
+
+from . import bots
+from . import rules as R
+from . import text as T
+from .data import BOARDS, CARDS, FOREST_NAMES, GOODS
+from .view import build_view
+
+STANDING_ORDERS = (
+    StandingOrder("no-watch", "Never play Citizens' Watch (answer 'no watch' at once)"),
+    StandingOrder("no-tax", "Never play Income Tax (answer 'no tax' at once)"),
+    StandingOrder("no-pledge", "Never pay against Vikings or the Black Death"),
+    StandingOrder("decline-proposals", "Decline every proposal to build together"),
+    StandingOrder("skip-festival", "Stay away from every Midsummer Night Festival"),
+    StandingOrder("no-cards", "Buy no action cards and play none in the Bailiff phase"),
+)
+
+
+class Nieuwstad(Game):
+    slug = "nieuwstad"
+    title = "De Poorters van Nieuwstad"
+    min_players = 2
+    max_players = 4
+    version = 1
+    options = (
+        Option(
+            "blue_alone",
+            "Community (blue) buildings may be built alone (Tycho's 2-player variant)",
+            False,
+            player_counts=(2,),
+        ),
+        Option(
+            "joint",
+            "Everything may be built together (Tycho's variant: shared costs and points)",
+            False,
+        ),
+    )
+    standing_orders = STANDING_ORDERS
+
+    def setup(self, players, options, rng):
+        state = R.setup(players, options, rng)
+        R.advance(state)
+        return state
+
+    def to_act(self, state):
+        return R.to_act(state)
+
+    def prompt(self, state, seat):
+        pending = state["pending"]
+        if pending is not None:
+            return {
+                "proposal": "accept or decline the proposal",
+                "watch": "answer the Crime: watch or no watch",
+                "tax": "income: tax or no tax",
+                "festival": "join the festival or skip",
+                "pledge": "pledge against the event",
+            }[pending["kind"]]
+        phase = state["phase"]
+        if phase == "opening_forest":
+            return "take a forest tile"
+        if phase == "opening_building":
+            return "place your starting building"
+        if phase == "choose":
+            return "choose a character"
+        act = state["act"]
+        char = act["char"]
+        return {
+            "woodcutter": "take a forest tile or pass",
+            "builder": "build, propose or pass",
+            "farmer": "farm (choose your extra)",
+            "bailiff": "buy cards" if act["part"] == "buy" else "play wish cards or done",
+            "merchant": "trade, then done",
+        }.get(char, "act")
+
+    def legal_moves(self, state, seat):
+        return R.legal_moves(state, seat)
+
+    def apply(self, state, seat, move, rng):
+        return R.apply(state, seat, move)
+
+    def default_move(self, state, seat):
+        return R.default_move(state, seat)
+
+    def bot_move(self, state, seat, rng):
+        return bots.bot_move(state, seat, rng)
+
+    def standing_move(self, state, seat, orders):
+        pending = state["pending"]
+        if pending is not None:
+            kind = pending["kind"]
+            if kind == "watch" and "no-watch" in orders:
+                return {"type": "nowatch"}
+            if kind == "tax" and "no-tax" in orders:
+                return {"type": "notax"}
+            if kind == "pledge" and "no-pledge" in orders:
+                return {"type": "pledge", "guilders": 0, "food": []}
+            if kind == "proposal" and "decline-proposals" in orders:
+                return {"type": "decline"}
+            if kind == "festival" and "skip-festival" in orders:
+                return {"type": "skip"}
+            return None
+        if "no-cards" in orders and state["phase"] == "act" and state["act"]["char"] == "bailiff":
+            if state["act"]["part"] == "buy":
+                return {"type": "buy", "count": 0}
+            return {"type": "done"}
+        return None
+
+    def result(self, state):
+        final = state.get("final")
+        if final is None:
+            return None
+        notes = []
+        scores = final["scores"]
+        top = max(scores)
+        if scores.count(top) > 1:
+            notes.append("Tied on points: more guilders ranks higher (a design decision).")
+        return Result(
+            scores=list(scores),
+            ranking=list(final["ranking"]),
+            notes=notes,
+            details={"card_points": final["cards"]},
+        )
+
+    def view(self, state, seat):
+        return build_view(state, seat)
+
+    def render_text(self, view):
+        return T.render_text(view)
+
+    def format_move(self, state, seat, move):
+        return T.format_move(state, seat, move)
+
+    def parse(self, text, state, seat):
+        return T.parse(text, state, seat)
+
+    def describe(self, before, after, seat, move, viewer):
+        return T.describe(before, after, seat, move, viewer)
+
+    def help_text(self):
+        return T.help_text()
+
+    def secrets(self, state):
+        found: dict = {}
+        for seat, player in enumerate(state["players"]):
+            if player["hand"] and state["phase"] != "over":
+                found[seat] = ["Your hand: " + ", ".join(CARDS[c].name for c in player["hand"])]
+        if len(state["deck"]) >= 2:
+            found[None] = ["Deck order: " + ", ".join(CARDS[c].name for c in state["deck"])]
+        if state["forest"]:
+            tiles = " ".join(f"{c}={FOREST_NAMES[t]}" for c, t in sorted(state["forest"].items()))
+            found.setdefault(None, []).append("Forest tiles: " + tiles)
+        return found
+
+    def check_invariants(self, state):
+        n = state["n"]
+        light = R.LIGHT_SEALS[n]
+        for seat, player in enumerate(state["players"]):
+            for good in (*GOODS, "guilders", "points", "light", "dark"):
+                assert player[good] >= 0, f"seat {seat} has {player[good]} {good}"
+            on_board = sum(1 for b in state["buildings"].values() if b["owner"] == seat)
+            on_board += R.boats_of(state, seat)
+            assert player["light"] + on_board == light, f"seat {seat}: light seals not conserved"
+            stalls = sum(1 for owner in state["stalls"].values() if owner == seat)
+            assert player["dark"] + stalls == R.DARK_SEALS, f"seat {seat}: dark seals"
+        assert state["burghers"] >= R.BURGHERS_MIN, "fewer than 5 Burghers"
+        for cell, bid in state["cells"].items():
+            assert cell in state["buildings"][bid]["cells"]
+            assert cell not in state["forest"]
+        for kind, count in state["supply"].items():
+            assert count >= 0, f"supply of {kind} negative"
+        cards = (
+            len(state["deck"])
+            + len(state["discard"])
+            + sum(len(p["hand"]) for p in state["players"])
+        )
+        assert cards == len(R.deck_for(n)), "action cards not conserved"
+        assert len(state["forest"]) <= (27 if state["board"] == "large" else 15)
+        assert set(state["forest"]) <= set(BOARDS[state["board"]].city) | set(
+            BOARDS[state["board"]].countryside
+        )
+        if state["phase"] != "over":
+            assert R.to_act(state), "nobody to act"
+
+
+__all__ = ["IllegalMove", "Nieuwstad"]

@@ -1,0 +1,1872 @@
+"""The rules: setup, the opening, rounds of characters, phases, cards, events, the end.
+
+The state is plain JSON. `advance` moves the game on through everything that needs no
+decision; every move function checks its preconditions, changes the state and calls it.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+from games.engine import IllegalMove
+
+from . import board as B
+from .data import (
+    BLACK_DEATH_COST,
+    BOARDS,
+    BOAT,
+    BUILDINGS,
+    BURGHERS_MIN,
+    CARDS,
+    CHARACTER_NAMES,
+    CHARACTERS,
+    CITY_GATE_POINTS_PER_OUTER,
+    CONVERSIONS,
+    CRUSADE_BURGHERS,
+    DARK_SEALS,
+    DIR_NAMES,
+    DISTRICT_NAMES,
+    END_POINTS,
+    FIRE_BURGHERS,
+    FOREST_NAMES,
+    FOREST_REMOVED_2P,
+    FOREST_TILES,
+    FOREST_YIELD,
+    GOOD_NAMES,
+    GOODS,
+    LIGHT_SEALS,
+    LOOSE_BOATS,
+    PASTIES,
+    PRODUCTS,
+    REMOVED_2P,
+    ROUND_LIMIT,
+    SALE_PRICES,
+    SAWMILL_WOOD,
+    STALL_SLOTS,
+    START_GUILDERS,
+    STARTING_BUILDINGS,
+    UNLOCKED_BY,
+    VIKING_BURGHERS,
+    Building,
+    deck_for,
+)
+
+# --- setup ------------------------------------------------------------------------------
+
+
+def new_player(players: int) -> dict:
+    player = {"guilders": START_GUILDERS, "points": 0, "hand": [], "knowledge": False}
+    for good in GOODS:
+        player[good] = 0
+    player["light"] = LIGHT_SEALS[players]
+    player["dark"] = DARK_SEALS
+    return player
+
+
+def setup(names: list[str], options: dict, rng) -> dict:
+    n = len(names)
+    board = BOARDS["small" if n == 2 else "large"]
+    tiles = []
+    for kind, count in FOREST_TILES.items():
+        tiles += [kind] * (count - (FOREST_REMOVED_2P[kind] if n == 2 else 0))
+    rng.shuffle(tiles)
+    land = B.sort_cells(list(board.city) + list(board.countryside))
+    forest = dict(zip(land, tiles, strict=False))  # the 3 left over go back unseen
+    supply = {k: b.count - (REMOVED_2P.get(k, 0) if n == 2 else 0) for k, b in BUILDINGS.items()}
+    deck = deck_for(n)
+    rng.shuffle(deck)
+    state = {
+        "names": list(names),
+        "n": n,
+        "options": dict(options),
+        "board": board.key,
+        "round": 1,
+        "start": 0,  # the eldest player: seat 0 [rulebook setup 7]
+        "players": [new_player(n) for _ in range(n)],
+        "forest": forest,
+        "cells": {},
+        "buildings": {},
+        "next_id": 1,
+        "supply": supply,
+        "boats": [None] * board.boat_spots,
+        "loose_boats": [],
+        "burghers": BURGHERS_MIN,
+        "deck": deck,
+        "discard": [],
+        "stalls": {},
+        "slots": {},
+        "phase": "opening_forest",
+        "order": list(range(n)),
+        "idx": 0,
+        "picks": [],
+        "pick": 0,
+        "chosen": [],
+        "act": None,
+        "pending": None,
+        "news": [],
+        "final": None,
+    }
+    return state
+
+
+# --- small helpers ----------------------------------------------------------------------
+
+
+def name(state, seat: int) -> str:
+    return state["names"][seat]
+
+
+def say(state, text: str, seat: int | None = None, own: str | None = None) -> None:
+    """Record narration: public `text`; `own` replaces it for `seat` alone."""
+    entry = {"all": text}
+    if seat is not None and own is not None:
+        entry["seat"] = seat
+        entry["own"] = own
+    state["news"].append(entry)
+
+
+def clockwise(state, first: int) -> list[int]:
+    n = state["n"]
+    return [(first + i) % n for i in range(n)]
+
+
+def wood_value(player: dict) -> int:
+    return player["wood"] + 2 * player["plank"]
+
+
+def pay_wood(player: dict, amount: int) -> None:
+    """Pay wood, planks counting 2 [rulebook Sawmill]: planks first without overpaying."""
+    planks = min(player["plank"], amount // 2)
+    player["plank"] -= planks
+    amount -= 2 * planks
+    loose = min(player["wood"], amount)
+    player["wood"] -= loose
+    amount -= loose
+    if amount > 0:  # one more plank, its spare half is lost
+        player["plank"] -= 1
+
+
+def change_burghers(state, delta: int) -> int:
+    """Move the magistrate; never below 5 [rulebook Burghers track]. Returns the change."""
+    before = state["burghers"]
+    state["burghers"] = max(BURGHERS_MIN, before + delta)
+    return state["burghers"] - before
+
+
+def gain_points(player: dict, points: int) -> None:
+    player["points"] = max(0, player["points"] + points)
+
+
+def built(state, kind: str) -> bool:
+    return any(b["kind"] == kind for b in state["buildings"].values())
+
+
+def owned(state, seat: int, kind: str) -> list[dict]:
+    return [b for b in state["buildings"].values() if b["owner"] == seat and b["kind"] == kind]
+
+
+def boats_of(state, seat: int) -> int:
+    return state["boats"].count(seat) + state["loose_boats"].count(seat)
+
+
+def privilege_count(state, seat: int) -> int:
+    """1, or 2 with Knowledge is Power face up [card]."""
+    return 2 if state["players"][seat]["knowledge"] else 1
+
+
+def hand_card_counts(player: dict) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for card in player["hand"]:
+        counts[card] = counts.get(card, 0) + 1
+    return counts
+
+
+def unplayed_copies(state, card: str) -> int:
+    """Copies of `card` that may still sit in someone's hand, as everyone can count them."""
+    total = sum(1 for c in deck_for(state["n"]) if c == card)
+    return total - state["discard"].count(card)
+
+
+def district_residents(state, district: str) -> list[int]:
+    """Players with a seal on a building (even partly) in the district."""
+    cells = BOARDS[state["board"]].districts[district]
+    seats = set()
+    for cell in cells:
+        bid = state["cells"].get(cell)
+        if bid is not None and state["buildings"][bid]["owner"] is not None:
+            seats.add(state["buildings"][bid]["owner"])
+    return sorted(seats)
+
+
+def prison_districts(state) -> set[str]:
+    result: set[str] = set()
+    for b in state["buildings"].values():
+        if b["kind"] == "prison":
+            result |= B.district_of(state, b["cells"])
+    return result
+
+
+def houses_on_board(state) -> int:
+    return sum(1 for b in state["buildings"].values() if b["kind"] in ("house", "manor"))
+
+
+# --- flow -------------------------------------------------------------------------------
+
+
+def to_act(state) -> list[int]:
+    if state["phase"] == "over":
+        return []
+    pending = state["pending"]
+    if pending is not None:
+        return [s for s in pending["waiting"] if str(s) not in pending["answers"]]
+    return [current_seat(state)]
+
+
+def current_seat(state) -> int:
+    if state["phase"] in ("opening_forest", "opening_building"):
+        return state["order"][state["idx"]]
+    if state["phase"] == "choose":
+        return state["picks"][state["pick"]]
+    return state["act"]["order"][state["act"]["idx"]]
+
+
+def start_round(state) -> None:
+    n = state["n"]
+    start = state["start"]
+    if n == 2:
+        state["picks"] = [start, 1 - start, start, 1 - start]
+    else:
+        state["picks"] = clockwise(state, start)
+    state["pick"] = 0
+    state["chosen"] = []
+    state["phase"] = "choose"
+    state["act"] = None
+
+
+def available_characters(state) -> list[str]:
+    result = []
+    for key in CHARACTERS:
+        if key in state["chosen"]:
+            continue
+        if key in UNLOCKED_BY and not built(state, UNLOCKED_BY[key]):
+            continue
+        if key == "count" and not [c for c in state["chosen"] if c != "count"]:
+            continue
+        result.append(key)
+    return result
+
+
+def advance(state) -> None:
+    """Run the game on until somebody owes a decision."""
+    while True:
+        if state["pending"] is not None or state["phase"] == "over":
+            return
+        phase = state["phase"]
+        if phase == "opening_forest":
+            if state["idx"] >= len(state["order"]):
+                last = state["order"][-1]
+                state["order"] = [(last - i) % state["n"] for i in range(state["n"])]
+                state["idx"] = 0
+                state["phase"] = "opening_building"
+                continue
+            if not B.open_forest(state):
+                state["idx"] += 1
+                continue
+            return
+        if phase == "opening_building":
+            if state["idx"] >= len(state["order"]):
+                start_round(state)
+                continue
+            if not starting_options(state, state["order"][state["idx"]]):
+                say(state, f"{name(state, state['order'][state['idx']])} found no room.")
+                state["idx"] += 1
+                continue
+            return
+        if phase == "choose":
+            if state["pick"] >= len(state["picks"]):
+                end_round(state)
+                continue
+            return
+        if phase == "act":
+            act = state["act"]
+            if act["idx"] >= len(act["order"]):
+                finish_phase(state)
+                continue
+            seat = act["order"][act["idx"]]
+            if skip_actor(state, seat):
+                act["idx"] += 1
+                act["turn"] = {}
+                continue
+            return
+        raise AssertionError(f"unknown phase {phase}")
+
+
+def skip_actor(state, seat: int) -> bool:
+    """Actors who cannot act are skipped [rulebook Course of play]; automatic actions run."""
+    act = state["act"]
+    char = act["char"]
+    player = state["players"][seat]
+    if char == "woodcutter":
+        return not B.open_forest(state)
+    if char == "farmer":
+        if farmer_extras(state, seat) == [[]]:
+            produce(state, seat, [])
+            return True
+        return False
+    if char == "bailiff":
+        if act["part"] == "buy":
+            if privileged(state, seat) and not act["turn"].get("paid"):
+                act["turn"]["paid"] = True
+                bonus = privilege_count(state, seat)
+                player["guilders"] += bonus
+                say(state, f"{name(state, seat)} received {bonus} guilder(s) as Bailiff.")
+            return player["guilders"] < 1 or not state["deck"]
+        return not player["hand"] or act["turn"].get("played", 0) >= 2
+    if char == "merchant":
+        if privileged(state, seat) and not act["turn"].get("paid"):
+            act["turn"]["paid"] = True
+            bonus = privilege_count(state, seat)
+            player["guilders"] += bonus
+            say(state, f"{name(state, seat)} received {bonus} guilder(s) as Merchant.")
+        return merchant_moves(state, seat) == [{"type": "done"}]
+    if char == "builder":
+        return player["light"] == 0 and not can_propose_any(state, seat)
+    return False
+
+
+def privileged(state, seat: int) -> bool:
+    act = state["act"]
+    return act["privilege"] and seat == act["chooser"]
+
+
+def begin_phase(state, char: str, chooser: int, privilege: bool) -> None:
+    state["phase"] = "act"
+    state["act"] = {
+        "char": char,
+        "chooser": chooser,
+        "privilege": privilege,
+        "order": clockwise(state, chooser),
+        "idx": 0,
+        "part": "buy" if char == "bailiff" else "",
+        "turn": {},
+        "proposed": [],
+    }
+    if char == "merchant":
+        state["slots"] = {}
+    if char == "rentmaster":
+        for seat in range(state["n"]):
+            player = state["players"][seat]
+            rent = len(owned(state, seat, "house")) + 2 * len(owned(state, seat, "manor"))
+            if seat == chooser and privilege:
+                rent += privilege_count(state, seat)
+            if rent:
+                gain_points(player, rent)
+                say(state, f"{name(state, seat)} collected {rent} point(s) of rent.")
+        state["act"]["idx"] = len(state["act"]["order"])
+
+
+def finish_phase(state) -> None:
+    act = state["act"]
+    if act["char"] == "bailiff" and act["part"] == "buy":
+        act["part"] = "play"
+        act["idx"] = 0
+        act["turn"] = {}
+        return
+    if act["char"] == "merchant":
+        state["slots"] = {}  # [rulebook] tokens leave the Market and stalls
+    state["phase"] = "choose"
+    state["act"] = None
+    state["pick"] += 1
+
+
+def next_actor(state) -> None:
+    act = state["act"]
+    act["idx"] += 1
+    act["turn"] = {}
+
+
+# --- end of a round ---------------------------------------------------------------------
+
+
+def end_round(state) -> None:
+    if unplayed_copies(state, "incometax") > 0:
+        holders = [s for s in clockwise(state, state["start"]) if state["players"][s]["hand"]]
+        if holders:
+            state["pending"] = {"kind": "tax", "waiting": holders, "answers": {}}
+            return
+    pay_income(state, taxed=False)
+
+
+def pay_income(state, taxed: bool) -> None:
+    if not taxed:
+        for seat in range(state["n"]):
+            income = len(owned(state, seat, "house")) + 2 * len(owned(state, seat, "manor"))
+            if income:
+                state["players"][seat]["guilders"] += income
+                say(state, f"{name(state, seat)} received {income} guilder(s) income.")
+    if max(total_points(state, s) for s in range(state["n"])) >= END_POINTS or (
+        state["round"] >= ROUND_LIMIT
+    ):
+        finish_game(state)
+        return
+    state["start"] = (state["start"] + 1) % state["n"]
+    state["round"] += 1
+    say(state, f"Round {state['round']}: {name(state, state['start'])} is the starting player.")
+    start_round(state)
+
+
+def card_points(state, seat: int) -> dict[str, int]:
+    """Points of the end-of-game cards and buildings [rulebook End of the game]."""
+    player = state["players"][seat]
+    found: dict[str, int] = {}
+    for card in player["hand"]:
+        if card == "neighbourhood":
+            value = player["guilders"] // 3
+        elif card == "woodfestival":
+            value = wood_value(player) // 3
+        elif card == "painting":
+            value = 3
+        elif card == "statue":
+            value = 4
+        elif card == "districtparty":
+            value = best_district_party(state, seat)
+        else:
+            continue
+        found[card] = found.get(card, 0) + value
+    gates = owned(state, seat, "citygate")
+    if gates:
+        geo = B.geometry(state["board"])
+        outer = sum(
+            1
+            for b in state["buildings"].values()
+            if b["owner"] == seat and geo.area[b["cells"][0]] == "country"
+        )
+        found["citygate"] = len(gates) * outer * CITY_GATE_POINTS_PER_OUTER
+    return found
+
+
+def best_district_party(state, seat: int) -> int:
+    best = 0
+    for cells in BOARDS[state["board"]].districts.values():
+        mine = {
+            state["cells"][c]
+            for c in cells
+            if c in state["cells"] and state["buildings"][state["cells"][c]]["owner"] == seat
+        }
+        value = len(mine) + (3 if all(c in state["cells"] for c in cells) else 0)
+        best = max(best, value)
+    return best
+
+
+def total_points(state, seat: int) -> int:
+    return state["players"][seat]["points"] + sum(card_points(state, seat).values())
+
+
+def finish_game(state) -> None:
+    scores = [total_points(state, s) for s in range(state["n"])]
+    details = {str(s): card_points(state, s) for s in range(state["n"])}
+    # Ties [design; the rulebook is silent]: more guilders, then a shared place.
+    ranking = sorted(
+        range(state["n"]), key=lambda s: (-scores[s], -state["players"][s]["guilders"])
+    )
+    state["phase"] = "over"
+    state["pending"] = None
+    state["final"] = {"scores": scores, "ranking": ranking, "cards": details}
+    say(state, "The game is over: " + ", ".join(f"{name(state, s)} {scores[s]}" for s in ranking))
+
+
+# --- the opening ------------------------------------------------------------------------
+
+
+def starting_options(state, seat: int) -> list[dict]:
+    moves = []
+    for key in STARTING_BUILDINGS:
+        if key == "boat":
+            if None in state["boats"]:
+                moves.append({"type": "build", "building": "boat", "cells": [], "facing": None})
+            continue
+        if state["supply"][key] <= 0:
+            continue
+        for cells, facing in B.placements(state, BUILDINGS[key]):
+            moves.append({"type": "build", "building": key, "cells": cells, "facing": facing})
+    return moves
+
+
+def take_forest(state, seat: int, cell: str) -> None:
+    if not isinstance(cell, str) or cell not in state["forest"]:
+        raise IllegalMove(f"There is no forest tile at {cell}.")
+    if not B.forest_open(state, cell):
+        raise IllegalMove(
+            f"The forest at {cell} cannot be reached: take a tile in the outer area, or in "
+            "the city next to the Market or the open area."
+        )
+    tile = state["forest"].pop(cell)
+    player = state["players"][seat]
+    gains = dict(FOREST_YIELD[tile])
+    if state["phase"] == "act" and privileged(state, seat):
+        gains["wood"] += privilege_count(state, seat)
+    for good, amount in gains.items():
+        player[good] += amount
+    got = ", ".join(f"{a} {GOOD_NAMES[g]}" for g, a in gains.items())
+    say(state, f"{name(state, seat)} cleared the forest at {cell} ({FOREST_NAMES[tile]}): +{got}.")
+
+
+# --- building ---------------------------------------------------------------------------
+
+
+def discount_options(state, seat: int, building: Building) -> list[str]:
+    """The Master Builder's privilege: 1 guilder or 1 wood off (twice with Knowledge)."""
+    if state["phase"] != "act" or not privileged(state, seat):
+        return [""]
+    g, w = base_cost(state, building)
+    k = privilege_count(state, seat)
+    found: dict[tuple[int, int], str] = {}
+    for letters in combinations_with_replacement("gw", k):
+        dg = min(g, letters.count("g"))
+        dw = min(w, letters.count("w"))
+        found.setdefault((dg, dw), "g" * dg + "w" * dw)
+    best = max(dg + dw for dg, dw in found)
+    return [s for (dg, dw), s in found.items() if dg + dw == best]
+
+
+def base_cost(state, building: Building) -> tuple[int, int]:
+    g, w = building.guilders, building.wood
+    act = state["act"]
+    if act and act["turn"].get("housebuilding") and building.key in ("house", "manor"):
+        g, w = max(0, g - 2), max(0, w - 2)  # [card House Building]
+    return g, w
+
+
+def cost_after(state, building: Building, discount: str) -> tuple[int, int]:
+    g, w = base_cost(state, building)
+    return max(0, g - discount.count("g")), max(0, w - discount.count("w"))
+
+
+def can_afford(player: dict, g: int, w: int) -> bool:
+    return player["guilders"] >= g and wood_value(player) >= w
+
+
+def build_error(state, seat: int, building: Building) -> str:
+    """Why `seat` may not build this kind alone now (payment aside)."""
+    player = state["players"][seat]
+    if building.colour == "blue" and not blue_alone(state):
+        return (
+            f"The {building.name} is a community building: propose it to the others "
+            "('propose ... with NAME')."
+        )
+    if building.colour != "blue" and player["light"] <= 0:
+        return "You have no light seals left, so you can no longer build."
+    if building.key == "boat":
+        return "" if None in state["boats"] else "Both Boats on the lake are taken."
+    if state["supply"].get(building.key, 0) <= 0:
+        return f"No {building.name} is left to build."
+    if building.stall and player["dark"] <= 0:
+        return f"You have no dark seal left to mark the {building.name}'s market stall."
+    return ""
+
+
+def blue_alone(state) -> bool:
+    return bool(state["options"].get("blue_alone")) and state["n"] == 2
+
+
+def builder_moves(state, seat: int) -> list[dict]:
+    moves: list[dict] = []
+    player = state["players"][seat]
+    turn = state["act"]["turn"]
+    if "housebuilding" in player["hand"] and not turn.get("housebuilding"):
+        moves.append({"type": "play", "card": "housebuilding"})
+    for key, building in list(BUILDINGS.items()) + [("boat", BOAT)]:
+        if build_error(state, seat, building):
+            continue
+        options = [
+            d
+            for d in discount_options(state, seat, building)
+            if can_afford(player, *cost_after(state, building, d))
+        ]
+        if not options:
+            continue
+        spots = [([], None)] if key == "boat" else B.placements(state, building)
+        for cells, facing in spots:
+            for d in options:
+                moves.append(
+                    {
+                        "type": "build",
+                        "building": key,
+                        "cells": cells,
+                        "facing": facing,
+                        "discount": d,
+                    }
+                )
+    moves += proposal_moves(state, seat)
+    moves.append({"type": "pass"})
+    return moves
+
+
+def check_build(state, seat: int, move: dict, free: bool) -> tuple[Building, list[str], str | None]:
+    key = move.get("building")
+    building = BOAT if key == "boat" else BUILDINGS.get(key)
+    if building is None:
+        raise IllegalMove(f"There is no building called {key}.")
+    cells = move.get("cells") or []
+    facing = move.get("facing")
+    if free:
+        if key not in STARTING_BUILDINGS:
+            raise IllegalMove("Choose a starting building: a House, a Grain field or a Boat.")
+    else:
+        error = build_error(state, seat, building)
+        if error:
+            raise IllegalMove(error)
+    if key == "boat":
+        if None not in state["boats"]:
+            raise IllegalMove("Both Boats on the lake are taken.")
+        return building, [], None
+    if free and state["supply"][key] <= 0:
+        raise IllegalMove(f"No {building.name} is left.")
+    if not isinstance(cells, list) or len(cells) != building.size:
+        raise IllegalMove(f"The {building.name} covers {building.size} space(s).")
+    geo = B.geometry(state["board"])
+    cells = B.sort_cells(cells)
+    if all(geo.area.get(c) == "country" for c in cells):
+        facing = None
+    error = B.placement_error(state, building, cells, facing)
+    if error:
+        raise IllegalMove(error)
+    return building, cells, facing
+
+
+def place(state, seat: int | None, building: Building, cells: list[str], facing) -> None:
+    """Put a building on the board with its owner's seals."""
+    if building.key == "boat":
+        state["boats"][state["boats"].index(None)] = seat
+        state["players"][seat]["light"] -= 1
+        return
+    bid = f"b{state['next_id']}"
+    state["next_id"] += 1
+    state["buildings"][bid] = {
+        "kind": building.key,
+        "cells": cells,
+        "facing": facing,
+        "owner": seat,
+        "crop": 0,
+    }
+    for cell in cells:
+        state["cells"][cell] = bid
+    state["supply"][building.key] -= 1
+    if building.colour == "blue":
+        state["buildings"][bid]["owner"] = None  # it belongs to the city [rulebook]
+    elif seat is not None:
+        state["players"][seat]["light"] -= 1
+        if building.stall:
+            state["players"][seat]["dark"] -= 1
+    if building.stall:
+        state["stalls"][building.key] = seat  # the specialist joins the Market
+
+
+def where(cells: list[str], facing) -> str:
+    if not cells:
+        return "on the lake"
+    text = "at " + "+".join(cells)
+    if facing:
+        text += f" facing {DIR_NAMES[facing]}"
+    return text
+
+
+def build_start(state, seat: int, move: dict) -> None:
+    building, cells, facing = check_build(state, seat, move, free=True)
+    place(state, seat, building, cells, facing)
+    say(state, f"{name(state, seat)} placed a starting {building.name} {where(cells, facing)}.")
+    state["idx"] += 1
+
+
+def build(state, seat: int, move: dict) -> None:
+    building, cells, facing = check_build(state, seat, move, free=False)
+    player = state["players"][seat]
+    discount = move.get("discount", "")
+    if discount not in discount_options(state, seat, building):
+        raise IllegalMove("Choose your Master Builder discount: 1 guilder or 1 wood.")
+    g, w = cost_after(state, building, discount)
+    if not can_afford(player, g, w):
+        raise IllegalMove(
+            f"The {building.name} costs {g} guilders and {w} wood; you have "
+            f"{player['guilders']} guilders and {wood_value(player)} wood."
+        )
+    player["guilders"] -= g
+    pay_wood(player, w)
+    place(state, seat, building, cells, facing)
+    moved = change_burghers(state, building.burghers)
+    gain_points(player, building.points)
+    say(
+        state,
+        f"{name(state, seat)} built a {building.name} {where(cells, facing)} for {g} g and "
+        f"{w} wood: {building.points} point(s), Burghers {moved:+d}.",
+    )
+    next_actor(state)
+
+
+# --- community buildings and joint building (proposals) ---------------------------------
+
+
+def proposable(state, seat: int, building: Building) -> bool:
+    if building.key == "boat":
+        return False
+    if state["supply"].get(building.key, 0) <= 0:
+        return False
+    if building.colour == "blue":
+        return True
+    if not state["options"].get("joint"):
+        return False
+    player = state["players"][seat]
+    return player["light"] > 0 and (not building.stall or player["dark"] > 0)
+
+
+def shares(state, seat: int, building: Building, partners: list[int]) -> dict[int, dict]:
+    """Even split of cost and points; the proposer pays and takes the remainders."""
+    discount = ""
+    if state["phase"] == "act" and privileged(state, seat):
+        k = privilege_count(state, seat)
+        g, w = base_cost(state, building)
+        dg = min(g, k)
+        discount = "g" * dg + "w" * min(w, k - dg)
+    g, w = cost_after(state, building, discount)
+    people = [seat, *partners]
+    k = len(people)
+    result = {}
+    for i, s in enumerate(people):
+        result[s] = {
+            "guilders": g // k + (g % k if i == 0 else 0),
+            "wood": w // k + (w % k if i == 0 else 0),
+            "points": building.points // k + (building.points % k if i == 0 else 0),
+        }
+    return result
+
+
+def partner_sets(state, seat: int) -> list[list[int]]:
+    others = [s for s in clockwise(state, seat)[1:]]
+    sets: list[list[int]] = []
+    for mask in range(1, 1 << len(others)):
+        sets.append([s for i, s in enumerate(others) if mask >> i & 1])
+    return sets
+
+
+def can_propose_any(state, seat: int) -> bool:
+    if seat in state["act"]["proposed"]:
+        return False
+    return any(proposable(state, seat, b) for b in BUILDINGS.values())
+
+
+def proposal_moves(state, seat: int) -> list[dict]:
+    if seat in state["act"]["proposed"]:
+        return []
+    moves = []
+    for key, building in BUILDINGS.items():
+        if not proposable(state, seat, building):
+            continue
+        spots = None
+        for partners in partner_sets(state, seat):
+            split = shares(state, seat, building, partners)
+            if not all(
+                can_afford(state["players"][s], d["guilders"], d["wood"]) for s, d in split.items()
+            ):
+                continue
+            if spots is None:
+                spots = B.placements(state, building)
+            for cells, facing in spots:
+                moves.append(
+                    {
+                        "type": "propose",
+                        "building": key,
+                        "cells": cells,
+                        "facing": facing,
+                        "partners": partners,
+                    }
+                )
+    return moves
+
+
+def propose(state, seat: int, move: dict) -> None:
+    key = move.get("building")
+    building = BUILDINGS.get(key)
+    if building is None or not proposable(state, seat, building):
+        if building is not None and building.colour != "blue":
+            raise IllegalMove(
+                "Only community (blue) buildings are built together, unless the match plays "
+                "the variant 'everything may be built together'."
+            )
+        raise IllegalMove(f"You cannot propose to build {key} now.")
+    if seat in state["act"]["proposed"]:
+        raise IllegalMove("You already made a proposal in this Master Builder phase.")
+    partners = move.get("partners")
+    if (
+        not isinstance(partners, list)
+        or not partners
+        or seat in partners
+        or len(set(partners)) != len(partners)
+        or any(not isinstance(s, int) or not 0 <= s < state["n"] for s in partners)
+    ):
+        raise IllegalMove("Name one or more other players to build with.")
+    partners = [s for s in clockwise(state, seat) if s in partners]
+    cells = move.get("cells") or []
+    if not isinstance(cells, list) or len(cells) != building.size:
+        raise IllegalMove(f"The {building.name} covers {building.size} space(s).")
+    cells = B.sort_cells(cells)
+    facing = move.get("facing")
+    geo = B.geometry(state["board"])
+    if all(geo.area.get(c) == "country" for c in cells):
+        facing = None
+    error = B.placement_error(state, building, cells, facing)
+    if error:
+        raise IllegalMove(error)
+    split = shares(state, seat, building, partners)
+    for s, d in split.items():
+        if not can_afford(state["players"][s], d["guilders"], d["wood"]):
+            who = "You" if s == seat else name(state, s)
+            raise IllegalMove(f"{who} cannot pay {d['guilders']} guilders and {d['wood']} wood.")
+    state["act"]["proposed"].append(seat)
+    state["pending"] = {
+        "kind": "proposal",
+        "by": seat,
+        "building": key,
+        "cells": cells,
+        "facing": facing,
+        "split": {str(s): d for s, d in split.items()},
+        "waiting": partners,
+        "answers": {},
+    }
+    terms = "; ".join(
+        f"{name(state, s)} pays {d['guilders']} g {d['wood']} wood for {d['points']} pt"
+        for s, d in split.items()
+    )
+    say(state, f"{name(state, seat)} proposed a {building.name} {where(cells, facing)}: {terms}.")
+
+
+def resolve_proposal(state) -> None:
+    pending = state["pending"]
+    state["pending"] = None
+    seat = pending["by"]
+    building = BUILDINGS[pending["building"]]
+    declined = [int(s) for s, a in pending["answers"].items() if a != "accept"]
+    if declined:
+        say(
+            state,
+            f"The {building.name} was not built: "
+            + ", ".join(name(state, s) for s in sorted(declined))
+            + " declined.",
+        )
+        return  # the proposer's turn goes on
+    for s, d in pending["split"].items():
+        player = state["players"][int(s)]
+        player["guilders"] -= d["guilders"]
+        pay_wood(player, d["wood"])
+        gain_points(player, d["points"])
+    owner = None if building.colour == "blue" else seat
+    place(state, owner, building, pending["cells"], pending["facing"])
+    moved = change_burghers(state, building.burghers)
+    say(
+        state,
+        f"The {building.name} was built together {where(pending['cells'], pending['facing'])}; "
+        f"Burghers {moved:+d}.",
+    )
+    next_actor(state)  # it cost the proposer his build [rulebook Exceptions]
+
+
+# --- farming ----------------------------------------------------------------------------
+
+
+def farmer_extras(state, seat: int) -> list[list[str]]:
+    """The privilege's choices: an extra of something the player also produces."""
+    if not privileged(state, seat):
+        return [[]]
+    kinds = []
+    if boats_of(state, seat):
+        kinds.append("fish")
+    if owned(state, seat, "grainfield"):
+        kinds.append("grain")
+    if owned(state, seat, "pasture"):
+        kinds.append("livestock")
+    if not kinds:
+        return [[]]
+    k = privilege_count(state, seat)
+    return [list(c) for c in combinations_with_replacement(kinds, k)]
+
+
+def produce(state, seat: int, extras: list[str]) -> None:
+    player = state["players"][seat]
+    received = {"fish": 0, "grain": 0, "livestock": 0}
+    planted: dict[str, list[dict]] = {"grain": [], "livestock": []}
+    for b in sorted(state["buildings"].values(), key=lambda b: b["cells"][0]):
+        if b["owner"] != seat or b["kind"] not in ("grainfield", "pasture"):
+            continue
+        good = "grain" if b["kind"] == "grainfield" else "livestock"
+        if b["crop"] > 0:  # sown in an earlier turn: harvest [rulebook Farmer]
+            player[good] += b["crop"]
+            received[good] += b["crop"]
+            b["crop"] = 0
+        else:
+            b["crop"] = 1
+            planted[good].append(b)
+    fish = boats_of(state, seat)
+    player["fish"] += fish
+    received["fish"] += fish
+    for good in extras:
+        if good == "fish" or received[good] > 0:
+            player[good] += 1
+            received[good] += 1
+        else:  # only sown: the extra goes onto the fields too [rulebook Farmer]
+            planted[good][0]["crop"] += 1
+    parts = [f"{a} {g}" for g, a in received.items() if a]
+    sown = sum(len(v) for v in planted.values())
+    text = f"{name(state, seat)} farmed: " + (", ".join(parts) if parts else "nothing harvested")
+    if sown:
+        text += f"; sowed {sown} field(s)"
+    if extras:
+        text += f" (extra {', '.join(extras)})"
+    say(state, text + ".")
+
+
+def farm(state, seat: int, move: dict) -> None:
+    extras = move.get("extra", [])
+    options = farmer_extras(state, seat)
+    if not isinstance(extras, list) or sorted(extras) not in [sorted(o) for o in options]:
+        raise IllegalMove(
+            "Choose the Farmer's extra: "
+            + " or ".join("+".join(o) or "nothing" for o in options)
+            + " (something you also produce)."
+        )
+    produce(state, seat, sorted(extras))
+    next_actor(state)
+
+
+# --- the Bailiff ------------------------------------------------------------------------
+
+
+def buy_cards(state, seat: int, count: int) -> None:
+    player = state["players"][seat]
+    if count not in (0, 1, 2):
+        raise IllegalMove("Buy 0, 1 or 2 cards.")
+    price = {0: 0, 1: 1, 2: 3}[count]
+    if player["guilders"] < price:
+        raise IllegalMove(f"{count} cards cost {price} guilders; you have {player['guilders']}.")
+    if count > len(state["deck"]):
+        raise IllegalMove(f"Only {len(state['deck'])} card(s) are left in the deck.")
+    player["guilders"] -= price
+    if count == 0:
+        say(state, f"{name(state, seat)} bought no cards.")
+        next_actor(state)
+        return
+    say(state, f"{name(state, seat)} bought {count} card(s) for {price} guilder(s).")
+    state["act"]["turn"]["to_draw"] = count
+    continue_drawing(state)
+
+
+def continue_drawing(state) -> None:
+    """Draw the bought cards; events are carried out at once and replaced [rulebook]."""
+    act = state["act"]
+    seat = act["order"][act["idx"]]
+    player = state["players"][seat]
+    while act["turn"].get("to_draw", 0) > 0 and state["deck"]:
+        card = state["deck"].pop()
+        if CARDS[card].kind == "event":
+            say(state, f"{name(state, seat)} drew the event {CARDS[card].name}.")
+            state["discard"].append(card)
+            start_event(state, card, seat)
+            if state["pending"] is not None:
+                state["pending"]["resume"] = "draw"
+                return
+            continue
+        player["hand"].append(card)
+        act["turn"]["to_draw"] -= 1
+        say(state, f"{name(state, seat)} drew a card.", seat, f"You drew {CARDS[card].name}.")
+    next_actor(state)
+
+
+def playable(state, seat: int) -> list[dict]:
+    """Wish cards `seat` may play in the Bailiff phase now."""
+    player = state["players"][seat]
+    moves: list[dict] = []
+    for card in dict.fromkeys(player["hand"]):
+        if card == "boatbuilding":
+            if player["light"] > 0 and len(state["loose_boats"]) < LOOSE_BOATS:
+                moves.append({"type": "play", "card": card})
+        elif card == "fire":
+            if not built(state, "watchtower"):
+                for _bid, b in sorted(state["buildings"].items(), key=lambda i: i[1]["cells"][0]):
+                    if b["kind"] == "house":
+                        moves.append({"type": "play", "card": card, "target": b["cells"][0]})
+        elif card == "crime":
+            shielded = prison_districts(state)
+            for district in BOARDS[state["board"]].districts:
+                if district not in shielded:
+                    for take in ("guilders", "wood"):
+                        moves.append(
+                            {"type": "play", "card": card, "district": district, "take": take}
+                        )
+        elif card == "midsummer":
+            for district in BOARDS[state["board"]].districts:
+                moves.append({"type": "play", "card": card, "district": district})
+        elif card == "knowledge":
+            if not player["knowledge"]:
+                moves.append({"type": "play", "card": card})
+        elif card in ("rottenfish", "locusts", "wolves", "gatherer"):
+            moves.append({"type": "play", "card": card})
+    return moves
+
+
+def play_card(state, seat: int, move: dict) -> None:
+    card = move.get("card")
+    player = state["players"][seat]
+    if card not in CARDS or CARDS[card].kind != "wish":
+        raise IllegalMove(f"There is no wish card called {card}.")
+    if card not in player["hand"]:
+        raise IllegalMove(f"You do not hold {CARDS[card].name}.")
+    timing = CARDS[card].timing
+    if timing == "end":
+        raise IllegalMove(f"{CARDS[card].name} counts at the end of the game; keep it in hand.")
+    if timing == "builder":
+        raise IllegalMove("House Building may only be played in the Master Builder phase.")
+    if timing == "income":
+        raise IllegalMove("Income Tax may only be played when income is paid.")
+    if timing == "reaction":
+        raise IllegalMove("Citizens' Watch is played in reaction to Crime.")
+    if move not in playable(state, seat):
+        raise IllegalMove(card_refusal(state, seat, move))
+    player["hand"].remove(card)
+    state["discard"].append(card)
+    state["act"]["turn"]["played"] = state["act"]["turn"].get("played", 0) + 1
+    label = f"{name(state, seat)} played {CARDS[card].name}"
+    if card == "boatbuilding":
+        state["loose_boats"].append(seat)
+        player["light"] -= 1
+        say(state, label + ": a Boat was launched on the lake.")
+    elif card == "fire":
+        burn_house(state, move["target"], label)
+    elif card == "crime":
+        start_crime(state, seat, move["district"], move["take"], label)
+    elif card == "midsummer":
+        start_festival(state, seat, move["district"], label)
+    elif card == "knowledge":
+        player["knowledge"] = True
+        say(state, label + ": from now on their privileges count double.")
+    elif card == "rottenfish":
+        for p in state["players"]:
+            p["fish"] = 0
+        say(state, label + ": all fresh fish spoiled.")
+    elif card == "locusts":
+        wipe_fields(state, "grainfield")
+        say(state, label + ": the grain on every Grain field was eaten.")
+    elif card == "wolves":
+        wipe_fields(state, "pasture")
+        say(state, label + ": the livestock on every Pasture was eaten.")
+    elif card == "gatherer":
+        player["wood"] += 2
+        say(state, label + ": +2 wood.")
+    if state["pending"] is None:
+        after_play(state, seat)
+    else:
+        state["pending"]["resume"] = "play"
+
+
+def after_play(state, seat: int) -> None:
+    if state["act"]["turn"].get("played", 0) >= 2 or not playable(state, seat):
+        next_actor(state)
+
+
+def card_refusal(state, seat: int, move: dict) -> str:
+    card = move.get("card")
+    if card == "fire" and built(state, "watchtower"):
+        return "The Watchtower stands: Fire cannot be played."
+    if card == "fire":
+        return "Fire needs a House (not a Manor house): name the space it stands on."
+    if card == "crime":
+        if move.get("district") in prison_districts(state):
+            return "The Prison stands in that district: Crime cannot strike there."
+        return "Crime needs a district (NW, NE, SE, SW) and 'taking guilders' or 'taking wood'."
+    if card == "midsummer":
+        return "Midsummer Night Festival needs a district: NW, NE, SE or SW."
+    if card == "knowledge":
+        return "You already have Knowledge is Power face up; the second copy cannot be played."
+    if card == "boatbuilding":
+        return "Boatbuilding needs a light seal and a loose Boat tile."
+    return "That card cannot be played now."
+
+
+def wipe_fields(state, kind: str) -> None:
+    for b in state["buildings"].values():
+        if b["kind"] == kind:
+            b["crop"] = 0
+
+
+def remove_building(state, bid: str) -> dict:
+    b = state["buildings"].pop(bid)
+    for cell in b["cells"]:
+        del state["cells"][cell]
+    state["supply"][b["kind"]] += 1
+    if b["owner"] is not None:
+        state["players"][b["owner"]]["light"] += 1
+    return b
+
+
+def burn_house(state, cell: str, label: str) -> None:
+    bid = state["cells"][cell]
+    b = remove_building(state, bid)
+    moved = change_burghers(state, -FIRE_BURGHERS)
+    say(state, f"{label}: {name(state, b['owner'])}'s House at {cell} burned; Burghers {moved:+d}.")
+
+
+def start_crime(state, seat: int, district: str, take: str, label: str) -> None:
+    say(state, f"{label} in the {DISTRICT_NAMES[district]} district.")
+    if unplayed_copies(state, "watch") > 0:
+        # Everyone else holding any card is asked, so no answer reveals the holder.
+        asked = [s for s in clockwise(state, seat)[1:] if state["players"][s]["hand"]]
+        if asked:
+            state["pending"] = {
+                "kind": "watch",
+                "by": seat,
+                "district": district,
+                "take": take,
+                "waiting": asked,
+                "answers": {},
+            }
+            return
+    commit_crime(state, seat, district, take)
+
+
+def resolve_watch(state) -> None:
+    pending = state["pending"]
+    state["pending"] = None
+    thief = pending["by"]
+    for s in clockwise(state, thief)[1:]:
+        if pending["answers"].get(str(s)) == "watch" and "watch" in state["players"][s]["hand"]:
+            state["players"][s]["hand"].remove("watch")
+            state["discard"].append("watch")
+            say(
+                state,
+                f"{name(state, s)} played Citizens' Watch: the "
+                f"{DISTRICT_NAMES[pending['district']]} district was protected.",
+            )
+            return
+    commit_crime(state, thief, pending["district"], pending["take"])
+
+
+def commit_crime(state, thief: int, district: str, take: str) -> None:
+    robbed = []
+    for s in district_residents(state, district):
+        if s == thief:
+            continue
+        victim = state["players"][s]
+        order = ("guilders", "wood") if take == "guilders" else ("wood", "guilders")
+        for good in order:
+            if victim[good] > 0:
+                victim[good] -= 1
+                state["players"][thief][good] += 1
+                robbed.append(
+                    f"1 {'guilder' if good == 'guilders' else 'wood'} from {name(state, s)}"
+                )
+                break
+    say(state, "The thieves took " + (", ".join(robbed) if robbed else "nothing") + ".")
+
+
+def start_festival(state, seat: int, district: str, label: str) -> None:
+    say(state, f"{label} in the {DISTRICT_NAMES[district]} district.")
+    asked = [s for s in clockwise(state, seat) if any(state["players"][s][p] for p in PRODUCTS)]
+    state["pending"] = {
+        "kind": "festival",
+        "by": seat,
+        "district": district,
+        "waiting": asked,
+        "answers": {},
+    }
+    if not asked:
+        resolve_festival(state)
+
+
+def resolve_festival(state) -> None:
+    pending = state["pending"]
+    state["pending"] = None
+    residents = district_residents(state, pending["district"])
+    parts = []
+    for s in range(state["n"]):
+        answer = pending["answers"].get(str(s), "skip")
+        player = state["players"][s]
+        if answer != "skip":
+            player[answer] -= 1
+            gain_points(player, 2)
+            parts.append(f"{name(state, s)} joined with {answer} (+2)")
+        elif s in residents:
+            gain_points(player, -1)
+            parts.append(f"{name(state, s)} stayed away (-1)")
+    say(state, "The festival: " + (", ".join(parts) if parts else "nobody came") + ".")
+
+
+# --- events -----------------------------------------------------------------------------
+
+
+def viking_targets(state) -> tuple[int, list[str]]:
+    """Boats, and city buildings by the water."""
+    geo = B.geometry(state["board"])
+    boats = sum(1 for s in state["boats"] if s is not None) + len(state["loose_boats"])
+    shore = [
+        bid for bid, b in state["buildings"].items() if any(c in geo.by_water for c in b["cells"])
+    ]
+    return boats, shore
+
+
+def start_event(state, card: str, drawer: int) -> None:
+    if card in ("smallbirth", "greatbirth"):
+        per = 1 if card == "smallbirth" else 2
+        moved = change_burghers(state, per * houses_on_board(state))
+        say(state, f"{CARDS[card].name}: Burghers {moved:+d}.")
+    elif card == "crusade":
+        moved = change_burghers(state, -CRUSADE_BURGHERS)
+        say(state, f"Crusade: Burghers {moved:+d}.")
+    elif card == "vikings":
+        if built(state, "watchtower"):
+            say(state, "Vikings: the Watchtower kept them away.")
+            return
+        boats, shore = viking_targets(state)
+        cost = boats + len(shore)
+        if cost == 0:
+            say(state, "Vikings: there was nothing for them to plunder.")
+            return
+        open_pledges(state, card, drawer, cost, 0)
+    elif card == "blackdeath":
+        if built(state, "hospice"):
+            say(state, "Black Death: the Hospice kept the city healthy.")
+            return
+        open_pledges(state, card, drawer, *BLACK_DEATH_COST)
+
+
+def open_pledges(state, card: str, drawer: int, guilders: int, food: int) -> None:
+    asked = [
+        s
+        for s in clockwise(state, drawer)
+        if state["players"][s]["guilders"] > 0
+        or (food and any(state["players"][s][p] for p in PRODUCTS))
+    ]
+    total_g = sum(state["players"][s]["guilders"] for s in asked)
+    total_f = sum(state["players"][s][p] for s in asked for p in PRODUCTS)
+    say(
+        state,
+        f"To prevent the {CARDS[card].name} the players may pay together {guilders} guilder(s)"
+        + (f" and {food} food" if food else "")
+        + ".",
+    )
+    if total_g < guilders or total_f < food:
+        say(state, "Together they could not pay it.")
+        strike(state, card)
+        return
+    state["pending"] = {
+        "kind": "pledge",
+        "card": card,
+        "by": drawer,
+        "cost": [guilders, food],
+        "waiting": asked,
+        "answers": {},
+    }
+
+
+def pledge_moves(state, seat: int) -> list[dict]:
+    pending = state["pending"]
+    player = state["players"][seat]
+    g_cost, f_cost = pending["cost"]
+    foods = [[]]
+    if f_cost:
+        held = [p for p in PRODUCTS if player[p]]
+        foods = []
+        for k in range(f_cost + 1):
+            for combo in combinations_with_replacement(held, k):
+                if all(combo.count(p) <= player[p] for p in held):
+                    foods.append(list(combo))
+    return [
+        {"type": "pledge", "guilders": g, "food": food}
+        for g in range(min(g_cost, player["guilders"]) + 1)
+        for food in foods
+    ]
+
+
+def resolve_pledges(state) -> None:
+    pending = state["pending"]
+    state["pending"] = None
+    card = pending["card"]
+    g_cost, f_cost = pending["cost"]
+    pledged = {int(s): a for s, a in pending["answers"].items()}
+    if sum(a["guilders"] for a in pledged.values()) >= g_cost and (
+        sum(len(a["food"]) for a in pledged.values()) >= f_cost
+    ):
+        need_g, need_f = g_cost, f_cost
+        paid = []
+        for s in clockwise(state, pending["by"]):
+            if s not in pledged:
+                continue
+            player = state["players"][s]
+            g = min(need_g, pledged[s]["guilders"])
+            food = pledged[s]["food"][:need_f]
+            need_g -= g
+            need_f -= len(food)
+            player["guilders"] -= g
+            for p in food:
+                player[p] -= 1
+            if g or food:
+                paid.append(f"{name(state, s)} {g} g" + (f" + {', '.join(food)}" if food else ""))
+        say(state, f"The {CARDS[card].name} was prevented: " + ", ".join(paid) + ".")
+        return
+    say(state, f"Not enough was pledged against the {CARDS[card].name}.")
+    strike(state, card)
+
+
+def strike(state, card: str) -> None:
+    if card == "vikings":
+        _, shore = viking_targets(state)
+        for i, owner in enumerate(state["boats"]):
+            if owner is not None:
+                state["players"][owner]["light"] += 1
+                state["boats"][i] = None
+        for owner in state["loose_boats"]:
+            state["players"][owner]["light"] += 1
+        state["loose_boats"] = []
+        moved = change_burghers(state, -VIKING_BURGHERS * len(shore))
+        say(state, f"The Vikings burned every Boat; Burghers {moved:+d}.")
+    elif card == "blackdeath":
+        geo = B.geometry(state["board"])
+        for b in state["buildings"].values():
+            if b["owner"] is not None and geo.area[b["cells"][0]] == "city":
+                gain_points(state["players"][b["owner"]], -1)
+        moved = change_burghers(state, -(state["burghers"] - state["burghers"] // 2))
+        say(
+            state,
+            f"The Black Death struck: owners lost a point per city building; Burghers {moved:+d}.",
+        )
+
+
+# --- the Merchant -----------------------------------------------------------------------
+
+
+def stall_slots(state, stall: str) -> int:
+    need = STALL_SLOTS[stall]
+    return sum(1 for b in need if state["burghers"] >= b) - state["slots"].get(stall, 0)
+
+
+def stall_fee_error(state, seat: int, stall: str) -> str:
+    """Using another player's building costs its owner 1 guilder, once per turn."""
+    if stall not in state["stalls"]:
+        return f"The {BUILDINGS[stall].name} has not been built."
+    owner = state["stalls"][stall]
+    if owner == seat or stall in state["act"]["turn"].get("used", []):
+        return ""
+    if state["players"][seat]["guilders"] < 1:
+        return f"Using {name(state, owner)}'s {BUILDINGS[stall].name} costs 1 guilder."
+    return ""
+
+
+def use_stall(state, seat: int, stall: str) -> None:
+    turn = state["act"]["turn"]
+    used = turn.setdefault("used", [])
+    if stall in used:
+        return
+    used.append(stall)
+    owner = state["stalls"][stall]
+    if owner != seat:
+        state["players"][seat]["guilders"] -= 1
+        state["players"][owner]["guilders"] += 1
+
+
+def merchant_moves(state, seat: int) -> list[dict]:
+    player = state["players"][seat]
+    turn = state["act"]["turn"]
+    moves: list[dict] = []
+    for good in ("grain", "livestock", "game"):
+        for k in range(1, player[good] + 1):
+            moves.append({"type": "sell", "good": good, "count": k, "at": "market"})
+    if not stall_fee_error(state, seat, "timbertrade"):
+        fee = (
+            0
+            if state["stalls"]["timbertrade"] == seat or "timbertrade" in turn.get("used", [])
+            else 1
+        )
+        if turn.get("timber") != "buy":
+            for k in range(1, player["wood"] + 1):
+                moves.append({"type": "sell", "good": "wood", "count": k, "at": "timbertrade"})
+        if turn.get("timber") != "sell":
+            for k in range(1, player["guilders"] - fee + 1):
+                moves.append({"type": "buy", "good": "wood", "count": k, "at": "timbertrade"})
+    if (
+        not stall_fee_error(state, seat, "sawmill")
+        and not turn.get("sawmill")
+        and player["wood"] >= SAWMILL_WOOD
+    ):
+        moves.append({"type": "sawmill"})
+    for raw, (_done, stall) in CONVERSIONS.items():
+        if player[raw] and not stall_fee_error(state, seat, stall):
+            for k in range(1, player[raw] + 1):
+                moves.append({"type": "convert", "good": raw, "count": k})
+    for good, (stall, _g, _p) in SALE_PRICES.items():
+        if stall_fee_error(state, seat, stall):
+            continue
+        raw = next(r for r, (d, _s) in CONVERSIONS.items() if d == good)
+        have = player[good] + player[raw]
+        for k in range(1, min(have, stall_slots(state, stall)) + 1):
+            moves.append({"type": "sell", "good": good, "count": k, "at": stall})
+    if (
+        not stall_fee_error(state, seat, "inn")
+        and stall_slots(state, "inn") > 0
+        and player["bread"]
+    ):
+        for pasty, (filling, _g, _p) in PASTIES.items():
+            if player[filling]:
+                moves.append({"type": "pasty", "filling": pasty})
+    moves.append({"type": "done"})
+    return moves
+
+
+def merchant_act(state, seat: int, move: dict) -> None:
+    kind = move["type"]
+    player = state["players"][seat]
+    turn = state["act"]["turn"]
+    who = name(state, seat)
+    if kind == "done":
+        say(state, f"{who} finished trading.")
+        next_actor(state)
+        return
+    if kind == "sawmill":
+        error = stall_fee_error(state, seat, "sawmill")
+        if error:
+            raise IllegalMove(error)
+        if turn.get("sawmill"):
+            raise IllegalMove("The Sawmill saws 2 wood per player per Merchant phase.")
+        if player["wood"] < SAWMILL_WOOD:
+            raise IllegalMove("The Sawmill needs 2 wood.")
+        use_stall(state, seat, "sawmill")
+        turn["sawmill"] = True
+        player["wood"] -= SAWMILL_WOOD
+        player["plank"] += SAWMILL_WOOD
+        say(state, f"{who} sawed 2 wood into 2 planks at the Sawmill.")
+        return
+    count = move.get("count", 1)
+    if kind != "pasty" and (not isinstance(count, int) or count < 1):
+        raise IllegalMove("Say how many (1 or more).")
+    good = move.get("good")
+    if kind == "convert":
+        if good not in CONVERSIONS:
+            raise IllegalMove(
+                "Convert livestock or game (Butcher), grain (Baker) or fish (Fishmonger)."
+            )
+        done, stall = CONVERSIONS[good]
+        error = stall_fee_error(state, seat, stall)
+        if error:
+            raise IllegalMove(error)
+        if player[good] < count:
+            raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]}.")
+        use_stall(state, seat, stall)
+        player[good] -= count
+        player[done] += count
+        say(state, f"{who} turned {count} {GOOD_NAMES[good]} into {GOOD_NAMES[done]}.")
+        return
+    if kind == "buy":
+        if good != "wood" or move.get("at") != "timbertrade":
+            raise IllegalMove("Only wood can be bought, at the Timber trade.")
+        error = stall_fee_error(state, seat, "timbertrade")
+        if error:
+            raise IllegalMove(error)
+        if turn.get("timber") == "sell":
+            raise IllegalMove("You sold wood this turn; you cannot also buy it.")
+        fee = (
+            0
+            if state["stalls"]["timbertrade"] == seat or "timbertrade" in turn.get("used", [])
+            else 1
+        )
+        if player["guilders"] - fee < count:
+            raise IllegalMove(
+                f"{count} wood cost {count} guilders (+{fee} fee); you have {player['guilders']}."
+            )
+        use_stall(state, seat, "timbertrade")
+        turn["timber"] = "buy"
+        player["guilders"] -= count
+        player["wood"] += count
+        say(state, f"{who} bought {count} wood at the Timber trade.")
+        return
+    if kind == "pasty":
+        pasty = move.get("filling")
+        if pasty not in PASTIES:
+            raise IllegalMove("Sell a meat, game or fish pasty.")
+        filling, g, p = PASTIES[pasty]
+        error = stall_fee_error(state, seat, "inn")
+        if error:
+            raise IllegalMove(error)
+        if stall_slots(state, "inn") <= 0:
+            raise IllegalMove("The Inn has no demand left (it grows with the Burghers).")
+        if not player["bread"] or not player[filling]:
+            raise IllegalMove(f"A {pasty} pasty needs 1 bread and 1 {GOOD_NAMES[filling]}.")
+        use_stall(state, seat, "inn")
+        player["bread"] -= 1
+        player[filling] -= 1
+        state["slots"]["inn"] = state["slots"].get("inn", 0) + 1
+        player["guilders"] += g
+        gain_points(player, p)
+        say(state, f"{who} sold a {pasty} pasty at the Inn: +{g} g, +{p} points.")
+        return
+    if kind != "sell":
+        raise IllegalMove("Trade at the Market or a stall, or say 'done'.")
+    at = move.get("at")
+    if at == "market":
+        if good not in ("grain", "livestock", "game"):
+            raise IllegalMove("The Market buys grain, livestock and game.")
+        if player[good] < count:
+            raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]}.")
+        player[good] -= count
+        player["guilders"] += count
+        say(state, f"{who} sold {count} {GOOD_NAMES[good]} at the Market for {count} g.")
+        return
+    if at == "timbertrade":
+        if good != "wood":
+            raise IllegalMove("The Timber trade buys wood (not planks).")
+        error = stall_fee_error(state, seat, "timbertrade")
+        if error:
+            raise IllegalMove(error)
+        if turn.get("timber") == "buy":
+            raise IllegalMove("You bought wood this turn; you cannot also sell it.")
+        if player["wood"] < count:
+            raise IllegalMove(f"You have {player['wood']} wood.")
+        use_stall(state, seat, "timbertrade")
+        turn["timber"] = "sell"
+        player["wood"] -= count
+        player["guilders"] += count
+        say(state, f"{who} sold {count} wood at the Timber trade for {count} g.")
+        return
+    if good not in SALE_PRICES or SALE_PRICES[good][0] != at:
+        raise IllegalMove(
+            "Sell meat or game meat at the butcher, bread at the baker, smoked fish at the "
+            "fishmonger."
+        )
+    stall, g, p = SALE_PRICES[good]
+    error = stall_fee_error(state, seat, stall)
+    if error:
+        raise IllegalMove(error)
+    free = stall_slots(state, stall)
+    if count > free:
+        raise IllegalMove(
+            f"The {BUILDINGS[stall].name} has demand for {free} more now "
+            f"({state['burghers']} Burghers)."
+        )
+    raw = next(r for r, (d, _s) in CONVERSIONS.items() if d == good)
+    if player[good] + player[raw] < count:
+        raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]} and {player[raw]} {raw}.")
+    use_stall(state, seat, stall)
+    from_raw = max(0, count - player[good])
+    player[raw] -= from_raw
+    player[good] -= count - from_raw
+    state["slots"][stall] = state["slots"].get(stall, 0) + count
+    player["guilders"] += g * count
+    gain_points(player, p * count)
+    say(
+        state,
+        f"{who} sold {count} {GOOD_NAMES[good]} at the {BUILDINGS[stall].name}: "
+        f"+{g * count} g, +{p * count} points.",
+    )
+
+
+# --- choosing characters ----------------------------------------------------------------
+
+
+def choose(state, seat: int, move: dict) -> None:
+    char = move.get("character")
+    if char not in CHARACTERS:
+        raise IllegalMove(
+            "Choose a character: "
+            + ", ".join(CHARACTER_NAMES[c] for c in available_characters(state))
+            + "."
+        )
+    if char not in available_characters(state):
+        if char in state["chosen"]:
+            raise IllegalMove(f"The {CHARACTER_NAMES[char]} was already chosen this round.")
+        if char in UNLOCKED_BY:
+            raise IllegalMove(
+                f"The {CHARACTER_NAMES[char]} comes into play once the "
+                f"{BUILDINGS[UNLOCKED_BY[char]].name} is built."
+            )
+        raise IllegalMove("The Count repeats a character chosen earlier this round; none was.")
+    if char == "count":
+        repeat = move.get("repeat")
+        if repeat not in state["chosen"] or repeat == "count":
+            raise IllegalMove(
+                "Say which character the Count repeats: "
+                + ", ".join(CHARACTER_NAMES[c] for c in state["chosen"] if c != "count")
+                + "."
+            )
+        state["chosen"].append(char)
+        say(
+            state,
+            f"{name(state, seat)} chose the Count and repeated the "
+            f"{CHARACTER_NAMES[repeat]} (no privilege).",
+        )
+        begin_phase(state, repeat, seat, privilege=False)
+        return
+    state["chosen"].append(char)
+    say(state, f"{name(state, seat)} chose the {CHARACTER_NAMES[char]}.")
+    begin_phase(state, char, seat, privilege=True)
+
+
+def choose_moves(state) -> list[dict]:
+    moves = []
+    for char in available_characters(state):
+        if char == "count":
+            for repeat in state["chosen"]:
+                if repeat != "count":
+                    moves.append({"type": "choose", "character": "count", "repeat": repeat})
+        else:
+            moves.append({"type": "choose", "character": char})
+    return moves
+
+
+# --- the move menu and dispatch ---------------------------------------------------------
+
+
+def legal_moves(state, seat: int) -> list[dict]:
+    if seat not in to_act(state):
+        return []
+    pending = state["pending"]
+    if pending is not None:
+        kind = pending["kind"]
+        if kind == "proposal":
+            split = pending["split"][str(seat)]
+            if can_afford(state["players"][seat], split["guilders"], split["wood"]):
+                return [{"type": "accept"}, {"type": "decline"}]
+            return [{"type": "decline"}]
+        if kind == "watch":
+            return [{"type": "watch"}, {"type": "nowatch"}]
+        if kind == "tax":
+            return [{"type": "tax"}, {"type": "notax"}]
+        if kind == "festival":
+            player = state["players"][seat]
+            return [{"type": "join", "food": p} for p in PRODUCTS if player[p]] + [{"type": "skip"}]
+        if kind == "pledge":
+            return pledge_moves(state, seat)
+    phase = state["phase"]
+    if phase == "opening_forest":
+        return [{"type": "forest", "cell": c} for c in B.open_forest(state)]
+    if phase == "opening_building":
+        return starting_options(state, seat)
+    if phase == "choose":
+        return choose_moves(state)
+    act = state["act"]
+    char = act["char"]
+    if char == "woodcutter":
+        return [{"type": "forest", "cell": c} for c in B.open_forest(state)] + [{"type": "pass"}]
+    if char == "builder":
+        return builder_moves(state, seat)
+    if char == "farmer":
+        return [{"type": "farm", "extra": e} for e in farmer_extras(state, seat)]
+    if char == "bailiff":
+        if act["part"] == "buy":
+            player = state["players"][seat]
+            counts = [0, 1] + ([2] if player["guilders"] >= 3 and len(state["deck"]) >= 2 else [])
+            return [{"type": "buy", "count": k} for k in counts]
+        return playable(state, seat) + [{"type": "done"}]
+    if char == "merchant":
+        return merchant_moves(state, seat)
+    return [{"type": "pass"}]
+
+
+def apply(state, seat: int, move: dict) -> dict:
+    if not isinstance(move, dict):
+        raise IllegalMove("A move is a command such as 'pass'.")
+    if seat not in to_act(state):
+        raise IllegalMove("It is not your turn.")
+    news = state["news"]
+    state["news"] = []
+    try:
+        dispatch(state, seat, move)
+    except IllegalMove:
+        state["news"] = news
+        raise
+    advance(state)
+    return state
+
+
+def dispatch(state, seat: int, move: dict) -> None:
+    kind = move.get("type")
+    pending = state["pending"]
+    if pending is not None:
+        answer_pending(state, seat, move)
+    elif state["phase"] == "opening_forest":
+        if kind != "forest":
+            raise IllegalMove("Choose a forest tile to clear: 'take forest C4'.")
+        take_forest(state, seat, move.get("cell"))
+        state["idx"] += 1
+    elif state["phase"] == "opening_building":
+        if kind != "build":
+            raise IllegalMove("Place your starting building: a House, a Grain field or a Boat.")
+        build_start(state, seat, move)
+    elif state["phase"] == "choose":
+        if kind != "choose":
+            raise IllegalMove("Choose a character first.")
+        choose(state, seat, move)
+    else:
+        act_move(state, seat, move)
+
+
+def act_move(state, seat: int, move: dict) -> None:
+    act = state["act"]
+    char = act["char"]
+    kind = move.get("type")
+    if char == "woodcutter":
+        if kind == "pass":
+            say(state, f"{name(state, seat)} passed.")
+        elif kind == "forest":
+            take_forest(state, seat, move.get("cell"))
+        else:
+            raise IllegalMove("Take a forest tile ('take forest C4') or pass.")
+        next_actor(state)
+    elif char == "builder":
+        if kind == "pass":
+            say(state, f"{name(state, seat)} built nothing.")
+            next_actor(state)
+        elif kind == "build":
+            build(state, seat, move)
+        elif kind == "propose":
+            propose(state, seat, move)
+        elif kind == "play" and move.get("card") == "housebuilding":
+            player = state["players"][seat]
+            if "housebuilding" not in player["hand"]:
+                raise IllegalMove("You do not hold House Building.")
+            if act["turn"].get("housebuilding"):
+                raise IllegalMove("You already played House Building this turn.")
+            player["hand"].remove("housebuilding")
+            state["discard"].append("housebuilding")
+            act["turn"]["housebuilding"] = True
+            say(
+                state,
+                f"{name(state, seat)} played House Building: 2 g and 2 wood off a House or "
+                "Manor house.",
+            )
+        else:
+            raise IllegalMove("Build ('build house at D5 facing north'), propose, or pass.")
+    elif char == "farmer":
+        if kind != "farm":
+            raise IllegalMove("Say 'farm' (the chooser may add 'extra grain', 'extra fish'...).")
+        farm(state, seat, move)
+    elif char == "bailiff":
+        if act["part"] == "buy":
+            if kind != "buy":
+                raise IllegalMove("Buy 0, 1 or 2 cards: 'buy 1 card' or 'buy 0'.")
+            buy_cards(state, seat, move.get("count"))
+        elif kind == "done":
+            say(state, f"{name(state, seat)} played no more cards.")
+            next_actor(state)
+        elif kind == "play":
+            play_card(state, seat, move)
+        else:
+            raise IllegalMove("Play a wish card ('play gatherer') or say 'done'.")
+    elif char == "merchant":
+        merchant_act(state, seat, move)
+    else:
+        raise IllegalMove("Nothing to do here.")
+
+
+def answer_pending(state, seat: int, move: dict) -> None:
+    pending = state["pending"]
+    kind = pending["kind"]
+    answer = move.get("type")
+    who = name(state, seat)
+    if kind == "proposal":
+        if answer not in ("accept", "decline"):
+            raise IllegalMove("Answer the proposal: 'accept' or 'decline'.")
+        split = pending["split"][str(seat)]
+        if answer == "accept" and not can_afford(
+            state["players"][seat], split["guilders"], split["wood"]
+        ):
+            raise IllegalMove("You cannot pay your share any more.")
+        pending["answers"][str(seat)] = answer
+        say(state, f"{who} {answer}d the proposal.")
+    elif kind in ("watch", "tax"):
+        allowed = ("watch", "nowatch") if kind == "watch" else ("tax", "notax")
+        if answer not in allowed:
+            raise IllegalMove(
+                "Answer 'watch' (play Citizens' Watch if you hold it) or 'no watch'."
+                if kind == "watch"
+                else "Answer 'tax' (play Income Tax if you hold it) or 'no tax'."
+            )
+        pending["answers"][str(seat)] = answer
+        say(state, f"{who} answered.")  # the answer stays secret until the window closes
+    elif kind == "festival":
+        if answer == "skip":
+            pending["answers"][str(seat)] = "skip"
+            say(state, f"{who} stayed away from the festival.")
+        elif answer == "join" and move.get("food") in PRODUCTS:
+            if not state["players"][seat][move["food"]]:
+                raise IllegalMove(f"You have no {move['food']}.")
+            pending["answers"][str(seat)] = move["food"]
+            say(state, f"{who} joined the festival with 1 {move['food']}.")
+        else:
+            raise IllegalMove("Answer 'join with fish' (or grain, livestock, game) or 'skip'.")
+    elif kind == "pledge":
+        if answer != "pledge":
+            raise IllegalMove(
+                "Pledge what you will pay: 'pay 2' or 'pay 1 and fish, grain', or 'pay 0'."
+            )
+        g = move.get("guilders")
+        food = move.get("food", [])
+        player = state["players"][seat]
+        g_cost, f_cost = pending["cost"]
+        if not isinstance(g, int) or not 0 <= g <= min(g_cost, player["guilders"]):
+            raise IllegalMove(f"Pledge 0 to {min(g_cost, player['guilders'])} guilders.")
+        if (
+            not isinstance(food, list)
+            or len(food) > f_cost
+            or any(p not in PRODUCTS or food.count(p) > player[p] for p in food)
+        ):
+            raise IllegalMove(
+                f"Pledge up to {f_cost} food you hold (fish, grain, livestock, game)."
+            )
+        pending["answers"][str(seat)] = {"guilders": g, "food": sorted(food)}
+        say(
+            state,
+            f"{who} pledged {g} guilder(s)" + (f" and {', '.join(food)}" if food else "") + ".",
+        )
+    if any(str(s) not in pending["answers"] for s in pending["waiting"]):
+        return
+    resume = pending.get("resume")
+    if kind == "proposal":
+        resolve_proposal(state)
+    elif kind == "watch":
+        resolve_watch(state)
+    elif kind == "festival":
+        resolve_festival(state)
+    elif kind == "pledge":
+        resolve_pledges(state)
+    elif kind == "tax":
+        resolve_tax(state)
+        return
+    if resume == "draw":
+        continue_drawing(state)
+    elif resume == "play":
+        after_play(state, state["act"]["order"][state["act"]["idx"]])
+
+
+def resolve_tax(state) -> None:
+    pending = state["pending"]
+    state["pending"] = None
+    for s in clockwise(state, state["start"]):
+        if pending["answers"].get(str(s)) == "tax" and "incometax" in state["players"][s]["hand"]:
+            state["players"][s]["hand"].remove("incometax")
+            state["discard"].append("incometax")
+            say(state, f"{name(state, s)} played Income Tax: nobody received income this round.")
+            pay_income(state, taxed=True)
+            return
+    pay_income(state, taxed=False)
+
+
+def default_move(state, seat: int) -> dict:
+    """Cautious: pass, decline, pay nothing, buy nothing, the cheapest choice."""
+    moves = legal_moves(state, seat)
+    for preferred in (
+        {"type": "pass"},
+        {"type": "done"},
+        {"type": "decline"},
+        {"type": "nowatch"},
+        {"type": "notax"},
+        {"type": "skip"},
+        {"type": "buy", "count": 0},
+        {"type": "pledge", "guilders": 0, "food": []},
+    ):
+        if preferred in moves:
+            return preferred
+    return moves[0]

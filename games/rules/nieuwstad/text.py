@@ -1,0 +1,664 @@
+"""The text protocol: the board as plain text, commands written and read back."""
+
+from __future__ import annotations
+
+import re
+
+from games.engine import ParseError
+
+from . import rules as R
+from .board import geometry, sort_cells
+from .data import (
+    BUILDINGS,
+    CARDS,
+    CHARACTER_NAMES,
+    CHARACTERS,
+    DIR_NAMES,
+    GOOD_NAMES,
+    PRODUCTS,
+)
+from .view import ARROWS, CODES
+
+GOOD_COLUMNS = (
+    ("wood", "Wd"),
+    ("plank", "Pl"),
+    ("fish", "Fi"),
+    ("grain", "Gr"),
+    ("livestock", "Lv"),
+    ("game", "Ga"),
+    ("smoked", "SF"),
+    ("bread", "Br"),
+    ("meat", "Mt"),
+    ("gamemeat", "GM"),
+)
+
+
+def render_text(view: dict) -> str:
+    lines = [
+        f"De Poorters van Nieuwstad - round {view['round']} - Burghers {view['burghers']}",
+        f"{view['phase_text']}.",
+    ]
+    if view["to_act"]:
+        lines.append("Waiting for: " + ", ".join(view["to_act"]))
+    cols = view["columns"]
+    lines.append("")
+    lines.append("    " + "".join(f"   {chr(65 + c)}    " for c in range(cols)))
+    border = "   +" + "-------+" * cols
+    grid = {(c["col"], c["row"]): c for c in view["cells"]}
+    lines.append(border)
+    for r in range(view["rows"]):
+        top, bottom = [], []
+        for c in range(cols):
+            cell = grid.get((c, r))
+            a, b = cell_text(cell)
+            top.append(a)
+            bottom.append(b)
+        lines.append(f"{r + 1:>2} |" + "|".join(top) + "|")
+        lines.append("   |" + "|".join(bottom) + "|")
+        lines.append(border)
+    lines.append(
+        "Legend: #### forest (face down)  .... cleared  MARKET  ~~~~ lake  "
+        "NW/NE/SE/SW districts  out = outer area"
+    )
+    lines.append(
+        "  Building: code, arrow = facing, owner number (* = city). Second line: roads N,E,S,W"
+    )
+    lines.append("  (S stone, z sand, G green gate edge); crop = tokens on a field.")
+    lines.append(
+        "  Codes: "
+        + " ".join(f"{code}={BUILDINGS[k].name}" for k, code in list(CODES.items())[:10])
+    )
+    lines.append(
+        "         "
+        + " ".join(f"{code}={BUILDINGS[k].name}" for k, code in list(CODES.items())[10:])
+    )
+    boats = ", ".join(f"{i + 1}: {o or 'free'}" for i, o in enumerate(view["boats"]))
+    lines.append(
+        f"Boats on the lake: {boats}"
+        + (f"; by card: {', '.join(view['loose_boats'])}" if view["loose_boats"] else "")
+    )
+    lines.append("")
+    header = (
+        "  # Player       Gld Pts " + " ".join(f"{h:>2}" for _, h in GOOD_COLUMNS) + " Seal Dk Cd"
+    )
+    lines.append(header)
+    for p in view["players"]:
+        flags = ("*" if p["start"] else " ") + ("K" if p["knowledge"] else " ")
+        lines.append(
+            f"{flags}{p['number']} {p['name'][:12]:<12} {p['guilders']:>3} {p['points']:>3} "
+            + " ".join(f"{p[g]:>2}" for g, _ in GOOD_COLUMNS)
+            + f" {p['light']:>4} {p['dark']:>2} {p['cards']:>2}"
+        )
+    lines.append(
+        "  (* starting player, K Knowledge is Power; Wd wood Pl planks Fi fish Gr grain "
+        "Lv livestock"
+    )
+    lines.append("   Ga game SF smoked fish Br bread Mt meat GM game meat; Cd cards in hand)")
+    if view["stalls"]:
+        parts = []
+        for s in view["stalls"]:
+            text = f"{s['name']} ({s['owner']})"
+            if "demand" in s:
+                text += f" {s['free']}/{s['demand']} free"
+            parts.append(text)
+        lines.append("Market stalls: " + ", ".join(parts))
+    if view["phase"] == "choose":
+        lines.append("Characters left: " + ", ".join(view["available"]))
+    if view["chosen"]:
+        lines.append("Chosen this round: " + ", ".join(view["chosen"]))
+    lines.append(
+        "Buildings left: " + ", ".join(f"{s['name']} {s['count']}" for s in view["supply"])
+    )
+    lines.append(f"Action cards in the deck: {view['deck']}")
+    if view["pending"]:
+        lines.append("")
+        lines.append(view["pending"]["text"])
+        for who, answer in view["pending"].get("answers", {}).items():
+            lines.append(f"  {who}: {answer}")
+        if view["pending"].get("my_answer"):
+            lines.append(f"  Your answer: {view['pending']['my_answer']}")
+    if view["hand"] is not None:
+        lines.append("")
+        lines.append("Your hand: " + (", ".join(view["hand"]) if view["hand"] else "(empty)"))
+        extra = view.get("my_card_points") or {}
+        if extra:
+            lines.append(
+                "End-of-game points in hand/buildings now: "
+                + ", ".join(f"{k} {v}" for k, v in extra.items())
+            )
+    if view.get("final"):
+        final = view["final"]
+        lines.append("")
+        lines.append(
+            "Final scores: "
+            + ", ".join(f"{view['names'][s]} {final['scores'][s]}" for s in final["ranking"])
+        )
+    return "\n".join(lines)
+
+
+def cell_text(cell: dict | None) -> tuple[str, str]:
+    if cell is None:
+        return "       ", "       "
+    area = cell["area"]
+    if area == "lake":
+        return " ~~~~~ ", "  lake "
+    if area == "market":
+        return "MARKET ", "       "
+    place = cell["district"] or "out"
+    if cell["forest"]:
+        return " ##### ", f" {place:<6}"
+    if not cell["code"]:
+        return "  ...  ", f" {place:<6}"
+    owner = "*" if cell["owner"] is None else str(cell["owner"] + 1)
+    top = f" {cell['code']}{ARROWS[cell['facing']]}{owner} "
+    if cell["edges"]:
+        bottom = f"{place:<2} {cell['edges']}"
+    elif cell["crop"]:
+        bottom = f" crop {cell['crop']}"
+    else:
+        bottom = f" {place:<6}"
+    return top[:7].ljust(7), bottom[:7].ljust(7)
+
+
+# --- writing commands ------------------------------------------------------------------------
+
+
+def building_name(key: str) -> str:
+    return "boat" if key == "boat" else BUILDINGS[key].name.lower()
+
+
+def discount_text(discount: str) -> str:
+    g, w = discount.count("g"), discount.count("w")
+    parts = []
+    if g:
+        parts.append(f"{g} guilder" + ("s" if g > 1 else ""))
+    if w:
+        parts.append(f"{w} wood")
+    return " less " + " and ".join(parts) if parts else ""
+
+
+def place_text(cells: list[str], facing) -> str:
+    if not cells:
+        return ""
+    text = " at " + "+".join(cells)
+    if facing:
+        text += f" facing {DIR_NAMES[facing]}"
+    return text
+
+
+def format_move(state, seat: int, move: dict) -> str:
+    kind = move["type"]
+    if kind in ("pass", "done", "accept", "decline", "watch", "tax", "skip", "sawmill"):
+        return {"sawmill": "use sawmill"}.get(kind, kind)
+    if kind == "nowatch":
+        return "no watch"
+    if kind == "notax":
+        return "no tax"
+    if kind == "forest":
+        return f"take forest {move['cell']}"
+    if kind == "choose":
+        text = CHARACTER_NAMES[move["character"]].lower()
+        if move["character"] == "count":
+            text += " repeating " + CHARACTER_NAMES[move["repeat"]].lower()
+        return text
+    if kind == "build":
+        text = (
+            "build " + building_name(move["building"]) + place_text(move["cells"], move["facing"])
+        )
+        return text + discount_text(move.get("discount", ""))
+    if kind == "propose":
+        return (
+            "propose "
+            + building_name(move["building"])
+            + place_text(move["cells"], move["facing"])
+            + " with "
+            + ", ".join(R.name(state, s) for s in move["partners"])
+        )
+    if kind == "farm":
+        return "farm" + (" extra " + " and ".join(move["extra"]) if move["extra"] else "")
+    if kind == "buy" and "good" not in move:
+        return f"buy {move['count']} card" + ("" if move["count"] == 1 else "s")
+    if kind == "buy":
+        return f"buy {move['count']} wood at timber trade"
+    if kind == "play":
+        text = "play " + CARDS[move["card"]].name.lower()
+        if "target" in move:
+            text += f" on {move['target']}"
+        if "district" in move:
+            text += f" in {move['district']}"
+        if "take" in move:
+            text += f" taking {move['take']}"
+        return text
+    if kind == "sell":
+        at = {"market": "market", "timbertrade": "timber trade"}.get(move["at"], move["at"])
+        return f"sell {move['count']} {GOOD_NAMES[move['good']]} at {at}"
+    if kind == "convert":
+        return f"convert {move['count']} {GOOD_NAMES[move['good']]}"
+    if kind == "pasty":
+        return f"sell {move['filling']} pasty at inn"
+    if kind == "join":
+        return f"join with {move['food']}"
+    if kind == "pledge":
+        text = f"pledge {move['guilders']}"
+        if move["food"]:
+            text += " with " + ", ".join(move["food"])
+        return text
+    raise ValueError(f"unknown move {move}")
+
+
+# --- reading commands ------------------------------------------------------------------------
+
+ALIASES = {
+    "master builder": "builder",
+    "builder": "builder",
+    "masterbuilder": "builder",
+    "woodcutter": "woodcutter",
+    "farmer": "farmer",
+    "bailiff": "bailiff",
+    "merchant": "merchant",
+    "rent master": "rentmaster",
+    "rentmaster": "rentmaster",
+    "count": "count",
+}
+BUILDING_ALIASES = {b.name.lower(): k for k, b in BUILDINGS.items()}
+BUILDING_ALIASES.update(
+    {
+        "boat": "boat",
+        "fishing boat": "boat",
+        "manor": "manor",
+        "grain field": "grainfield",
+        "grainfield": "grainfield",
+        "field": "grainfield",
+        "timber": "timbertrade",
+        "timbertrade": "timbertrade",
+        "gate": "citygate",
+        "city gate": "citygate",
+        "citygate": "citygate",
+        "town hall": "townhall",
+        "townhall": "townhall",
+        "tower": "watchtower",
+        "guild hall": "guildhall",
+        "fish monger": "fishmonger",
+    }
+)
+CARD_ALIASES = {c.name.lower().replace("'", ""): k for k, c in CARDS.items() if c.kind == "wish"}
+CARD_ALIASES.update(
+    {
+        "midsummer": "midsummer",
+        "knowledge": "knowledge",
+        "house building": "housebuilding",
+        "district party": "districtparty",
+        "citizens watch": "watch",
+        "locusts": "locusts",
+        "wolves": "wolves",
+        "tax": "incometax",
+    }
+)
+GOOD_ALIASES = {
+    "wood": "wood",
+    "grain": "grain",
+    "livestock": "livestock",
+    "cattle": "livestock",
+    "game": "game",
+    "fish": "fish",
+    "bread": "bread",
+    "breads": "bread",
+    "loaves": "bread",
+    "loaf": "bread",
+    "meat": "meat",
+    "game meat": "gamemeat",
+    "gamemeat": "gamemeat",
+    "smoked fish": "smoked",
+    "smoked": "smoked",
+}
+FACING = {
+    "north": "N",
+    "n": "N",
+    "east": "E",
+    "e": "E",
+    "south": "S",
+    "s": "S",
+    "west": "W",
+    "w": "W",
+}
+STALLS = {
+    "market": "market",
+    "timber trade": "timbertrade",
+    "timbertrade": "timbertrade",
+    "timber": "timbertrade",
+    "baker": "baker",
+    "bakery": "baker",
+    "butcher": "butcher",
+    "fishmonger": "fishmonger",
+    "fish monger": "fishmonger",
+    "inn": "inn",
+}
+CELL_RE = re.compile(r"\b([a-f])\s?([1-9])\b")
+
+
+def normalise(text: str) -> str:
+    text = text.lower().replace("'", "").replace("’", "")
+    text = re.sub(r"[^a-z0-9+,\s-]", " ", text)
+    return " ".join(text.split())
+
+
+def lookup(text: str, table: dict[str, str]) -> str | None:
+    """The longest alias the text starts with (or equals)."""
+    best = None
+    for alias, key in table.items():
+        if text == alias or text.startswith(alias + " "):
+            if best is None or len(alias) > len(best[0]):
+                best = (alias, key)
+    return best[1] if best else None
+
+
+def menu(state, seat: int, kinds: tuple[str, ...], limit: int = 8) -> str:
+    moves = [m for m in R.legal_moves(state, seat) if m["type"] in kinds]
+    if not moves:
+        return ""
+    shown = [format_move(state, seat, m) for m in moves[:limit]]
+    more = f" (and {len(moves) - limit} more)" if len(moves) > limit else ""
+    return " For example: " + "; ".join(shown) + more + "."
+
+
+def parse(text: str, state, seat: int) -> dict:
+    raw = text
+    text = normalise(text)
+    if not text:
+        raise ParseError("Empty command. Send 'help' for the list of commands.")
+    words = text.split()
+    head = words[0]
+    if text in ("pass", "no", "nothing", "skip turn"):
+        return (
+            {"type": "pass"}
+            if state["pending"] is None or state["pending"]["kind"] != "festival"
+            else {"type": "skip"}
+        )
+    if text in ("done", "end", "finish", "finished", "stop", "done trading"):
+        return {"type": "done"}
+    if text in ("accept", "yes", "agree", "accept proposal"):
+        return {"type": "accept"}
+    if text in ("decline", "refuse", "reject", "decline proposal"):
+        return {"type": "decline"}
+    if text in ("watch", "citizens watch", "play citizens watch", "play watch"):
+        return {"type": "watch"}
+    if text in ("no watch", "nowatch", "no citizens watch"):
+        return {"type": "nowatch"}
+    if text in ("tax", "income tax", "play income tax", "play tax"):
+        return {"type": "tax"}
+    if text in ("no tax", "notax", "no income tax"):
+        return {"type": "notax"}
+    if text in ("skip", "stay away", "skip festival"):
+        return {"type": "skip"}
+    if text in ("use sawmill", "sawmill", "saw", "saw wood", "sawmill 2 wood"):
+        return {"type": "sawmill"}
+    if head == "take" or head == "forest" or head == "clear":
+        cells = CELL_RE.findall(text)
+        if len(cells) != 1:
+            raise ParseError(
+                "Expected 'take forest C4' naming one forest space."
+                + menu(state, seat, ("forest",))
+            )
+        return {"type": "forest", "cell": f"{cells[0][0].upper()}{cells[0][1]}"}
+    if head == "choose":
+        text = text[len("choose ") :].removeprefix("the ")
+    char = lookup(text, ALIASES)
+    if char is not None:
+        move = {"type": "choose", "character": char}
+        if char == "count":
+            rest = text[len("count") :].strip()
+            rest = re.sub(r"^(repeating|repeat|as|with|:)\s*", "", rest).removeprefix("the ")
+            repeat = lookup(rest, ALIASES)
+            if repeat is None or repeat == "count":
+                raise ParseError(
+                    "Expected 'count repeating CHARACTER', e.g. 'count repeating farmer'."
+                )
+            move["repeat"] = repeat
+        return move
+    if head in ("build", "propose"):
+        return parse_build(text, state, seat, head)
+    if head == "farm" or head == "produce":
+        extras = [w for w in words[1:] if w in ("fish", "grain", "livestock")]
+        return {"type": "farm", "extra": sorted(extras)}
+    if head == "buy":
+        rest = " ".join(words[1:])
+        if "wood" in rest:
+            count = first_number(rest, 1)
+            return {"type": "buy", "good": "wood", "count": count, "at": "timbertrade"}
+        if rest in ("none", "nothing", "no cards"):
+            return {"type": "buy", "count": 0}
+        return {"type": "buy", "count": first_number(rest, 1)}
+    if head == "play":
+        return parse_play(text, state, seat)
+    if head in ("sell", "convert", "bake", "smoke", "slaughter"):
+        return parse_trade(text, state, seat, head)
+    if head == "join":
+        food = next(
+            (
+                GOOD_ALIASES[w]
+                for w in words[1:]
+                if w in GOOD_ALIASES and GOOD_ALIASES[w] in PRODUCTS
+            ),
+            None,
+        )
+        if food is None:
+            raise ParseError("Expected 'join with fish' (or grain, livestock, game), or 'skip'.")
+        return {"type": "join", "food": food}
+    if head in ("pledge", "pay", "contribute"):
+        rest = " ".join(words[1:])
+        number = re.match(r"(\d+)", rest)
+        guilders = int(number.group(1)) if number else 0
+        food_part = (
+            rest.split("with", 1)[1] if "with" in rest else rest[number.end() if number else 0 :]
+        )
+        food: list[str] = []
+        for k, good in re.findall(r"(?:(\d+)\s+)?(fish|grain|livestock|game)", food_part):
+            food += [good] * (int(k) if k else 1)
+        return {"type": "pledge", "guilders": guilders, "food": sorted(food)}
+    raise ParseError(
+        f"I did not understand {raw.strip()!r}. Expected a command such as: "
+        + "; ".join(format_move(state, seat, m) for m in R.legal_moves(state, seat)[:6])
+        + ". Send 'help' for all commands."
+    )
+
+
+def first_number(text: str, default: int) -> int:
+    found = re.search(r"\d+", text)
+    if found:
+        return int(found.group())
+    for word, value in (("one", 1), ("two", 2), ("zero", 0), ("none", 0), ("a", 1)):
+        if re.search(rf"\b{word}\b", text):
+            return value
+    return default
+
+
+def parse_build(text: str, state, seat: int, head: str) -> dict:
+    rest = text[len(head) :].strip().removeprefix("a ").removeprefix("the ")
+    key = lookup(rest, BUILDING_ALIASES)
+    if key is None:
+        raise ParseError(
+            "Expected 'build BUILDING at SPACE facing DIRECTION', e.g. 'build house at D5 "
+            "facing north'. Buildings: " + ", ".join(b.name for b in BUILDINGS.values()) + ", boat."
+        )
+    cells = [f"{c.upper()}{r}" for c, r in CELL_RE.findall(rest)]
+    facing = None
+    found = re.search(r"facing\s+(\w+)", rest)
+    if found:
+        facing = FACING.get(found.group(1))
+        if facing is None:
+            raise ParseError("Facing must be north, east, south or west.")
+    move: dict = {"type": head, "building": key, "cells": [], "facing": None}
+    if key != "boat" and not cells:
+        raise ParseError(
+            f"Say where: 'build {building_name(key)} at D5 facing north'"
+            + (" (two spaces: 'at C2+D2')" if BUILDINGS[key].size == 2 else "")
+            + "."
+        )
+    if "with" in rest.split() and head == "propose":
+        cells = [f"{c.upper()}{r}" for c, r in CELL_RE.findall(rest.split(" with ")[0])]
+    cells = sort_cells(cells)
+    geo = geometry(state["board"])
+    if key == "boat" or all(geo.area.get(c) == "country" for c in cells):
+        facing = None
+    move["cells"] = cells
+    move["facing"] = facing
+    if head == "propose":
+        if " with " not in f" {rest} ":
+            raise ParseError(
+                "Say who builds with you: 'propose town hall at C2+D2 facing north with Anna'."
+            )
+        names = rest.split(" with ", 1)[1]
+        partners = []
+        for s, who in enumerate(state["names"]):
+            if s != seat and normalise(who) in names:
+                partners.append(s)
+        if not partners:
+            raise ParseError(
+                "Name the partners after 'with': "
+                + ", ".join(n for i, n in enumerate(state["names"]) if i != seat)
+                + "."
+            )
+        move["partners"] = [s for s in R.clockwise(state, seat) if s in partners]
+        return move
+    move["discount"] = parse_discount(rest)
+    if move["discount"] is None:
+        options = []
+        if state["phase"] == "act" and state["act"]["char"] == "builder":
+            building = R.BOAT if key == "boat" else BUILDINGS[key]
+            options = R.discount_options(state, seat, building)
+        move["discount"] = options[0] if options else ""
+    if state["phase"] == "opening_building":
+        del move["discount"]
+    return move
+
+
+def parse_discount(rest: str) -> str | None:
+    found = re.search(r"(less|discount|minus)\s+(.*)$", rest)
+    if not found:
+        return None
+    part = found.group(2)
+    g = w = 0
+    for count, what in re.findall(r"(\d+)?\s*(guilders?|gold|g|wood|w)\b", part):
+        k = int(count) if count else 1
+        if what.startswith("g"):
+            g += k
+        else:
+            w += k
+    return "g" * g + "w" * w
+
+
+def parse_play(text: str, state, seat: int) -> dict:
+    rest = text[len("play") :].strip()
+    key = lookup(rest, CARD_ALIASES)
+    if key is None:
+        hand = state["players"][seat]["hand"]
+        raise ParseError(
+            "Expected 'play CARD' with a wish card from your hand"
+            + (": " + ", ".join(CARDS[c].name for c in dict.fromkeys(hand)) if hand else "")
+            + "."
+        )
+    move: dict = {"type": "play", "card": key}
+    if key == "fire":
+        cells = [f"{c.upper()}{r}" for c, r in CELL_RE.findall(rest)]
+        if len(cells) != 1:
+            raise ParseError("Expected 'play fire on D5', naming the space of a House.")
+        move["target"] = cells[0]
+    if key in ("crime", "midsummer"):
+        found = re.search(
+            r"\b(nw|ne|se|sw|north[ -]west|north[ -]east|south[ -]east|south[ -]west)\b",
+            rest,
+        )
+        if not found:
+            raise ParseError(f"Expected 'play {CARDS[key].name.lower()} in NW' (NW, NE, SE or SW).")
+        d = found.group(1).replace("-", " ")
+        move["district"] = {
+            "north west": "NW",
+            "north east": "NE",
+            "south east": "SE",
+            "south west": "SW",
+        }.get(d, d.upper())
+    if key == "crime":
+        move["take"] = "wood" if re.search(r"taking\s+wood|\bwood\b", rest) else "guilders"
+    return move
+
+
+def parse_trade(text: str, state, seat: int, head: str) -> dict:
+    rest = text[len(head) :].strip()
+    pasty = re.search(r"\b(meat|game|fish)\s+pasty\b", rest)
+    if pasty:
+        return {"type": "pasty", "filling": pasty.group(1)}
+    count = first_number(rest, 1)
+    words = re.sub(r"\d+", " ", rest).split()
+    good_text = " ".join(w for w in words if w not in ("at", "the", "to", "a"))
+    good = lookup(good_text, GOOD_ALIASES)
+    if head in ("bake", "smoke", "slaughter") or head == "convert":
+        if head == "bake":
+            good = good or "grain"
+        if head == "smoke":
+            good = good or "fish"
+        if good not in ("grain", "fish", "livestock", "game"):
+            raise ParseError("Expected 'convert 2 grain' (or fish, livestock, game).")
+        return {"type": "convert", "good": good, "count": count}
+    if good is None:
+        raise ParseError(
+            "Expected 'sell 2 bread at baker', 'sell 3 grain at market', 'sell 2 wood at "
+            "timber trade' or 'sell meat pasty at inn'." + menu(state, seat, ("sell", "pasty"))
+        )
+    at_text = rest.split(" at ", 1)[1] if " at " in rest else ""
+    at = lookup(at_text.removeprefix("the "), STALLS) if at_text else None
+    if at is None:
+        at = {
+            "grain": "market",
+            "livestock": "market",
+            "game": "market",
+            "wood": "timbertrade",
+            "bread": "baker",
+            "meat": "butcher",
+            "gamemeat": "butcher",
+            "smoked": "fishmonger",
+        }.get(good)
+    if at is None:
+        raise ParseError("Say where to sell: 'at market', 'at baker', 'at butcher'...")
+    return {"type": "sell", "good": good, "count": count, "at": at}
+
+
+def help_text() -> str:
+    return "\n".join(
+        [
+            "Commands (one per line):",
+            "  woodcutter | master builder | farmer | bailiff | merchant | rent master",
+            "  count repeating farmer        choose a character (the Count repeats one)",
+            "  take forest C4                clear a forest tile",
+            "  build house at D5 facing north [less 1 wood]   (two spaces: at C2+D2)",
+            "  build pasture at A3 | build boat",
+            "  propose town hall at C2+D2 facing north with Anna, Bram",
+            "  accept | decline              answer a proposal",
+            "  farm [extra fish]             the Farmer (extra: the chooser's privilege)",
+            "  buy 0 cards | buy 1 card | buy 2 cards",
+            "  play gatherer | play fire on D5 | play crime in NW taking wood",
+            "  play midsummer night festival in NE | play house building",
+            "  sell 3 grain at market | sell 2 bread at baker | sell meat pasty at inn",
+            "  sell 2 wood at timber trade | buy 2 wood at timber trade | use sawmill",
+            "  convert 2 grain               (bread, at the Baker; also fish, livestock, game)",
+            "  watch | no watch | tax | no tax   secret answers in a reaction window",
+            "  join with fish | skip         the Midsummer Night Festival",
+            "  pledge 2 [with fish, grain]   against Vikings or the Black Death",
+            "  pass | done",
+        ]
+    )
+
+
+def describe(before, after, seat, move, viewer) -> str:
+    parts = []
+    for entry in after.get("news", []):
+        if "seat" in entry and viewer == entry["seat"]:
+            parts.append(entry["own"])
+        else:
+            parts.append(entry["all"])
+    if not parts:
+        who = before["names"][seat] if seat is not None else "The game"
+        parts.append(f"{who} played {format_move(before, seat, move)}.")
+    return " ".join(parts)
+
+
+__all__ = ["CHARACTERS", "describe", "format_move", "help_text", "parse", "render_text"]

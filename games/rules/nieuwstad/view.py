@@ -1,0 +1,355 @@
+"""What a seat may see: the only door from the state to the outside."""
+
+from __future__ import annotations
+
+from . import board as B
+from . import rules as R
+from .data import (
+    BOARDS,
+    BUILDINGS,
+    CARDS,
+    CHARACTER_NAMES,
+    COLOURS,
+    DIRS,
+    DISTRICT_NAMES,
+    GOODS,
+    STALL_SLOTS,
+    cell_xy,
+)
+
+CODES = {
+    "house": "HOU",
+    "grainfield": "GRN",
+    "pasture": "PAS",
+    "manor": "MAN",
+    "timbertrade": "TIM",
+    "sawmill": "SAW",
+    "baker": "BAK",
+    "butcher": "BUT",
+    "fishmonger": "FSH",
+    "inn": "INN",
+    "office": "OFF",
+    "prison": "PRI",
+    "citygate": "GAT",
+    "guildhall": "GLD",
+    "townhall": "TWN",
+    "hospice": "HOS",
+    "watchtower": "WAT",
+    "church": "CHU",
+    "well": "WEL",
+}
+ARROWS = {"N": "^", "E": ">", "S": "v", "W": "<", None: " "}
+SEAT_FILL = {"white": "#f4f1e8", "red": "#d9534f", "orange": "#f0a040", "blue": "#4a7bd0"}
+COLOUR_FILL = {"red": "#e8b4a8", "green": "#a9d18e", "blue": "#9cc3e6", "brown": "#d8c3a0"}
+CELL = 64  # SVG pixels per space
+
+
+def phase_text(state) -> str:
+    phase = state["phase"]
+    if phase == "over":
+        return "The game is over"
+    if phase == "opening_forest":
+        return "Opening: each player clears a forest tile"
+    if phase == "opening_building":
+        return "Opening: starting buildings (House, Grain field or Boat)"
+    if phase == "choose":
+        return "Choosing a character"
+    act = state["act"]
+    char = CHARACTER_NAMES[act["char"]]
+    chooser = R.name(state, act["chooser"])
+    text = f"{char} phase (chosen by {chooser}"
+    text += ")" if act["privilege"] else ", through the Count: no privilege)"
+    if act["char"] == "bailiff":
+        text += " - buying cards" if act["part"] == "buy" else " - playing wish cards"
+    return text
+
+
+def pending_view(state, seat: int | None) -> dict | None:
+    pending = state["pending"]
+    if pending is None:
+        return None
+    kind = pending["kind"]
+    waiting = [R.name(state, s) for s in R.to_act(state)]
+    view = {"kind": kind, "waiting": waiting}
+    if kind == "proposal":
+        building = BUILDINGS[pending["building"]]
+        view["text"] = (
+            f"{R.name(state, pending['by'])} proposes a {building.name} "
+            f"{R.where(pending['cells'], pending['facing'])}: "
+            + "; ".join(
+                f"{R.name(state, int(s))} pays {d['guilders']} g and {d['wood']} wood for "
+                f"{d['points']} point(s)"
+                for s, d in pending["split"].items()
+            )
+        )
+    elif kind == "watch":
+        view["text"] = (
+            f"{R.name(state, pending['by'])} plays Crime in the "
+            f"{DISTRICT_NAMES[pending['district']]} district. Everyone holding cards answers "
+            "'watch' (plays Citizens' Watch if held) or 'no watch'; answers stay secret."
+        )
+    elif kind == "tax":
+        view["text"] = (
+            "Income is about to be paid. Everyone holding cards answers 'tax' (plays Income "
+            "Tax if held) or 'no tax'; answers stay secret."
+        )
+    elif kind == "festival":
+        view["text"] = (
+            f"Midsummer Night Festival in the {DISTRICT_NAMES[pending['district']]} district: "
+            "pay 1 fish, grain, livestock or game for 2 points; residents who stay away lose 1."
+        )
+        view["answers"] = {R.name(state, int(s)): a for s, a in pending["answers"].items()}
+    elif kind == "pledge":
+        g, f = pending["cost"]
+        view["text"] = (
+            f"{CARDS[pending['card']].name}: together pay {g} guilder(s)"
+            + (f" and {f} food" if f else "")
+            + " to prevent it; pledges are charged clockwise from the drawer until covered."
+        )
+        view["answers"] = {
+            R.name(state, int(s)): a["guilders"]
+            if not a["food"]
+            else f"{a['guilders']} + {a['food']}"
+            for s, a in pending["answers"].items()
+        }
+    return view
+
+
+def build_view(state, seat: int | None) -> dict:
+    board = BOARDS[state["board"]]
+    geo = B.geometry(state["board"])
+    players = []
+    for s, p in enumerate(state["players"]):
+        entry = {
+            "seat": s,
+            "number": s + 1,
+            "name": R.name(state, s),
+            "colour": COLOURS[s],
+            "fill": SEAT_FILL[COLOURS[s]],
+            "guilders": p["guilders"],
+            "points": p["points"],
+            "light": p["light"],
+            "dark": p["dark"],
+            "cards": len(p["hand"]),
+            "knowledge": p["knowledge"],
+            "start": s == state["start"],
+            "goods": [{"good": g, "count": p[g]} for g in GOODS],
+        }
+        for g in GOODS:
+            entry[g] = p[g]
+        players.append(entry)
+    cells = []
+    for cell, area in geo.area.items():
+        x, y = cell_xy(cell)
+        info = {
+            "cell": cell,
+            "col": x,
+            "row": y,
+            "x": x * CELL + 30,
+            "y": y * CELL + 30,
+            "area": area,
+            "district": geo.district.get(cell, ""),
+            "forest": cell in state["forest"],
+            "code": "",
+            "owner": None,
+            "facing": None,
+            "edges": "",
+            "crop": 0,
+        }
+        bid = state["cells"].get(cell)
+        if bid is not None:
+            b = state["buildings"][bid]
+            building = BUILDINGS[b["kind"]]
+            info["code"] = CODES[b["kind"]]
+            info["owner"] = b["owner"]
+            info["facing"] = b["facing"]
+            info["crop"] = b["crop"]
+            if b["facing"] and building.edges:
+                info["edges"] = "".join(B.edge_at(building, b["facing"], d) for d in DIRS)
+        cells.append(info)
+    buildings = []
+    for bid, b in sorted(state["buildings"].items(), key=lambda i: B.sort_cells(i[1]["cells"])):
+        building = BUILDINGS[b["kind"]]
+        buildings.append(
+            {
+                "id": bid,
+                "kind": b["kind"],
+                "name": building.name,
+                "colour": building.colour,
+                "cells": b["cells"],
+                "facing": b["facing"],
+                "owner": b["owner"],
+                "owner_name": R.name(state, b["owner"]) if b["owner"] is not None else "the city",
+                "crop": b["crop"],
+            }
+        )
+    stalls = []
+    for stall, owner in state["stalls"].items():
+        entry = {"stall": stall, "name": BUILDINGS[stall].name, "owner": R.name(state, owner)}
+        if stall in STALL_SLOTS:
+            total = sum(1 for need in STALL_SLOTS[stall] if state["burghers"] >= need)
+            entry["demand"] = total
+            entry["free"] = total - state["slots"].get(stall, 0)
+        stalls.append(entry)
+    view = {
+        "game": "nieuwstad",
+        "seat": seat,
+        "names": list(state["names"]),
+        "n": state["n"],
+        "board": state["board"],
+        "columns": board.columns,
+        "rows": board.rows,
+        "round": state["round"],
+        "start": state["start"],
+        "phase": state["phase"],
+        "phase_text": phase_text(state),
+        "burghers": state["burghers"],
+        "players": players,
+        "cells": cells,
+        "buildings": buildings,
+        "boats": [R.name(state, s) if s is not None else None for s in state["boats"]],
+        "loose_boats": [R.name(state, s) for s in state["loose_boats"]],
+        "stalls": stalls,
+        "supply": [
+            {"name": BUILDINGS[k].name, "count": c} for k, c in state["supply"].items() if c > 0
+        ],
+        "deck": len(state["deck"]),
+        "discard": [CARDS[c].name for c in state["discard"]],
+        "chosen": [CHARACTER_NAMES[c] for c in state["chosen"]],
+        "available": [CHARACTER_NAMES[c] for c in R.available_characters(state)]
+        if state["phase"] == "choose"
+        else [],
+        "to_act": [R.name(state, s) for s in R.to_act(state)],
+        "pending": pending_view(state, seat),
+        "options": dict(state["options"]),
+        "final": state["final"],
+        "hand": None,
+        "svg": svg_shapes(state),
+    }
+    if seat is not None:
+        view["hand"] = [CARDS[c].name for c in state["players"][seat]["hand"]]
+        view["my_card_points"] = R.card_points(state, seat)
+        if state["pending"] and state["pending"]["kind"] in ("watch", "tax"):
+            mine = state["pending"]["answers"].get(str(seat))
+            view["pending"]["my_answer"] = mine
+    if state["phase"] == "over":  # hands are shown at the end
+        view["hands"] = {
+            R.name(state, s): [CARDS[c].name for c in p["hand"]]
+            for s, p in enumerate(state["players"])
+        }
+    return view
+
+
+def svg_shapes(state) -> dict:
+    """Rectangles and lines for the web board, ready for a plain Django template."""
+    board = BOARDS[state["board"]]
+    geo = B.geometry(state["board"])
+    rects, edges, labels = [], [], []
+    fills = {"city": "#ead9a8", "country": "#b9d98c", "lake": "#7fb3e0", "market": "#c9a46a"}
+    for cell, area in geo.area.items():
+        x, y = cell_xy(cell)
+        px, py = x * CELL + 30, y * CELL + 30
+        fill = fills[area]
+        if cell in state["forest"]:
+            fill = "#3f7a3a"
+        rects.append({"x": px, "y": py, "w": CELL, "h": CELL, "fill": fill, "stroke": "#776"})
+        labels.append({"x": px + 4, "y": py + 12, "text": cell, "size": 10, "fill": "#333"})
+        if area == "market" and cell == board.market[0]:
+            labels.append({"x": px + 6, "y": py + 36, "text": "MARKET", "size": 12, "fill": "#222"})
+    for _bid, b in state["buildings"].items():
+        building = BUILDINGS[b["kind"]]
+        xs = [cell_xy(c)[0] for c in b["cells"]]
+        ys = [cell_xy(c)[1] for c in b["cells"]]
+        px, py = min(xs) * CELL + 30 + 6, min(ys) * CELL + 30 + 6
+        w = (max(xs) - min(xs) + 1) * CELL - 12
+        h = (max(ys) - min(ys) + 1) * CELL - 12
+        owner_fill = SEAT_FILL[COLOURS[b["owner"]]] if b["owner"] is not None else "#ffffff"
+        rects.append(
+            {
+                "x": px,
+                "y": py,
+                "w": w,
+                "h": h,
+                "fill": COLOUR_FILL[building.colour],
+                "stroke": "#333",
+            }
+        )
+        rects.append(
+            {"x": px + w - 16, "y": py + 4, "w": 12, "h": 12, "fill": owner_fill, "stroke": "#000"}
+        )
+        labels.append(
+            {"x": px + 4, "y": py + 28, "text": building.name, "size": 10, "fill": "#000"}
+        )
+        if b["crop"]:
+            labels.append(
+                {"x": px + 4, "y": py + 44, "text": f"crop {b['crop']}", "size": 9, "fill": "#000"}
+            )
+        if b["facing"] and building.edges:
+            for cell in b["cells"]:
+                x, y = cell_xy(cell)
+                cx, cy = x * CELL + 30, y * CELL + 30
+                for d in DIRS:
+                    other = geo.neighbours[cell][d]
+                    if other in b["cells"]:
+                        continue
+                    m = B.edge_at(building, b["facing"], d)
+                    colour = {"S": "#777777", "z": "#e0c068", "G": "#2e8b2e"}[m]
+                    x1, y1, x2, y2 = {
+                        "N": (cx + 4, cy + 3, cx + CELL - 4, cy + 3),
+                        "S": (cx + 4, cy + CELL - 3, cx + CELL - 4, cy + CELL - 3),
+                        "W": (cx + 3, cy + 4, cx + 3, cy + CELL - 4),
+                        "E": (cx + CELL - 3, cy + 4, cx + CELL - 3, cy + CELL - 4),
+                    }[d]
+                    edges.append({"x1": x1, "y1": y1, "x2": x2, "y2": y2, "stroke": colour})
+    district_lines = []
+    for cell in geo.district:
+        x, y = cell_xy(cell)
+        for d in ("E", "S"):
+            other = geo.neighbours[cell][d]
+            if other in geo.district and geo.district[other] != geo.district[cell]:
+                cx, cy = x * CELL + 30, y * CELL + 30
+                if d == "E":
+                    district_lines.append(
+                        {"x1": cx + CELL, "y1": cy, "x2": cx + CELL, "y2": cy + CELL}
+                    )
+                else:
+                    district_lines.append(
+                        {"x1": cx, "y1": cy + CELL, "x2": cx + CELL, "y2": cy + CELL}
+                    )
+    boats = []
+    lake = board.lake
+    for i, owner in enumerate(state["boats"] + [None] * 0):
+        x, y = cell_xy(lake[min(i, len(lake) - 1)])
+        boats.append(
+            {
+                "x": x * CELL + 30 + 10,
+                "y": y * CELL + 30 + 20,
+                "fill": SEAT_FILL[COLOURS[owner]] if owner is not None else "#ffffff",
+                "label": f"Boat {i + 1}",
+            }
+        )
+    for j, owner in enumerate(state["loose_boats"]):
+        x, y = cell_xy(lake[min(len(state["boats"]) + j, len(lake) - 1)])
+        boats.append(
+            {
+                "x": x * CELL + 30 + 10,
+                "y": y * CELL + 30 + 20,
+                "fill": SEAT_FILL[COLOURS[owner]],
+                "label": "Boat (card)",
+            }
+        )
+    columns = [
+        {"x": i * CELL + 30 + CELL // 2 - 4, "text": chr(65 + i)} for i in range(board.columns)
+    ]
+    rows = [{"y": i * CELL + 30 + CELL // 2 + 4, "text": str(i + 1)} for i in range(board.rows)]
+    return {
+        "width": board.columns * CELL + 40,
+        "height": board.rows * CELL + 40,
+        "rects": rects,
+        "edges": edges,
+        "labels": labels,
+        "districts": district_lines,
+        "boats": boats,
+        "columns": columns,
+        "rows": rows,
+    }
