@@ -1,3 +1,23 @@
+from django.contrib.auth.views import LogoutView
 from django.urls import path
 
-urlpatterns: list = []
+from games import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("signup/", views.signup, name="signup"),
+    path("login/", views.EmailLoginView.as_view(), name="login"),
+    path("logout/", LogoutView.as_view(), name="logout"),
+    path("login/email/", views.magic_request, name="magic_request"),
+    path("login/link/", views.magic_login, name="magic_login"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("matches/new/", views.match_create, name="match_create"),
+    path("matches/play-now/", views.play_now, name="play_now"),
+    path("matches/<int:pk>/", views.match_detail, name="match_detail"),
+    path("matches/<int:pk>/poll/", views.match_poll, name="match_poll"),
+    path("matches/<int:pk>/join/", views.match_join, name="match_join"),
+    path("matches/<int:pk>/move/", views.match_move, name="match_move"),
+    path("matches/<int:pk>/orders/", views.match_orders, name="match_orders"),
+    path("matches/<int:pk>/resign/", views.match_resign, name="match_resign"),
+    path("matches/<int:pk>/replay/", views.match_replay, name="match_replay"),
+]

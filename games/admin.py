@@ -1,0 +1,315 @@
+"""The operators' view of matches: browse, filter, replay move by move, verify, export.
+
+Nothing here writes a match, a seat or a move directly. Matches and seats are read-only;
+moves cannot be added, changed or deleted by anyone. An operator's correction is a new log
+entry with a reason, made through games.services.operator_move.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from games import selectors, services
+from games.commands import interpret
+from games.engine import IllegalMove, get_game
+from games.forms import OperatorMoveForm
+from games.models import Match, MatchStatus, Move, Seat
+
+
+class GameFilter(admin.SimpleListFilter):
+    title = "game"
+    parameter_name = "game"
+
+    def lookups(self, request, model_admin):
+        slugs = Match.objects.order_by().values_list("game_slug", flat=True).distinct()
+        return sorted(((slug, _title(slug)) for slug in slugs), key=lambda item: item[1])
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return queryset.filter(game_slug=self.value())
+        return queryset
+
+
+def _title(slug: str) -> str:
+    try:
+        return get_game(slug).title
+    except KeyError:
+        return slug
+
+
+class WaitingOnFilter(admin.SimpleListFilter):
+    """Who an active match waits for: a person, a bot (a stuck bot is worth a look), or no
+    one (an active match nobody owes a move in is a bug)."""
+
+    title = "waiting on"
+    parameter_name = "waiting_on"
+
+    def lookups(self, request, model_admin):
+        return [("human", "a human"), ("bot", "a bot"), ("nobody", "nobody")]
+
+    def queryset(self, request, queryset):
+        if not self.value():
+            return queryset
+        active = dict(Match.objects.filter(status=MatchStatus.ACTIVE).values_list("pk", "to_act"))
+        bots: dict[int, set[int]] = {}
+        for match_id, number, is_bot, resigned in Seat.objects.filter(
+            match_id__in=active
+        ).values_list("match_id", "number", "is_bot", "resigned"):
+            if is_bot or resigned:
+                bots.setdefault(match_id, set()).add(number)
+        wanted = []
+        for pk, to_act in active.items():
+            to_act = set(to_act or [])
+            robots = bots.get(pk, set())
+            if self.value() == "nobody" and not to_act:
+                wanted.append(pk)
+            elif self.value() == "human" and to_act - robots:
+                wanted.append(pk)
+            elif self.value() == "bot" and to_act & robots:
+                wanted.append(pk)
+        return queryset.filter(pk__in=wanted)
+
+
+class OverdueFilter(admin.SimpleListFilter):
+    title = "deadline"
+    parameter_name = "overdue"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "overdue")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(seats__deadline_at__lt=timezone.now()).distinct()
+        return queryset
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = [
+        "number",
+        "user",
+        "invited_email",
+        "display_name",
+        "is_bot",
+        "resigned",
+        "standing_orders",
+        "timeouts",
+        "deadline_at",
+        "deadline_seq",
+    ]
+
+
+class MoveInline(ReadOnlyInline):
+    model = Move
+    fields = ["seq", "seat", "kind", "source", "payload", "note", "created_at", "digest"]
+    ordering = ["seq"]
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = [
+        "id",
+        "game_title",
+        "status",
+        "players",
+        "head_seq",
+        "waiting_for",
+        "created_at",
+    ]
+    list_filter = [GameFilter, "status", WaitingOnFilter, OverdueFilter]
+    search_fields = ["=id", "seats__user__email", "seats__invited_email"]
+    inlines = [SeatInline, MoveInline]
+    actions = ["verify_log", "export_json"]
+    exclude = ["seed"]  # secret until the end; shown by `revealed_seed` once the match is over
+    readonly_fields = ["revealed_seed", "links"]
+    list_per_page = 50
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("seats__user")
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = [f.name for f in Match._meta.fields if f.name != "seed"]
+        return [*fields, *self.readonly_fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="players")
+    def players(self, match: Match) -> str:
+        return ", ".join(s.user.email if s.user_id else s.name for s in match.seats.all())
+
+    @admin.display(description="to act")
+    def waiting_for(self, match: Match) -> str:
+        seats = {s.number: s for s in match.seats.all()}
+        return ", ".join(seats[n].name for n in match.to_act if n in seats)
+
+    @admin.display(description="seed")
+    def revealed_seed(self, match: Match) -> str:
+        return match.seed if match.is_over else "(secret until the match is over)"
+
+    @admin.display(description="tools")
+    def links(self, match: Match) -> str:
+        return format_html(
+            '<a href="{}">Replay move by move</a> · <a href="{}">Operator move</a> · '
+            '<a href="{}">Player page</a>',
+            reverse("admin:games_match_replay", args=[match.pk]),
+            reverse("admin:games_match_operator_move", args=[match.pk]),
+            reverse("match_detail", args=[match.pk]),
+        )
+
+    # --- actions ---------------------------------------------------------------------------
+
+    @admin.action(description="Verify the log (replay and compare digests)")
+    def verify_log(self, request: HttpRequest, queryset) -> None:
+        for match in queryset:
+            outcome = selectors.verify_match(match)
+            level = messages.SUCCESS if outcome.ok else messages.ERROR
+            self.message_user(request, f"{match}: {outcome.message}", level)
+
+    @admin.action(description="Export as JSON")
+    def export_json(self, request: HttpRequest, queryset) -> HttpResponse:
+        exports = [selectors.export_match(m) for m in queryset.order_by("pk")]
+        if len(exports) == 1:
+            body, name = exports[0], f"match-{queryset.get().pk}.json"
+        else:
+            body, name = exports, "matches.json"
+        response = HttpResponse(
+            json.dumps(body, indent=2, default=str), content_type="application/json"
+        )
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+    # --- replay and operator moves ----------------------------------------------------------
+
+    def get_urls(self):
+        own = [
+            path(
+                "<int:pk>/replay/",
+                self.admin_site.admin_view(self.replay_view),
+                name="games_match_replay",
+            ),
+            path(
+                "<int:pk>/operator-move/",
+                self.admin_site.admin_view(self.operator_move_view),
+                name="games_match_operator_move",
+            ),
+        ]
+        return own + super().get_urls()
+
+    def replay_view(self, request: HttpRequest, pk: int) -> TemplateResponse:
+        match = get_object_or_404(Match, pk=pk)
+        if not self.has_view_permission(request, match):
+            raise PermissionDenied
+        try:
+            seq = int(request.GET.get("n", match.head_seq))
+        except ValueError:
+            seq = match.head_seq
+        seq = max(0, min(seq, match.head_seq))
+        game = match.game
+        state = selectors.position_after(match, seq)
+        seats = list(match.seats.order_by("number"))
+        boards = [("Public (spectator)", game.render_text(game.view(state, None)))]
+        boards += [(str(s), game.render_text(game.view(state, s.number))) for s in seats]
+        moves = {m.seq: m for m in match.moves.order_by("seq")}
+        history = [
+            {**entry, "row": moves.get(entry["seq"])} for entry in selectors.history(match, None)
+        ]
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"Replay of {match}",
+            "match": match,
+            "seq": seq,
+            "previous": seq - 1 if seq > 0 else None,
+            "next": seq + 1 if seq < match.head_seq else None,
+            "boards": boards,
+            "state_json": json.dumps(state, indent=1, sort_keys=True),
+            "history": history,
+        }
+        return TemplateResponse(request, "admin/games/match/replay.html", context)
+
+    def operator_move_view(self, request: HttpRequest, pk: int):
+        match = get_object_or_404(Match, pk=pk)
+        if not request.user.has_perm("games.change_match"):
+            raise PermissionDenied
+        seats = list(match.seats.order_by("number"))
+        form = OperatorMoveForm(request.POST or None, seats=seats)
+        if request.method == "POST" and form.is_valid():
+            seat = form.cleaned_data["seat"]
+            try:
+                move = interpret(
+                    match.game, selectors.load_state(match), seat, form.cleaned_data["command"]
+                )
+            except IllegalMove as error:
+                form.add_error("command", error.message)
+            else:
+                result = services.operator_move(
+                    match_id=match.pk, seat=seat, move=move, reason=form.cleaned_data["reason"]
+                )
+                if result.ok:
+                    self.message_user(request, f"Move appended at seq {result.applied[0].seq}.")
+                    return redirect("admin:games_match_change", match.pk)
+                form.add_error(None, result.message)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"Operator move in {match}",
+            "match": match,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/games/match/operator_move.html", context)
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    """The log, read-only: nobody adds, changes or deletes a move here."""
+
+    list_display = ["match", "seq", "seat", "kind", "source", "created_at", "note"]
+    list_filter = ["kind", "source"]
+    search_fields = ["=match__id"]
+    list_select_related = ["match"]
+    ordering = ["-created_at", "-seq"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in Move._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

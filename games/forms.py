@@ -1,0 +1,231 @@
+"""Forms of the web pages. They read and check what was typed; services do the writing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.validators import validate_email
+
+from games.engine import Game, available_games
+from games.models import TimeoutPolicy
+
+User = get_user_model()
+
+
+def normalise_email(value: str) -> str:
+    return (value or "").strip().lower()
+
+
+# --- accounts -----------------------------------------------------------------------------
+
+
+class SignupForm(forms.Form):
+    email = forms.EmailField(widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    password = forms.CharField(
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}), strip=False
+    )
+    password_again = forms.CharField(
+        label="Password again",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        strip=False,
+    )
+
+    def clean_email(self) -> str:
+        email = normalise_email(self.cleaned_data["email"])
+        if User.objects.filter(username__iexact=email).exists():
+            raise forms.ValidationError(
+                "There is already an account with this email; log in instead."
+            )
+        return email
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        password = data.get("password")
+        if password and password != data.get("password_again"):
+            self.add_error("password_again", "The two passwords differ.")
+        elif password and data.get("email"):
+            try:
+                password_validation.validate_password(
+                    password, User(username=data["email"], email=data["email"])
+                )
+            except forms.ValidationError as error:
+                self.add_error("password", error)
+        return data
+
+    def save(self):
+        email = self.cleaned_data["email"]
+        return User.objects.create_user(
+            username=email, email=email, password=self.cleaned_data["password"]
+        )
+
+
+class EmailLoginForm(AuthenticationForm):
+    """Django's login form with the email as the username."""
+
+    username = forms.EmailField(
+        label="Email", widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True})
+    )
+
+    def clean_username(self) -> str:
+        return normalise_email(self.cleaned_data["username"])
+
+
+class MagicLinkForm(forms.Form):
+    email = forms.EmailField(widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+
+    def clean_email(self) -> str:
+        return normalise_email(self.cleaned_data["email"])
+
+
+# --- creating a match ---------------------------------------------------------------------
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return [(g.slug, g.title) for g in available_games()]
+
+
+class GameChoiceForm(forms.Form):
+    """The first step of creating a match: which game and how many players; the options
+    offered depend on both."""
+
+    game = forms.ChoiceField(choices=game_choices)
+    players = forms.IntegerField(min_value=1, max_value=12)
+
+    def chosen(self) -> tuple[Game, int] | None:
+        if not self.is_valid():
+            return None
+        game = next(g for g in available_games() if g.slug == self.cleaned_data["game"])
+        players = self.cleaned_data["players"]
+        if not game.min_players <= players <= game.max_players:
+            players = game.min_players
+        return game, players
+
+
+def option_field_name(key: str) -> str:
+    return f"option_{key}"
+
+
+class MatchCreateForm(forms.Form):
+    """Everything about a new match once the game and player count are known."""
+
+    game = forms.CharField(widget=forms.HiddenInput)
+    players = forms.IntegerField(widget=forms.HiddenInput)
+    days_per_move = forms.IntegerField(
+        min_value=1, max_value=30, initial=3, help_text="How long each player has for a move."
+    )
+    timeout_policy = forms.ChoiceField(
+        choices=TimeoutPolicy.choices,
+        initial=TimeoutPolicy.DEFAULT_MOVE,
+        label="When a deadline passes",
+    )
+    bots = forms.IntegerField(min_value=0, initial=0, label="Bots for empty seats")
+    invite_emails = forms.CharField(
+        required=False,
+        label="Invite by email",
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "one address per line"}),
+    )
+
+    def __init__(self, *args, game: Game, players: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game_obj = game
+        self.fields["game"].initial = game.slug
+        self.fields["players"].initial = players
+        self.fields["bots"].max_value = players - 1
+        self.fields["bots"].widget.attrs["max"] = players - 1
+        self.option_fields = []
+        for option in game.options:
+            if not option.applies_to(players):
+                continue
+            name = option_field_name(option.key)
+            if set(option.choices) == {False, True}:
+                field = forms.BooleanField(
+                    required=False,
+                    initial=option.default,
+                    label=option.label,
+                    help_text=option.help,
+                )
+            else:
+                field = forms.TypedChoiceField(
+                    choices=[(str(c), str(c)) for c in option.choices],
+                    coerce=_coercer(option.choices),
+                    initial=str(option.default),
+                    label=option.label,
+                    help_text=option.help,
+                )
+            self.fields[name] = field
+            self.option_fields.append(name)
+
+    def clean_invite_emails(self) -> list[str]:
+        text = self.cleaned_data.get("invite_emails", "")
+        emails = [normalise_email(e) for e in text.replace(",", "\n").split() if e.strip()]
+        for email in emails:
+            try:
+                validate_email(email)
+            except forms.ValidationError:
+                raise forms.ValidationError(f"{email!r} is not an email address.") from None
+        if len(set(emails)) != len(emails):
+            raise forms.ValidationError("An address is listed twice.")
+        return emails
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        players = data.get("players") or 0
+        taken = 1 + (data.get("bots") or 0) + len(data.get("invite_emails") or [])
+        if "bots" in data and "invite_emails" in data and taken > players:
+            raise forms.ValidationError(
+                f"You, {data['bots']} bots and {len(data['invite_emails'])} invited players "
+                f"make {taken}, but the match has {players} seats."
+            )
+        return data
+
+    def options(self) -> dict[str, Any]:
+        return {
+            name.removeprefix("option_"): self.cleaned_data[name] for name in self.option_fields
+        }
+
+
+def _coercer(choices: tuple[Any, ...]):
+    by_text = {str(c): c for c in choices}
+    return lambda text: by_text[text]
+
+
+class PlayNowForm(forms.Form):
+    game = forms.ChoiceField(choices=game_choices)
+    players = forms.IntegerField(min_value=1, max_value=12)
+
+
+# --- playing ------------------------------------------------------------------------------
+
+
+class MoveForm(forms.Form):
+    """A move as the page sends it: the command (a pressed button's value or typed text), the
+    position the player saw, and the form's one-time token."""
+
+    command = forms.CharField(max_length=500, error_messages={"required": "Type a command."})
+    seq = forms.IntegerField(min_value=0)
+    token = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}$")
+
+
+class StandingOrdersForm(forms.Form):
+    def __init__(self, *args, game: Game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["orders"] = forms.MultipleChoiceField(
+            required=False, choices=[(o.key, o.label) for o in game.standing_orders]
+        )
+
+
+class OperatorMoveForm(forms.Form):
+    seat = forms.TypedChoiceField(coerce=int)
+    command = forms.CharField(max_length=500, help_text="As the player would type it.")
+    reason = forms.CharField(
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Kept in the log with the move.",
+    )
+
+    def __init__(self, *args, seats, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = [(s.number, str(s)) for s in seats]

@@ -1,0 +1,280 @@
+"""What the web pages show: read-only helpers that turn a match into page context.
+
+Everything a player sees is built here from `game.view(state, seat)`, `game.render_text`,
+`selectors.history` and the match's public projections; no raw state or log payload leaves
+this module for a player's page. The admin (staff only) reads raw state on its own.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Q
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.utils import timezone
+
+from games import selectors
+from games.commands import menu
+from games.engine import Game, State
+from games.models import Match, MatchStatus, Seat
+
+# Above this many legal moves the buttons are grouped by their first word.
+BUTTON_LIMIT = 60
+
+
+def user_timezone(user) -> zoneinfo.ZoneInfo:
+    """The user's preferred time zone if the notifications app knows it, else UTC."""
+    try:
+        from notifications.selectors import user_timezone as preferred
+    except ImportError:
+        return zoneinfo.ZoneInfo("UTC")
+    try:
+        zone = preferred(user)
+    except Exception:  # a preference that cannot be read must not break a page
+        return zoneinfo.ZoneInfo("UTC")
+    if isinstance(zone, str):
+        try:
+            return zoneinfo.ZoneInfo(zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
+    return zone or zoneinfo.ZoneInfo("UTC")
+
+
+def time_left(deadline: datetime | None, now: datetime | None = None) -> str:
+    """'2 days 3 hours', '45 minutes', 'overdue' or '' for no deadline."""
+    if deadline is None:
+        return ""
+    left = deadline - (now or timezone.now())
+    if left <= timedelta(0):
+        return "overdue"
+    days, seconds = left.days, left.seconds
+    hours, minutes = seconds // 3600, (seconds % 3600) // 60
+    if days:
+        return f"{days} day{'s' * (days != 1)} {hours} hour{'s' * (hours != 1)}"
+    if hours:
+        return f"{hours} hour{'s' * (hours != 1)} {minutes} min"
+    return f"{max(minutes, 1)} min"
+
+
+# --- lobby --------------------------------------------------------------------------------
+
+
+@dataclass
+class LobbyRow:
+    match: Match
+    seat: Seat
+    your_turn: bool
+    deadline_at: datetime | None
+    time_left: str
+    players: list[str]
+
+
+def my_matches(user) -> list[LobbyRow]:
+    """The user's matches: their turn first (soonest deadline first), then the rest."""
+    seats = (
+        Seat.objects.filter(user=user)
+        .select_related("match")
+        .prefetch_related("match__seats__user")
+        .order_by("-match__created_at")
+    )
+    now = timezone.now()
+    rows = []
+    for seat in seats:
+        match = seat.match
+        your_turn = (
+            match.status == MatchStatus.ACTIVE and seat.number in match.to_act and not seat.resigned
+        )
+        rows.append(
+            LobbyRow(
+                match=match,
+                seat=seat,
+                your_turn=your_turn,
+                deadline_at=seat.deadline_at if your_turn else None,
+                time_left=time_left(seat.deadline_at, now) if your_turn else "",
+                players=[s.name for s in match.seats.all()],
+            )
+        )
+    far = now + timedelta(days=3650)
+    rows.sort(key=lambda r: (not r.your_turn, r.match.is_over, r.deadline_at or far))
+    return rows
+
+
+def open_matches(user) -> list[Match]:
+    """Matches waiting for players that this user may join."""
+    email = (getattr(user, "email", "") or "").lower()
+    joinable = Q(seats__user__isnull=True, seats__is_bot=False) & (
+        Q(seats__invited_email="") | Q(seats__invited_email=email)
+    )
+    matches = Match.objects.filter(status=MatchStatus.OPEN).filter(joinable)
+    if getattr(user, "is_authenticated", False):
+        matches = matches.exclude(seats__user=user)
+    return list(matches.distinct().prefetch_related("seats__user")[:50])
+
+
+# --- the match page -----------------------------------------------------------------------
+
+
+@dataclass
+class MoveGroup:
+    label: str
+    commands: list[str]
+
+
+@dataclass
+class MatchPage:
+    match: Match
+    game: Game
+    seat: Seat | None
+    seats: list[Seat]
+    viewer: int | None  # the seat whose view is shown; None: the public view
+    view: dict[str, Any]
+    text_board: str
+    board_template: str | None
+    legal_commands: list[str]
+    move_groups: list[MoveGroup]
+    numbered: bool
+    your_turn: bool
+    waiting_on: list[str]
+    history: list[dict[str, Any]]
+    result_lines: list[str]
+    standing_orders: list[dict[str, Any]] = field(default_factory=list)
+
+
+def board_template(slug: str) -> str | None:
+    """The game's own board fragment, if it has one."""
+    name = f"games/{slug}/board.html"
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        return None
+    return name
+
+
+def template_exists(name: str) -> bool:
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        return False
+    return True
+
+
+def group_commands(commands: list[str]) -> list[MoveGroup]:
+    """One group when the list is short; otherwise by the command's first word."""
+    if len(commands) <= BUTTON_LIMIT:
+        return [MoveGroup("", commands)] if commands else []
+    groups: OrderedDict[str, list[str]] = OrderedDict()
+    for command in commands:
+        groups.setdefault(command.split(" ", 1)[0], []).append(command)
+    return [MoveGroup(label, items) for label, items in groups.items()]
+
+
+def result_lines(match: Match, seats: list[Seat]) -> list[str]:
+    """The result in words: ranking with scores, then the notes."""
+    result = match.result
+    if not result:
+        return []
+    scores = result.get("scores")
+    lines = []
+    for place, number in enumerate(result.get("ranking", []), start=1):
+        name = seats[number].name if 0 <= number < len(seats) else f"Seat {number + 1}"
+        score = f" - {scores[number]} points" if scores else ""
+        lines.append(f"{place}. {name}{score}")
+    return lines + [str(note) for note in result.get("notes", [])]
+
+
+def match_page(match: Match, user) -> MatchPage:
+    game = match.game
+    seats = list(match.seats.select_related("user").order_by("number"))
+    mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    playing = mine if mine is not None and match.status != MatchStatus.OPEN else None
+    viewer = playing.number if playing else None
+    state = selectors.load_state(match) if match.status != MatchStatus.OPEN else None
+    if state is None:
+        view: dict[str, Any] = {}
+        text_board = ""
+    else:
+        view = game.view(state, viewer)
+        text_board = game.render_text(view)
+    commands, numbered = _legal_commands(match, game, state, playing)
+    your_turn = bool(commands)
+    return MatchPage(
+        match=match,
+        game=game,
+        seat=mine,
+        seats=seats,
+        viewer=viewer,
+        view=view,
+        text_board=text_board,
+        board_template=board_template(match.game_slug) if state is not None else None,
+        legal_commands=commands,
+        move_groups=group_commands(commands),
+        numbered=numbered,
+        your_turn=your_turn,
+        waiting_on=[seats[n].name for n in match.to_act if 0 <= n < len(seats)],
+        history=selectors.history(match, viewer) if state is not None else [],
+        result_lines=result_lines(match, seats),
+        standing_orders=[
+            {"key": o.key, "label": o.label, "on": o.key in (playing.standing_orders or [])}
+            for o in game.standing_orders
+        ]
+        if playing and not match.is_over
+        else [],
+    )
+
+
+def _legal_commands(
+    match: Match, game: Game, state: State | None, seat: Seat | None
+) -> tuple[list[str], bool]:
+    if state is None or seat is None or seat.resigned or match.status != MatchStatus.ACTIVE:
+        return [], False
+    if seat.number not in game.to_act(state):
+        return [], False
+    entries = menu(game, state, seat.number)
+    if entries:
+        return [e.command for e in entries], True
+    legal = game.legal_moves(state, seat.number)
+    return [game.format_move(state, seat.number, m) for m in legal], False
+
+
+def move_received(match: Match, idempotency_key: str) -> bool:
+    return match.moves.filter(idempotency_key=idempotency_key).exists()
+
+
+# --- replay -------------------------------------------------------------------------------
+
+
+@dataclass
+class ReplayFrame:
+    seq: int
+    head_seq: int
+    boards: list[tuple[str, str]]  # (whose view, render_text)
+    history: list[dict[str, Any]]
+
+
+def replay_frame(match: Match, user, seq: int) -> ReplayFrame:
+    """The position after move `seq` as this user could have seen it; once the match is over,
+    the public view and every seat's view."""
+    game = match.game
+    seats = list(match.seats.select_related("user").order_by("number"))
+    seq = max(0, min(seq, match.head_seq))
+    state = selectors.position_after(match, seq)
+    mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    if match.is_over:
+        boards = [("Everyone (public)", game.render_text(game.view(state, None)))]
+        boards += [(s.name, game.render_text(game.view(state, s.number))) for s in seats]
+    elif mine is not None:
+        boards = [(f"{mine.name} (you)", game.render_text(game.view(state, mine.number)))]
+    else:
+        boards = [("Everyone (public)", game.render_text(game.view(state, None)))]
+    viewer = mine.number if mine is not None else None
+    return ReplayFrame(
+        seq=seq,
+        head_seq=match.head_seq,
+        boards=boards,
+        history=selectors.history(match, viewer, upto=seq),
+    )

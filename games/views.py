@@ -1,0 +1,401 @@
+"""The web pages. Thin: forms read the input, games.services writes, games.pages reads."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import LoginView
+from django.core.mail import send_mail
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.views.decorators.http import require_http_methods, require_POST
+from sesame.utils import get_query_string, get_user
+
+from games import pages, selectors, services
+from games.commands import interpret
+from games.engine import IllegalMove, available_games
+from games.forms import (
+    EmailLoginForm,
+    GameChoiceForm,
+    MagicLinkForm,
+    MatchCreateForm,
+    MoveForm,
+    PlayNowForm,
+    SignupForm,
+    StandingOrdersForm,
+)
+from games.models import Match, MatchStatus, MoveSource
+
+log = logging.getLogger(__name__)
+User = get_user_model()
+
+
+def _render(request: HttpRequest, template: str, context: dict, status: int = 200) -> HttpResponse:
+    """Render now, with times in the viewer's time zone."""
+    zone = pages.user_timezone(request.user) if request.user.is_authenticated else "UTC"
+    with timezone.override(zone):
+        return render(request, template, context, status=status)
+
+
+def _next_url(request: HttpRequest, value: str | None) -> str:
+    if value and url_has_allowed_host_and_scheme(
+        value, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return value
+    return reverse(settings.LOGIN_REDIRECT_URL)
+
+
+# --- home and accounts --------------------------------------------------------------------
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("lobby")
+    return _render(request, "site/home.html", {"games": available_games()})
+
+
+class EmailLoginView(LoginView):
+    form_class = EmailLoginForm
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, "Welcome! Your account is ready.")
+        return redirect(_next_url(request, request.POST.get("next")))
+    return _render(request, "accounts/signup.html", {"form": form, "next": request.GET.get("next")})
+
+
+@require_http_methods(["GET", "POST"])
+def magic_request(request: HttpRequest) -> HttpResponse:
+    """Enter an email, get a login link. Unknown addresses get an account with no password:
+    following the link proves the address is theirs. The answer is the same either way."""
+    form = MagicLinkForm(request.POST or None)
+    next_path = request.POST.get("next") or request.GET.get("next") or ""
+    if request.method == "POST" and form.is_valid():
+        email = form.cleaned_data["email"]
+        user = User.objects.filter(username__iexact=email).first()
+        if user is None:
+            user = User.objects.create_user(username=email, email=email)
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        if user.is_active:
+            _send_magic_link(user, next_path)
+        return _render(request, "accounts/magic_sent.html", {"email": email})
+    return _render(request, "accounts/magic_request.html", {"form": form, "next": next_path})
+
+
+def _send_magic_link(user, next_path: str) -> None:
+    query = get_query_string(user)
+    if next_path and next_path.startswith("/") and not next_path.startswith("//"):
+        query += "&" + urlencode({"next": next_path})
+    link = settings.SITE_URL + reverse("magic_login") + query
+    context = {
+        "link": link,
+        "site_name": settings.SITE_NAME,
+        "days": settings.SESAME_MAX_AGE // 86400,
+    }
+    send_mail(
+        subject=f"Your login link for {settings.SITE_NAME}",
+        message=render_to_string("accounts/magic_link_email.txt", context),
+        from_email=None,
+        recipient_list=[user.email],
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def magic_login(request: HttpRequest) -> HttpResponse:
+    """GET shows a one-button form (mail scanners open links); POST logs in."""
+    token = request.POST.get("sesame") or request.GET.get("sesame") or ""
+    next_path = request.POST.get("next") or request.GET.get("next") or ""
+    user = get_user(token, update_last_login=False) if token else None
+    if user is None:
+        return _render(request, "accounts/magic_invalid.html", {}, status=400)
+    if request.method == "POST":
+        login(request, user, backend="sesame.backends.ModelBackend")
+        return redirect(_next_url(request, next_path))
+    return _render(
+        request, "accounts/magic_confirm.html", {"sesame": token, "next": next_path, "who": user}
+    )
+
+
+# --- lobby and new matches ----------------------------------------------------------------
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    return _render(
+        request,
+        "play/lobby.html",
+        {
+            "rows": pages.my_matches(request.user),
+            "open_matches": pages.open_matches(request.user),
+            "play_now": [(g, range(g.min_players, g.max_players + 1)) for g in available_games()],
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_create(request: HttpRequest) -> HttpResponse:
+    games = available_games()
+    if not games:
+        raise Http404("No games are installed.")
+    source = request.POST if request.method == "POST" else request.GET
+    choice = GameChoiceForm(
+        {
+            "game": source.get("game") or games[0].slug,
+            "players": source.get("players") or games[0].min_players,
+        }
+    )
+    chosen = choice.chosen()
+    if chosen is None:
+        choice = GameChoiceForm({"game": games[0].slug, "players": games[0].min_players})
+        chosen = choice.chosen()
+    game, players = chosen
+    form = MatchCreateForm(
+        request.POST if request.method == "POST" else None, game=game, players=players
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = services.create_match(
+                creator=request.user,
+                game_slug=game.slug,
+                players=players,
+                options=form.options(),
+                bots=form.cleaned_data["bots"],
+                invite_emails=form.cleaned_data["invite_emails"],
+                days_per_move=form.cleaned_data["days_per_move"],
+                timeout_policy=form.cleaned_data["timeout_policy"],
+            )
+        except services.ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect("match_detail", pk=match.pk)
+    context = {
+        "choice": choice,
+        "form": form,
+        "game": game,
+        "players": players,
+        "player_counts": range(game.min_players, game.max_players + 1),
+        "games": games,
+    }
+    return _render(request, "play/create.html", context)
+
+
+@login_required
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """One click: a match with every other seat a bot."""
+    form = PlayNowForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a game and a number of players.")
+        return redirect("lobby")
+    try:
+        match = services.create_match(
+            creator=request.user,
+            game_slug=form.cleaned_data["game"],
+            players=form.cleaned_data["players"],
+            bots=form.cleaned_data["players"] - 1,
+        )
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("lobby")
+    return redirect("match_detail", pk=match.pk)
+
+
+@login_required
+@require_POST
+def match_join(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    try:
+        services.join_match(match_id=match.pk, user=request.user)
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "You have joined the match.")
+    return redirect("match_detail", pk=match.pk)
+
+
+# --- the match ----------------------------------------------------------------------------
+
+
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    page = pages.match_page(match, request.user)
+    chat_template = "notifications/chat.html"
+    context = {
+        "page": page,
+        "match": match,
+        "view": page.view,
+        "seat": page.viewer,
+        "legal_commands": page.legal_commands,
+        "move_token": secrets.token_urlsafe(16),
+        "typed_token": secrets.token_urlsafe(16),
+        "can_join": _can_join(request, match, page),
+        "has_chat": pages.template_exists(chat_template),
+        "chat_template": chat_template,
+    }
+    if context["has_chat"]:
+        context.update(_chat_context(request, match, page))
+    return _render(request, "play/match.html", context)
+
+
+def _can_join(request: HttpRequest, match: Match, page: pages.MatchPage) -> bool:
+    if match.status != MatchStatus.OPEN or page.seat is not None:
+        return False
+    if not request.user.is_authenticated:
+        return True  # the button leads to the login page first
+    email = (request.user.email or "").lower()
+    return any(s.is_open and s.invited_email in ("", email) for s in page.seats)
+
+
+def _chat_context(request: HttpRequest, match: Match, page: pages.MatchPage) -> dict:
+    try:
+        from notifications.selectors import chat_for
+
+        chat_messages = chat_for(match)
+    except Exception:  # the chat is an extra; the match page must render without it
+        log.exception("chat for match %s could not be read", match.pk)
+        chat_messages = []
+    return {"chat_messages": chat_messages, "can_chat": page.seat is not None}
+
+
+def match_poll(request: HttpRequest, pk: int) -> HttpResponse:
+    """For htmx: 204 while nothing changed since `seq`, else a notice with a reload link."""
+    match = get_object_or_404(Match, pk=pk)
+    try:
+        seen = int(request.GET.get("seq", ""))
+    except ValueError:
+        seen = -1
+    if seen == match.head_seq and request.GET.get("status") == match.status:
+        return HttpResponse(status=204)
+    return render(request, "play/_moved_on.html", {"match": match})
+
+
+@login_required
+@require_POST
+def match_move(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    seat = selectors.viewer_seat(match, request.user)
+    if seat is None:
+        return HttpResponseForbidden("You do not play in this match.")
+    form = MoveForm(request.POST)
+    back = redirect("match_detail", pk=match.pk)
+    if not form.is_valid():
+        errors = form.errors.get("command") or ["The form was incomplete; reload the page."]
+        messages.error(request, errors[0])
+        return back
+    command = form.cleaned_data["command"].strip()
+    seq = form.cleaned_data["seq"]
+    key = f"web:{seat.number}:{form.cleaned_data['token']}"
+    if pages.move_received(match, key):
+        messages.info(request, "This move was already received and applied.")
+        return back
+    if match.status != MatchStatus.ACTIVE:
+        messages.error(request, "The match is not in play.")
+        return back
+    outdated = seq != match.head_seq
+    if not outdated and seat.number not in match.to_act:
+        messages.error(request, "It is not your turn.")
+        return back
+    game = match.game
+    try:
+        move = interpret(game, selectors.load_state(match), seat.number, command)
+    except IllegalMove as error:
+        if outdated:
+            messages.error(request, "The game has moved on since that position; look at it again.")
+        else:
+            messages.error(request, error.message)
+        return back
+    result = services.submit_move(
+        match_id=match.pk,
+        seat=seat.number,
+        move=move,
+        source=MoveSource.WEB,
+        expected_seq=seq,
+        idempotency_key=key,
+    )
+    if result.duplicate:
+        messages.info(request, result.message)
+    elif result.ok:
+        messages.success(request, f"Played: {command}")
+    else:
+        messages.error(request, result.message)
+    return back
+
+
+@login_required
+@require_POST
+def match_orders(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    seat = selectors.viewer_seat(match, request.user)
+    if seat is None:
+        return HttpResponseForbidden("You do not play in this match.")
+    form = StandingOrdersForm(request.POST, game=match.game)
+    if not form.is_valid():
+        messages.error(request, "Unknown standing order.")
+        return redirect("match_detail", pk=match.pk)
+    result = services.set_standing_orders(
+        match_id=match.pk, seat=seat.number, orders=form.cleaned_data["orders"]
+    )
+    (messages.success if result.ok else messages.error)(request, result.message)
+    return redirect("match_detail", pk=match.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_resign(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    seat = selectors.viewer_seat(match, request.user)
+    if seat is None:
+        return HttpResponseForbidden("You do not play in this match.")
+    if request.method == "GET":
+        return _render(request, "play/resign_confirm.html", {"match": match, "seat": seat})
+    result = services.resign(
+        match_id=match.pk,
+        seat=seat.number,
+        source=MoveSource.WEB,
+        idempotency_key=f"web-resign:{seat.number}",
+    )
+    (messages.success if result.ok else messages.error)(
+        request, result.message or "You have resigned."
+    )
+    return redirect("match_detail", pk=match.pk)
+
+
+def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    if match.status == MatchStatus.OPEN:
+        messages.info(request, "The match has not started; there is nothing to replay yet.")
+        return redirect("match_detail", pk=match.pk)
+    try:
+        seq = int(request.GET.get("n", match.head_seq))
+    except ValueError:
+        seq = match.head_seq
+    frame = pages.replay_frame(match, request.user, seq)
+    return _render(
+        request,
+        "play/replay.html",
+        {
+            "match": match,
+            "frame": frame,
+            "steps": range(0, match.head_seq + 1),
+            "previous": frame.seq - 1 if frame.seq > 0 else None,
+            "next": frame.seq + 1 if frame.seq < frame.head_seq else None,
+        },
+    )

@@ -1,0 +1,102 @@
+"""Posting moves from the match page: applied once, refused with a message, never a 500."""
+
+import pytest
+from django.urls import reverse
+
+from tests.web.conftest import hand_of, logged_in
+
+pytestmark = pytest.mark.django_db
+
+
+def post_move(client, match, command, *, seq=None, token="form-token-1"):
+    return client.post(
+        reverse("match_move", args=[match.pk]),
+        {"command": command, "seq": match.head_seq if seq is None else seq, "token": token},
+        follow=True,
+    )
+
+
+def test_a_legal_move_is_applied(duel, anna):
+    card = hand_of(duel, anna)[0]
+    response = post_move(logged_in(anna), duel, f"play {card}")
+    assert response.status_code == 200
+    assert f"Played: play {card}" in response.content.decode()
+    move = duel.moves.get()
+    assert move.payload == {"type": "play", "card": card}
+    assert move.source == "web"
+    assert card not in hand_of(duel, anna)
+
+
+def test_a_pressed_button_sends_the_listed_command(duel, anna):
+    page = logged_in(anna).get(reverse("match_detail", args=[duel.pk])).content.decode()
+    card = hand_of(duel, anna)[0]
+    assert f'name="command" value="play {card}"' in page
+
+
+def test_an_illegal_move_shows_the_reason_and_appends_nothing(duel, anna):
+    response = post_move(logged_in(anna), duel, "play 99")
+    assert response.status_code == 200
+    assert "you cannot play 99" in response.content.decode()
+    assert duel.moves.count() == 0
+
+
+def test_an_unreadable_command_says_what_was_expected(duel, anna):
+    response = post_move(logged_in(anna), duel, "dance a jig")
+    assert "Expected &#x27;play N&#x27;" in response.content.decode()
+    assert duel.moves.count() == 0
+
+
+def test_an_empty_command_is_refused(duel, anna):
+    response = post_move(logged_in(anna), duel, "")
+    assert "Type a command." in response.content.decode()
+    assert duel.moves.count() == 0
+
+
+def test_a_double_submit_of_the_same_form_applies_once(duel, anna):
+    client = logged_in(anna)
+    card = hand_of(duel, anna)[0]
+    seq = duel.head_seq
+    post_move(client, duel, f"play {card}", seq=seq, token="double-click")
+    second = post_move(client, duel, f"play {card}", seq=seq, token="double-click")
+    assert duel.moves.count() == 1
+    assert "already received" in second.content.decode()
+
+
+def test_a_move_for_an_outdated_position_is_refused(duel, anna, ben):
+    seen = duel.head_seq
+    post_move(logged_in(ben), duel, f"play {hand_of(duel, ben)[0]}", token="ben-form")
+    assert duel.moves.count() == 1
+    response = post_move(logged_in(anna), duel, f"play {hand_of(duel, anna)[0]}", seq=seen)
+    assert "moved on" in response.content.decode()
+    assert duel.moves.count() == 1
+
+
+def test_a_second_move_when_it_is_not_your_turn_is_refused(duel, anna):
+    client = logged_in(anna)
+    hand = hand_of(duel, anna)
+    post_move(client, duel, f"play {hand[0]}", token="first-form")
+    duel.refresh_from_db()
+    response = post_move(client, duel, f"play {hand[1]}", token="second-form")
+    assert "It is not your turn." in response.content.decode()
+    assert duel.moves.count() == 1
+
+
+def test_a_tampered_form_changes_nothing(duel, anna):
+    client = logged_in(anna)
+    for data in (
+        {"command": "play 1"},
+        {"command": "play 1", "seq": "x", "token": "abcdefgh"},
+        {"command": "play 1", "seq": 0, "token": "no spaces allowed"},
+    ):
+        response = client.post(reverse("match_move", args=[duel.pk]), data, follow=True)
+        assert response.status_code == 200
+    assert duel.moves.count() == 0
+
+
+def test_against_a_bot_the_bot_answers_at_once(against_bot, anna):
+    before = against_bot.moves.count()
+    card = hand_of(against_bot, anna)[0]
+    post_move(logged_in(anna), against_bot, f"play {card}")
+    against_bot.refresh_from_db()
+    assert against_bot.moves.count() > before
+    assert against_bot.moves.filter(source="web").count() == 1
