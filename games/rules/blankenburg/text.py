@@ -487,20 +487,24 @@ def parse_plans(clean, words, state, seat):
         if rest:
             rest = re.sub(r"^(discarding|discard|and discard)\s*", "", rest)
             hand = sorted(state["players"][seat]["hand"])
-            for name in re.split(r"\s*(?:,|\band\b)\s*", rest.replace(" , ", ",")):
-                name = name.strip().removeprefix("the ")
-                if not name:
-                    continue
-                card = next(
-                    (c for c in hand if norm(PLANS[c].name) == name and c not in discard), None
-                )
-                if card is None:
+            words_left = [w for w in rest.split() if w not in ("and", "the")]
+            while words_left:
+                for length in (2, 1):  # plan names have one or two words
+                    name = " ".join(words_left[:length])
+                    card = next(
+                        (c for c in hand if norm(PLANS[c].name) == name and c not in discard),
+                        None,
+                    )
+                    if card is not None:
+                        discard.append(card)
+                        del words_left[:length]
+                        break
+                else:
                     raise ParseError(
-                        f"You have no plan {name!r} to discard; your plans: "
+                        f"You have no plan {' '.join(words_left)!r} to discard; your plans: "
                         + ", ".join(PLANS[c].name for c in hand)
                         + "."
                     )
-                discard.append(card)
         return {"type": "buy_plan", "deck": deck, "discard": sorted(discard)}
     raise ParseError(
         "Send 'buy basic plan' (1 silver), 'buy grand plan' (2 silver), "

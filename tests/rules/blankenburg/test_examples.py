@@ -38,7 +38,7 @@ def test_setup_example_four_players():
     basic, grand = state["communal"]
     assert rules.PLANS[basic].starred and rules.PLANS[grand].kind == "grand"
     assert state["market"] == {r: 3 for r in rules.RESOURCES}
-    for seat, p in enumerate(state["players"]):
+    for p in state["players"]:
         if p["char"] == "noble":  # Beth's Noble: four more silver and a gold
             assert p["silver"] == 16 and p["gold"] == 1
 
@@ -140,8 +140,11 @@ def test_first_income_example():
     butcher at Chris's shop (2), the baker at Beth's cottage (1), the chandler at the inn."""
     state = first_turn_position()
     rules.start_building(state)
-    for text, seat in (("build chapel", BETH), ("build communal cottage", BETH),
-                       ("build shop", CHRIS)):
+    for text, seat in (
+        ("build chapel", BETH),
+        ("build communal cottage", BETH),
+        ("build shop", CHRIS),
+    ):
         play(state, seat, GAME.parse(text, state, seat))
     for seat in list(GAME.to_act(state)):
         play(state, seat, {"type": "decline"})
@@ -172,8 +175,17 @@ def test_income_example_tally():
     put(state, "Inn", yellow)
     put(state, "Parish", yellow)
     put(state, "Shop", white)
-    set_track(state, "Guard", "Chandler", "Butcher", "Baker", "Scholar", "Spice Merchant",
-              "Blacksmith", "Cooper")
+    set_track(
+        state,
+        "Guard",
+        "Chandler",
+        "Butcher",
+        "Baker",
+        "Scholar",
+        "Spice Merchant",
+        "Blacksmith",
+        "Cooper",
+    )
     top_event(state, "Prosperity Reigns")
     top_visitor(state, "Lumberjack")
     rules.start_income(state)
