@@ -9,7 +9,9 @@ from .data import (
     CARDS,
     CELL_NAMES,
     CHIPS,
+    COLUMNS,
     FIGURES,
+    HEIGHT,
     LAND_NAMES,
     MISSING,
     WIDTH,
@@ -152,18 +154,18 @@ class NewEngland(Game):
             cell["x"] = (index % WIDTH) * CELL_SIZE + 20
             cell["y"] = (index // WIDTH) * CELL_SIZE + 40
             cells.append(cell)
-        # starter tiles: a bar joining their two halves, for the picture
+        # starter tiles: an outline around both halves, in the family's colour
         joins = []
-        for tile in state["tiles"]:
+        for tile in tiles:
             if len(tile["cells"]) == 2:
                 a, b = tile["cells"]
                 joins.append(
                     {
-                        "x1": (a % WIDTH) * CELL_SIZE + 40,
-                        "y1": (a // WIDTH) * CELL_SIZE + 60,
-                        "x2": (b % WIDTH) * CELL_SIZE + 40,
-                        "y2": (b // WIDTH) * CELL_SIZE + 60,
-                        "colour": FAMILY_COLOURS[families[tile["owner"]]],
+                        "x": (a % WIDTH) * CELL_SIZE + 21,
+                        "y": (a // WIDTH) * CELL_SIZE + 41,
+                        "w": ((b % WIDTH) - (a % WIDTH) + 1) * CELL_SIZE - 2,
+                        "h": ((b // WIDTH) - (a // WIDTH) + 1) * CELL_SIZE - 2,
+                        "colour": colours[tile["owner"]],
                     }
                 )
         selection = []
@@ -189,6 +191,7 @@ class NewEngland(Game):
             chips.append(
                 {
                     "value": value,
+                    "x": value * 36 - 14,
                     "seat": holder,
                     "letter": letters[holder] if holder is not None else "",
                     "colour": FAMILY_COLOURS[families[holder]] if holder is not None else "",
@@ -226,8 +229,10 @@ class NewEngland(Game):
             "chips": chips,
             "players": players,
             "supply": dict(state["supply"]),
+            "columns": [{"label": c, "x": i * CELL_SIZE + 40} for i, c in enumerate(COLUMNS)],
+            "rows": [{"label": r + 1, "y": r * CELL_SIZE + 65} for r in range(HEIGHT)],
             "width": WIDTH * CELL_SIZE + 60,
-            "height": (len(cells) // WIDTH) * CELL_SIZE + 60,
+            "height": HEIGHT * CELL_SIZE + 60,
             "result": None,
         }
         result = self.result(state)
