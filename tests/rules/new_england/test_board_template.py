@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 from xml.dom import minidom
 
+import django
 from django.conf import settings
 from django.template import Context, Engine
 
@@ -16,6 +17,7 @@ TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 def render(view, seat):
     if not settings.configured:  # run without pytest-django
         settings.configure()
+        django.setup()
     engine = Engine(dirs=[str(TEMPLATES)])
     template = engine.get_template("games/new-england/board.html")
     return template.render(Context({"view": view, "seat": seat, "legal_commands": []}))
