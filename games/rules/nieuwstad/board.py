@@ -26,6 +26,11 @@ class Geometry:
         for cell in board.lake:
             self.area[cell] = "lake"
         self.land = tuple(board.city) + tuple(board.countryside)
+        self.partner: dict[str, str] = {}
+        for a, b in board.tiles:
+            self.partner[a] = b
+            self.partner[b] = a
+        self.tile_key = {a: a for a, _b in board.tiles} | {b: a for a, b in board.tiles}
         self.district = {c: d for d, cells in board.districts.items() for c in cells}
         self.neighbours: dict[str, dict[str, str | None]] = {}
         for cell in self.area:
@@ -69,26 +74,29 @@ def edge_at(building: Building, facing: str, d: str) -> str:
 
 
 def forest_open(state, cell: str) -> bool:
-    """May this forest tile be taken? Countryside, or city bordering Market or open area."""
+    """May the forest tile on `cell` be taken? It must lie in the outer area, or in the city
+    bordering the Market or the open area (cleared land) [rulebook Woodcutter]."""
     geo = geometry(state["board"])
-    area = geo.area.get(cell)
     if cell not in state["forest"]:
         return False
-    if area == "country":
-        return True
-    for other in geo.neighbours[cell].values():
-        if other is None:
-            continue
-        kind = geo.area[other]
-        if kind == "market":
+    for spot in (cell, geo.partner[cell]):
+        if geo.area[spot] == "country":
             return True
-        if kind in ("city", "country") and other not in state["forest"]:
-            return True
+        for other in geo.neighbours[spot].values():
+            if other is None:
+                continue
+            kind = geo.area[other]
+            if kind == "market":
+                return True
+            if kind in ("city", "country") and other not in state["forest"]:
+                return True
     return False
 
 
 def open_forest(state) -> list[str]:
-    return sort_cells(c for c in state["forest"] if forest_open(state, c))
+    """One space (the tile's first) per forest tile that may be taken."""
+    geo = geometry(state["board"])
+    return sort_cells({geo.tile_key[c] for c in state["forest"] if forest_open(state, c)})
 
 
 def placement_error(state, building: Building, cells: list[str], facing: str | None) -> str:
@@ -166,41 +174,106 @@ def facings(building: Building) -> tuple[str, ...]:
     return DIRS
 
 
-def placements(state, building: Building) -> list[tuple[list[str], str | None]]:
-    """Every (cells, facing) where `building` may stand now (one per distinct result)."""
-    geo = geometry(state["board"])
-    free = [c for c in geo.land if c not in state["forest"] and c not in state["cells"]]
-    free_set = set(free)
-    result: list[tuple[list[str], str | None]] = []
-    seen: set[tuple] = set()
-    for cell in free:
+@cache
+def candidates(board_key: str, edges: str | None, size: int, green: bool, gate: bool) -> tuple:
+    """Every footprint a building of this shape could take on an empty board, with the
+    outer edges to check: (cells, facing, area, ((neighbour, own material, side), ...))."""
+    geo = geometry(board_key)
+    shape = Building("shape", "shape", 0, "green" if green else "brown", 0, 0, 0, 0, size, edges)
+    found = []
+    seen: set = set()
+    for cell in geo.land:
         area = geo.area[cell]
         if area == "country":
-            if building.key == "citygate":
+            if gate:
                 continue
-            if building.size == 1:
-                result.append(([cell], None))
-                continue
-            for d in ("E", "S"):
-                other = geo.neighbours[cell][d]
-                if other in free_set and geo.area[other] == "country":
-                    result.append((sort_cells([cell, other]), None))
+            spots = [[cell]] if size == 1 else []
+            if size == 2:
+                for d in ("E", "S"):
+                    other = geo.neighbours[cell][d]
+                    if other is not None and geo.area[other] == "country":
+                        spots.append(sort_cells([cell, other]))
+            for cells in spots:
+                found.append((tuple(cells), None, "country", ()))
             continue
-        if building.colour == "green":
+        if green:
             continue
-        for f in facings(building):
-            cells = footprint(cell, building.size, f)
-            if any(c not in free_set for c in cells):
+        for f in facings(shape):
+            cells = footprint(cell, size, f)
+            if any(geo.area.get(c) != "city" for c in cells):
                 continue
             cells = sort_cells(cells)
-            sig = (tuple(cells), tuple(edge_at(building, f, d) for d in DIRS), f in "NS")
-            if building.size == 1:
-                sig = (tuple(cells), tuple(edge_at(building, f, d) for d in DIRS))
+            sig = (tuple(cells), tuple(edge_at(shape, f, d) for d in DIRS), size == 2 and f in "NS")
             if sig in seen:
                 continue
             seen.add(sig)
-            if not placement_error(state, building, cells, f):
-                result.append((cells, f))
+            outer = []
+            ok = True
+            for c in cells:
+                for d in DIRS:
+                    other = geo.neighbours[c][d]
+                    if other in cells:
+                        continue
+                    mine = edge_at(shape, f, d)
+                    if mine == "G" and (other is None or geo.area[other] != "country"):
+                        ok = False
+                    if other is not None and mine != "G":
+                        outer.append((other, mine, OPPOSITE[d]))
+            if ok:
+                found.append((tuple(cells), f, "city", tuple(outer)))
+    return tuple(found)
+
+
+def placements(
+    state, building: Building, memo: dict | None = None
+) -> list[tuple[list[str], str | None]]:
+    """Every (cells, facing) where `building` may stand now (one per distinct result).
+    `memo` shares the search between buildings of the same shape within one enumeration."""
+    shape_key = (building.edges, building.size, building.colour == "green", building.key)
+    if building.key != "citygate":
+        shape_key = shape_key[:3]
+    if memo is not None and shape_key in memo:
+        return memo[shape_key]
+    result = _placements(state, building)
+    if memo is not None:
+        memo[shape_key] = result
+    return result
+
+
+def _placements(state, building: Building) -> list[tuple[list[str], str | None]]:
+    geo = geometry(state["board"])
+    forest, occupied, buildings = state["forest"], state["cells"], state["buildings"]
+    area = geo.area
+    result: list[tuple[list[str], str | None]] = []
+    shape = candidates(
+        state["board"],
+        building.edges,
+        building.size,
+        building.colour == "green",
+        building.key == "citygate",
+    )
+    for cells, facing, where, outer in shape:
+        if any(c in forest or c in occupied for c in cells):
+            continue
+        if where == "country":
+            result.append((list(cells), None))
+            continue
+        touches = False
+        for other, mine, side in outer:
+            kind = area[other]
+            if kind == "market":
+                touches = True
+                if mine != "S":
+                    break
+            elif other in occupied:
+                touches = True
+                if kind == "city":
+                    there = buildings[occupied[other]]
+                    if edge_at(BUILDINGS[there["kind"]], there["facing"], side) != mine:
+                        break
+        else:
+            if touches:
+                result.append((list(cells), facing))
     return result
 
 

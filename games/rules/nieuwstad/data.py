@@ -69,6 +69,7 @@ class Board:
     countryside: tuple[str, ...]
     lake: tuple[str, ...]
     districts: dict[str, tuple[str, ...]]
+    tiles: tuple[tuple[str, str], ...]  # the spaces each forest tile covers
     boat_spots: int
 
 
@@ -76,37 +77,54 @@ def _cells(spec: str) -> tuple[str, ...]:
     return tuple(spec.split())
 
 
+def _tiles(spec: str) -> tuple[tuple[str, str], ...]:
+    return tuple((a, b) for a, b in (pair.split("-") for pair in spec.split()))
+
+
+# A forest tile covers two building spaces [design]: the rulebook's example builds 6
+# buildings on the 4 tiles cleared in the opening, so a tile must hold more than one.
 LARGE = Board(
     key="large",
-    columns=6,
-    rows=6,
-    market=_cells("C3 D3 C4 D4"),
-    city=_cells("B2 C2 D2 E2 B3 E3 B4 E4 B5 C5 D5 E5"),
-    countryside=_cells("A1 B1 C1 D1 E1 A2 A3 A4 A5 A6 B6 C6 D6 E6 F6"),
-    lake=_cells("F1 F2 F3 F4 F5"),
+    columns=8,
+    rows=8,
+    market=_cells("D4 E4 D5 E5"),
+    city=_cells(
+        "B2 C2 D2 E2 F2 G2 B3 C3 D3 E3 F3 G3 B4 C4 F4 G4 "
+        "B5 C5 F5 G5 B6 C6 D6 E6 F6 G6 B7 C7 D7 E7 F7 G7"
+    ),
+    countryside=_cells("A1 B1 C1 D1 E1 F1 G1 H1 A2 A3 A4 A5 A6 A7 A8 B8 C8 D8 E8 F8 G8 H8"),
+    lake=_cells("H2 H3 H4 H5 H6 H7"),
     districts={
-        "NW": _cells("B2 C2 B3"),
-        "NE": _cells("D2 E2 E3"),
-        "SE": _cells("E4 E5 D5"),
-        "SW": _cells("B4 B5 C5"),
+        "NW": _cells("B2 C2 D2 B3 C3 D3 B4 C4"),
+        "NE": _cells("E2 F2 G2 E3 F3 G3 F4 G4"),
+        "SE": _cells("F5 G5 E6 F6 G6 E7 F7 G7"),
+        "SW": _cells("B5 C5 B6 C6 D6 B7 C7 D7"),
     },
+    tiles=_tiles(
+        "B2-C2 D2-D3 B3-B4 C3-C4 F2-G2 E2-E3 F3-F4 G3-G4 "
+        "B6-B7 C6-C7 B5-C5 D6-D7 F5-F6 G5-G6 E6-E7 F7-G7 "
+        "A1-B1 C1-D1 E1-F1 G1-H1 A2-A3 A4-A5 A6-A7 A8-B8 C8-D8 E8-F8 G8-H8"
+    ),
     boat_spots=2,
 )
 
 SMALL = Board(
     key="small",
-    columns=5,
-    rows=4,
-    market=_cells("C2"),
-    city=_cells("B1 C1 D1 B2 D2 B3 C3 D3"),
-    countryside=_cells("A1 A2 A3 A4 B4 C4 D4"),
-    lake=_cells("E1 E2 E3"),
+    columns=8,
+    rows=5,
+    market=_cells("D2 E2 D3 E3"),
+    city=_cells("B1 C1 D1 E1 F1 G1 B2 C2 F2 G2 B3 C3 F3 G3 B4 C4 D4 E4 F4 G4"),
+    countryside=_cells("A1 A2 A3 A4 A5 B5 C5 D5 E5 F5"),
+    lake=_cells("H1 H2 H3 H4"),
     districts={
-        "NW": _cells("B1 C1"),
-        "NE": _cells("D1 D2"),
-        "SE": _cells("D3 C3"),
-        "SW": _cells("B3 B2"),
+        "NW": _cells("B1 C1 D1 B2 C2"),
+        "NE": _cells("E1 F1 G1 F2 G2"),
+        "SE": _cells("F3 G3 E4 F4 G4"),
+        "SW": _cells("B3 C3 B4 C4 D4"),
     },
+    tiles=_tiles(
+        "B1-C1 D1-E1 F1-G1 B2-B3 C2-C3 F2-F3 G2-G3 B4-C4 D4-E4 F4-G4 A1-A2 A3-A4 A5-B5 C5-D5 E5-F5"
+    ),
     boat_spots=1,
 )
 

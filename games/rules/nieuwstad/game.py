@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.engine import Game, IllegalMove, Option, Result, StandingOrder
 
+from . import board as B
 from . import bots
 from . import rules as R
 from . import text as T
@@ -178,7 +179,9 @@ class Nieuwstad(Game):
             + sum(len(p["hand"]) for p in state["players"])
         )
         assert cards == len(R.deck_for(n)), "action cards not conserved"
-        assert len(state["forest"]) <= (27 if state["board"] == "large" else 15)
+        assert len(state["forest"]) <= (54 if state["board"] == "large" else 30)
+        geo = B.geometry(state["board"])
+        assert all(geo.partner[c] in state["forest"] for c in state["forest"]), "split tile"
         assert set(state["forest"]) <= set(BOARDS[state["board"]].city) | set(
             BOARDS[state["board"]].countryside
         )

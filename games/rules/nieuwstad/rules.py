@@ -70,8 +70,9 @@ def setup(names: list[str], options: dict, rng) -> dict:
     for kind, count in FOREST_TILES.items():
         tiles += [kind] * (count - (FOREST_REMOVED_2P[kind] if n == 2 else 0))
     rng.shuffle(tiles)
-    land = B.sort_cells(list(board.city) + list(board.countryside))
-    forest = dict(zip(land, tiles, strict=False))  # the 3 left over go back unseen
+    forest = {}
+    for (a, b), kind in zip(board.tiles, tiles, strict=False):  # 3 left over, unseen
+        forest[a] = forest[b] = kind
     supply = {k: b.count - (REMOVED_2P.get(k, 0) if n == 2 else 0) for k, b in BUILDINGS.items()}
     deck = deck_for(n)
     rng.shuffle(deck)
@@ -501,6 +502,9 @@ def take_forest(state, seat: int, cell: str) -> None:
             "the city next to the Market or the open area."
         )
     tile = state["forest"].pop(cell)
+    partner = B.geometry(state["board"]).partner[cell]
+    del state["forest"][partner]
+    cell = B.sort_cells([cell, partner])[0]
     player = state["players"][seat]
     gains = dict(FOREST_YIELD[tile])
     if state["phase"] == "act" and privileged(state, seat):
@@ -571,6 +575,7 @@ def blue_alone(state) -> bool:
 
 def builder_moves(state, seat: int) -> list[dict]:
     moves: list[dict] = []
+    memo: dict = {}
     player = state["players"][seat]
     turn = state["act"]["turn"]
     if "housebuilding" in player["hand"] and not turn.get("housebuilding"):
@@ -585,7 +590,7 @@ def builder_moves(state, seat: int) -> list[dict]:
         ]
         if not options:
             continue
-        spots = [([], None)] if key == "boat" else B.placements(state, building)
+        spots = [([], None)] if key == "boat" else B.placements(state, building, memo)
         for cells, facing in spots:
             for d in options:
                 moves.append(
@@ -597,7 +602,7 @@ def builder_moves(state, seat: int) -> list[dict]:
                         "discount": d,
                     }
                 )
-    moves += proposal_moves(state, seat)
+    moves += proposal_moves(state, seat, memo)
     moves.append({"type": "pass"})
     return moves
 
@@ -754,7 +759,7 @@ def can_propose_any(state, seat: int) -> bool:
     return any(proposable(state, seat, b) for b in BUILDINGS.values())
 
 
-def proposal_moves(state, seat: int) -> list[dict]:
+def proposal_moves(state, seat: int, memo: dict | None = None) -> list[dict]:
     if seat in state["act"]["proposed"]:
         return []
     moves = []
@@ -769,7 +774,7 @@ def proposal_moves(state, seat: int) -> list[dict]:
             ):
                 continue
             if spots is None:
-                spots = B.placements(state, building)
+                spots = B.placements(state, building, memo)
             for cells, facing in spots:
                 moves.append(
                     {

@@ -333,7 +333,7 @@ STALLS = {
     "fish monger": "fishmonger",
     "inn": "inn",
 }
-CELL_RE = re.compile(r"\b([a-f])\s?([1-9])\b")
+CELL_RE = re.compile(r"\b([a-h])\s?([1-9])\b")
 
 
 def normalise(text: str) -> str:
@@ -399,7 +399,8 @@ def parse(text: str, state, seat: int) -> dict:
                 "Expected 'take forest C4' naming one forest space."
                 + menu(state, seat, ("forest",))
             )
-        return {"type": "forest", "cell": f"{cells[0][0].upper()}{cells[0][1]}"}
+        cell = f"{cells[0][0].upper()}{cells[0][1]}"
+        return {"type": "forest", "cell": geometry(state["board"]).tile_key.get(cell, cell)}
     if head == "choose":
         text = text[len("choose ") :].removeprefix("the ")
     char = lookup(text, ALIASES)
