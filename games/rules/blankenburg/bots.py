@@ -189,7 +189,10 @@ def plan_choice(state: State, seat: int, rng, style: dict) -> dict:
     deck = "grand" if have >= 5 and player["silver"] >= 6 and state["grand_deck"] else "basic"
     if not state[f"{deck}_deck"] or player["silver"] < (2 if deck == "grand" else 1) + 2:
         return {"type": "pass"}
-    discard = sorted(stuck[:1]) if len(hand) >= rules.hand_limit(state, seat) or stuck else []
+    discard = []
+    if stuck:  # identical cards are one choice: name the lowest of them
+        name = PLANS[stuck[0]].name
+        discard = [min(c for c in hand if PLANS[c].name == name)]
     if len(hand) - len(discard) + 1 > rules.hand_limit(state, seat):
         return {"type": "pass"}
     return {"type": "buy_plan", "deck": deck, "discard": discard}
@@ -205,7 +208,7 @@ def trade_choice(state: State, seat: int, style: dict) -> dict:
         room = n - market[r]
         if excess > 0 and room > 0:
             return {"type": "sell", "resource": r, "count": min(excess, room)}
-    price = rules.RESOURCE_PRICE[state["round"] - 1]
+    price = rules.buy_price(state, seat)
     if player["silver"] >= price + style["thrift"]:
         for r in sorted(need, key=lambda r: -need[r]):
             if market[r] > 0:

@@ -409,38 +409,52 @@ class Character:
 
 CHARACTERS: tuple[Character, ...] = (
     Character("noble", "Noble", "Starts with 4 more silver and one gold."),  # [R]
-    Character(
-        "merchant", "Merchant", "Starts with one extra resource of their choice."
-    ),  # [R]; choice [G]
+    # [R] "starts with an extra resource"; the choice of which is [G].
+    Character("merchant", "Merchant", "Starts with one extra resource of their choice."),
+    # Named [R]; the ability [G].
     Character(
         "city_planner",
         "City Planner",
-        "May build any structure in a dual-district space, without waiting for the "
-        "regular spaces to fill (alternate board only).",
-    ),  # named [R], ability [G]
+        "May build any structure in a dual-district space, without waiting for the regular "
+        "spaces to fill, and gains 1 extra prestige for each such build (alternate board).",
+    ),
+    # The rest [G].
     Character(
         "mason", "Mason", "When building, may use one wood as a stone or one stone as a wood."
-    ),  # [G]
+    ),
     Character(
-        "banker", "Banker", "Starts with 2 more silver; silver scores up to 4 prestige, not 3."
-    ),  # [G]
+        "banker",
+        "Banker",
+        "Starts with 3 more silver; a zero bid gains 1 more silver; silver scores up to 4 "
+        "prestige, not 3.",
+    ),
     Character(
         "architect",
         "Architect",
-        "May hold four plans; draws one more card when buying a basic plan.",
-    ),  # [G]
+        "Plans cost 1 silver less in the marketplace; may hold four plans.",
+    ),
     Character(
-        "innkeeper", "Innkeeper", "Gains 1 silver for each guest who stays at the board's inn."
-    ),  # [G]
+        "innkeeper",
+        "Innkeeper",
+        "Gains 1 silver for every three guests who stay at the board's inn.",
+    ),
     Character(
-        "abbess", "Abbess", "Religious structures count double for the religious majority."
-    ),  # [G]
-    Character("guildmaster", "Guildmaster", "Sells resources for 2 silver each."),  # [G]
+        "abbess",
+        "Abbess",
+        "Own religious structures pay 1 more silver per guest and count double for the "
+        "religious majority.",
+    ),
+    Character(
+        "guildmaster",
+        "Guildmaster",
+        "Buys marketplace resources for 1 silver less and sells them for 2 silver each.",
+    ),
     Character(
         "foreman",
         "Foreman",
-        "Repairs cost nothing; demolishing a grand structure costs no prestige.",
-    ),  # [G]
+        "Gains 1 extra prestige for each grand structure built; repairs cost nothing; "
+        "demolishing a grand structure costs no prestige.",
+    ),
 )
 CHARACTER_BY_KEY = {c.key: c for c in CHARACTERS}
 
@@ -448,7 +462,7 @@ CHARACTER_BY_KEY = {c.key: c for c in CHARACTERS}
 
 # Regular spaces per district [G]; the alternate side adds four dual spaces [R], two of which
 # (commercial/civic, religious/civic) are named in E4; the left colour comes first [R].
-FRONT_SPACES = {"residential": 7, "commercial": 7, "civic": 5, "religious": 5}
+FRONT_SPACES = {"residential": 6, "commercial": 6, "civic": 4, "religious": 4}
 DUAL_SPACES = (
     ("commercial", "civic"),
     ("religious", "civic"),

@@ -8,7 +8,7 @@ from itertools import combinations
 from games.engine import IllegalMove
 
 from . import rules
-from .data import PLAN_PRICE, PLANS, RESOURCE_PRICE, RESOURCES, SPACES
+from .data import PLANS, RESOURCES, SPACES
 from .rules import State
 
 
@@ -95,7 +95,7 @@ def legal_moves(state: State, seat: int) -> list[dict]:
         hand = sorted(player["hand"])
         limit = rules.hand_limit(state, seat)
         for deck in ("basic", "grand"):
-            if player["silver"] < PLAN_PRICE[deck] or not state[f"{deck}_deck"]:
+            if player["silver"] < rules.plan_price(state, seat, deck) or not state[f"{deck}_deck"]:
                 continue
             for k in range(len(hand) + 1):
                 if len(hand) - k + 1 > limit:
@@ -115,7 +115,7 @@ def legal_moves(state: State, seat: int) -> list[dict]:
         return [{"type": "keep", "card": c} for c in sorted(first_of_name.values())]
     if phase == "resources":
         moves = []
-        price = RESOURCE_PRICE[state["round"] - 1]
+        price = rules.buy_price(state, seat)
         if player["silver"] >= price:
             moves.extend({"type": "buy", "resource": r} for r in RESOURCES if state["market"][r])
         for r in RESOURCES:

@@ -252,7 +252,7 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
             players[seat]["silver"] += 4
             players[seat]["gold"] += take_from_supply(state, "gold", 1)
         elif players[seat]["char"] == "banker":
-            players[seat]["silver"] += 2
+            players[seat]["silver"] += 3
     merchants = [s for s in range(n) if players[s]["char"] == "merchant"]
     if merchants:
         state["phase"] = "merchant"
@@ -352,7 +352,7 @@ def reveal_bids(state: State) -> None:
     zero = ZERO_BID_SILVER_SIX if n == 6 else ZERO_BID_SILVER
     for s in range(n):
         if bids[s] == 0:
-            state["players"][s]["silver"] += zero
+            state["players"][s]["silver"] += zero + (1 if char_of(state, s) == "banker" else 0)
     state["reveal"] = {"turn": state["turn"], "bids": list(bids), "salts": list(state["salts"])}
     shown = ", ".join(f"{state['names'][s]} {bids[s]}" for s in ranked)
     news(state, f"bids revealed: {shown}")
@@ -614,7 +614,7 @@ def build(state: State, seat: int, card: int, space: int) -> None:
         state["communal"][state["communal"].index(card)] = None
     place_structure(state, seat, card, space)
     state["locks"].pop(str(space), None)
-    player["prestige"] += plan.prestige
+    player["prestige"] += plan.prestige + character_bonus(state, seat, plan.kind, space)
     state["built"] = True
     where = "" if len(SPACES[state["board"]][space]) == 1 else " on a dual space"
     news(
@@ -623,6 +623,16 @@ def build(state: State, seat: int, card: int, space: int) -> None:
         f"{plan.name}{where} (+{plan.prestige} prestige)",
     )
     after_build_action(state, seat)
+
+
+def character_bonus(state: State, seat: int, kind: str, space: int) -> int:
+    """Extra prestige for building: the Foreman on grand plans, the City Planner on duals."""
+    char = char_of(state, seat)
+    if char == "foreman" and kind == "grand":
+        return 1
+    if char == "city_planner" and len(SPACES[state["board"]][space]) == 2:
+        return 1
+    return 0
 
 
 def repair(state: State, seat: int, space: int) -> None:
@@ -928,20 +938,25 @@ def lodge(state: State) -> None:
                 break
         if where is None:
             lodging.append([person, -1, -1, 0])
-            for s in range(state["n"]):
-                if char_of(state, s) == "innkeeper":
-                    state["players"][s]["silver"] += 1
             continue
         guests[where] += 1
         s = town[where]
         plan = PLANS[s["card"]]
-        pay = plan.income * state["income_mod"].get(space_district(state, where), 1)
+        district = space_district(state, where)
+        pay = plan.income * state["income_mod"].get(district, 1)
+        if s["owner"] >= 0 and district == "religious" and char_of(state, s["owner"]) == "abbess":
+            pay += 1
         if s["owner"] == MASTER_BUILDER:
             pay = 0
         else:
             state["players"][s["owner"]]["silver"] += pay
         lodging.append([person, where, s["owner"], pay])
     state["lodging"] = lodging
+    at_board_inn = sum(1 for entry in lodging if entry[1] == -1)
+    for s in range(state["n"]):
+        if char_of(state, s) == "innkeeper" and at_board_inn >= 3:
+            state["players"][s]["silver"] += at_board_inn // 3
+            news(state, f"{state['names'][s]} (Innkeeper) gained {at_board_inn // 3} silver")
     earned = [0] * state["n"]
     for _, _, owner, pay in lodging:
         if owner >= 0:
@@ -962,7 +977,13 @@ def start_market(state: State) -> None:
 
 def can_buy_plan(state: State, seat: int) -> bool:
     silver = state["players"][seat]["silver"]
-    return any(silver >= PLAN_PRICE[d] and state[f"{d}_deck"] for d in ("basic", "grand"))
+    return any(
+        silver >= plan_price(state, seat, d) and state[f"{d}_deck"] for d in ("basic", "grand")
+    )
+
+
+def plan_price(state: State, seat: int, deck: str) -> int:
+    return PLAN_PRICE[deck] - (1 if char_of(state, seat) == "architect" else 0)
 
 
 def next_plan_buyer(state: State, candidates: list[int]) -> None:
@@ -983,7 +1004,7 @@ def buy_plan(state: State, seat: int, deck: str, discards: list[int]) -> None:
     player = state["players"][seat]
     if deck not in PLAN_PRICE:
         raise IllegalMove("Buy a basic or a grand plan.")
-    price = PLAN_PRICE[deck]
+    price = plan_price(state, seat, deck)
     if player["silver"] < price:
         raise IllegalMove(f"A {deck} plan costs {price} silver; you have {player['silver']}.")
     if not state[f"{deck}_deck"]:
@@ -999,8 +1020,6 @@ def buy_plan(state: State, seat: int, deck: str, discards: list[int]) -> None:
         player["hand"].remove(c)
         state["basic_deck" if PLANS[c].kind == "basic" else "grand_deck"].append(c)
     draw = PLAN_DRAW[deck] + len(discards)
-    if deck == "basic" and player["char"] == "architect":
-        draw += 1
     pile = state[f"{deck}_deck"]
     drawn = pile[:draw]
     del pile[:draw]
@@ -1041,7 +1060,7 @@ def start_resources(state: State, round_: int) -> None:
 
 def can_trade(state: State, seat: int) -> bool:
     player = state["players"][seat]
-    if player["silver"] >= RESOURCE_PRICE[state["round"] - 1] and any(
+    if player["silver"] >= buy_price(state, seat) and any(
         state["market"][r] > 0 for r in RESOURCES
     ):
         return True
@@ -1062,6 +1081,11 @@ def next_trader(state: State, candidates: list[int]) -> None:
 def after_trader(state: State) -> None:
     order = turn_order(state)
     next_trader(state, order[order.index(state["cur"]) + 1 :])
+
+
+def buy_price(state: State, seat: int) -> int:
+    discount = 1 if char_of(state, seat) == "guildmaster" else 0
+    return RESOURCE_PRICE[state["round"] - 1] - discount
 
 
 def sell_price(state: State, seat: int) -> int:
@@ -1094,7 +1118,7 @@ def sell(state: State, seat: int, resource: str, count: int) -> None:
 def buy_resource(state: State, seat: int, resource: str) -> None:
     if resource not in RESOURCES:
         raise IllegalMove(f"Buy one of {', '.join(RESOURCES)}.")
-    price = RESOURCE_PRICE[state["round"] - 1]
+    price = buy_price(state, seat)
     player = state["players"][seat]
     if state["market"][resource] < 1:
         raise IllegalMove(f"The marketplace has no {resource}.")

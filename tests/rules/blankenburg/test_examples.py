@@ -212,7 +212,7 @@ def test_demolition_and_repair_example():
     state = four_player_game()
     clear_hands(state)
     tower = put(state, "Tower", CHRIS)
-    for name in ("Tower", "Guardhouse", "Library", "Courthouse"):
+    for name in ("Tower", "Guardhouse", "Library"):
         put(state, name, ANDY)
     monastery = put(state, "Monastery", DIANE, damaged=True)
     give_hand(state, CHRIS, "Castle")

@@ -36,7 +36,7 @@ def test_setup(n):
         assert len(set(chars)) == n and "city_planner" not in chars  # front board
         for p in state["players"]:
             assert len(p["hand"]) == 1 and PLANS[p["hand"][0]].starred
-            extra = {"noble": 4, "banker": 2}.get(p["char"], 0)
+            extra = {"noble": 4, "banker": 3}.get(p["char"], 0)
             assert p["silver"] == 12 + extra
             assert p["gold"] == (1 if p["char"] == "noble" else 0)
             wood = 1 + (1 if p["char"] == "merchant" else 0)  # helper picks wood
@@ -214,7 +214,8 @@ def test_six_players_bidding():
     silver = [p["silver"] for p in state["players"]]
     for seat in range(6):
         play(state, seat, {"type": "bid", "silver": 0})
-    assert [p["silver"] for p in state["players"]] == [s + 4 for s in silver]
+    banker = [1 if p["char"] == "banker" else 0 for p in state["players"]]
+    assert [p["silver"] for p in state["players"]] == [s + 4 + b for s, b in zip(silver, banker)]
 
 
 # --- building -----------------------------------------------------------------------------
@@ -240,7 +241,7 @@ def test_gold_substitutes_for_any_resource():
 
 def test_no_room_in_the_district():
     state = build_game()
-    for name in ("Chapel", "Chapel", "Parish", "Shrine", "Priory"):
+    for name in ("Chapel", "Chapel", "Parish", "Shrine"):
         put(state, name, 1)
     give_hand(state, 0, "Cathedral")
     set_resources(state, 0, wood=1, stone=3, glass=2, marble=2)
@@ -270,7 +271,7 @@ def test_demolition_rules():
 
 def test_freed_space_only_for_higher_prestige_this_turn():
     state = build_game()
-    for name in ("Tower", "Guardhouse", "Library", "Courthouse"):
+    for name in ("Tower", "Guardhouse", "Library"):
         put(state, name, 1)
     mine = put(state, "Tower", 0)
     tower = state["town"][mine]["card"]
@@ -568,9 +569,9 @@ def test_master_builder_grand_plan_demolishes_its_lowest():
     homes = rules.REGULAR["front"]["residential"]
     estate_space = put(state, "Estate", -1, space=homes[0])
     estate = state["town"][estate_space]["card"]
-    for name, space in zip(("Cottage", "Cottage", "Townhouse", "Tudor", "Manor"), homes[1:]):
+    for name, space in zip(("Cottage", "Cottage", "Townhouse", "Tudor"), homes[1:]):
         put(state, name, 0, space=space)
-    rules.place_structure(state, 1, plan_id(state, "Shop"), homes[6])  # fills the district
+    rules.place_structure(state, 1, plan_id(state, "Shop"), homes[5])  # fills the district
     put(state, "Tower", 1)
     put(state, "Chapel", 1)
     set_track(state, "Baker", "Mayor")  # the Mayor has the gold coin: a grand plan
@@ -587,9 +588,8 @@ def test_alternate_board_dual_spaces():
     clear_hands(state)
     for p in state["players"]:
         p["char"] = "mason"
-    for name in ("Tower", "Tower", "Guardhouse", "Library", "Courthouse"):
+    for name in ("Tower", "Tower", "Guardhouse", "Library"):
         put(state, name, 1)
-    town_hall = state["players"][0]["hand"] = []
     give_hand(state, 0, "Town Hall", "Forge")
     town_hall, forge = state["players"][0]["hand"]
     duals = rules.DUALS["back"]
