@@ -224,6 +224,26 @@ def candidates(board_key: str, edges: str | None, size: int, green: bool, gate: 
     return tuple(found)
 
 
+def canonical_facing(board_key: str, building: Building, cells: list[str], facing):
+    """The facing the move menu uses for a placement with these exact roads (a House facing
+    north and one facing south may give the same roads on the same spaces)."""
+    if facing not in DIRS or building.edges is None:
+        return facing
+    mine = tuple(edge_at(building, facing, d) for d in DIRS)
+    shape = candidates(
+        board_key,
+        building.edges,
+        building.size,
+        building.colour == "green",
+        building.key == "citygate",
+    )
+    for spots, f, _area, _outer in shape:
+        if list(spots) == cells and f is not None:
+            if tuple(edge_at(building, f, d) for d in DIRS) == mine:
+                return f
+    return facing
+
+
 def placements(
     state, building: Building, memo: dict | None = None
 ) -> list[tuple[list[str], str | None]]:

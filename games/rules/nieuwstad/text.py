@@ -7,7 +7,7 @@ import re
 from games.engine import ParseError
 
 from . import rules as R
-from .board import geometry, sort_cells
+from .board import canonical_facing, geometry, sort_cells
 from .data import (
     BUILDINGS,
     CARDS,
@@ -501,6 +501,8 @@ def parse_build(text: str, state, seat: int, head: str) -> dict:
     geo = geometry(state["board"])
     if key == "boat" or all(geo.area.get(c) == "country" for c in cells):
         facing = None
+    if facing is not None and key != "boat":
+        facing = canonical_facing(state["board"], BUILDINGS[key], cells, facing)
     move["cells"] = cells
     move["facing"] = facing
     if head == "propose":
