@@ -7,6 +7,7 @@ this module for a player's page. The admin (staff only) reads raw state on its o
 
 from __future__ import annotations
 
+import logging
 import zoneinfo
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -23,6 +24,8 @@ from games.commands import menu
 from games.engine import Game, State
 from games.models import Match, MatchStatus, Seat
 
+log = logging.getLogger(__name__)
+
 # Above this many legal moves the buttons are grouped by their first word.
 BUTTON_LIMIT = 60
 
@@ -36,6 +39,7 @@ def user_timezone(user) -> zoneinfo.ZoneInfo:
     try:
         zone = preferred(user)
     except Exception:  # a preference that cannot be read must not break a page
+        log.exception("time zone of user %s could not be read", user.pk)
         return zoneinfo.ZoneInfo("UTC")
     if isinstance(zone, str):
         try:
@@ -43,6 +47,19 @@ def user_timezone(user) -> zoneinfo.ZoneInfo:
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             return zoneinfo.ZoneInfo("UTC")
     return zone or zoneinfo.ZoneInfo("UTC")
+
+
+def email_status(user) -> dict[str, Any]:
+    """Whether mail to the user is failing, if the notifications app can tell."""
+    try:
+        from notifications.selectors import email_status as status
+    except ImportError:
+        return {}
+    try:
+        return status(user)
+    except Exception:  # a warning that cannot be read must not break a page
+        log.exception("email status of user %s could not be read", user.pk)
+        return {}
 
 
 def time_left(deadline: datetime | None, now: datetime | None = None) -> str:

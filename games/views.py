@@ -138,10 +138,14 @@ def magic_login(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
+    warning = "notifications/email_warning.html"
+    has_warning = pages.template_exists(warning)
     return _render(
         request,
         "play/lobby.html",
         {
+            "email_warning": warning if has_warning else None,
+            "email_status": pages.email_status(request.user) if has_warning else {},
             "rows": pages.my_matches(request.user),
             "open_matches": pages.open_matches(request.user),
             "play_now": [(g, range(g.min_players, g.max_players + 1)) for g in available_games()],

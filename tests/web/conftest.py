@@ -21,6 +21,11 @@ def logged_in(user) -> Client:
     return client
 
 
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def anna(db):
     return make_user("anna@example.com")

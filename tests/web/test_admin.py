@@ -1,0 +1,138 @@
+"""The operators' admin: read-only log, filters, replay, verify, export, operator moves."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Move
+from tests.web.conftest import hand_of, logged_in, secret_of
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+
+
+def admin_urls(match):
+    move = Move.objects.filter(match=match).first()
+    urls = [
+        reverse("admin:games_match_changelist"),
+        reverse("admin:games_match_change", args=[match.pk]),
+        reverse("admin:games_match_replay", args=[match.pk]),
+        reverse("admin:games_match_operator_move", args=[match.pk]),
+        reverse("admin:games_move_changelist"),
+    ]
+    if move:
+        urls.append(reverse("admin:games_move_change", args=[move.pk]))
+    return urls
+
+
+def test_non_staff_cannot_reach_admin_pages(client, against_bot, anna):
+    for who in (client, logged_in(anna)):
+        for url in admin_urls(against_bot):
+            response = who.get(url)
+            assert response.status_code == 302, url
+            assert response["Location"].startswith(reverse("admin:login"))
+
+
+def test_staff_sees_the_admin_pages(staff, against_bot):
+    client = logged_in(staff)
+    for url in admin_urls(against_bot):
+        assert client.get(url).status_code == 200, url
+
+
+def test_the_admin_replay_shows_every_seat_and_the_raw_state(staff, duel, anna, ben):
+    page = (
+        logged_in(staff)
+        .get(reverse("admin:games_match_replay", args=[duel.pk]) + "?n=0")
+        .content.decode()
+    )
+    assert secret_of(duel, anna) in page
+    assert secret_of(duel, ben) in page
+    assert "Public (spectator)" in page
+    assert "&quot;hands&quot;" in page  # the raw state JSON
+
+
+def test_nobody_can_add_change_or_delete_a_move(staff, against_bot):
+    client = logged_in(staff)
+    move = against_bot.moves.first()
+    assert client.get(reverse("admin:games_move_add")).status_code == 403
+    assert client.post(reverse("admin:games_move_delete", args=[move.pk])).status_code == 403
+    change = client.post(
+        reverse("admin:games_move_change", args=[move.pk]), {"payload": "{}", "seq": 99}
+    )
+    assert change.status_code == 403
+    assert Move.objects.get(pk=move.pk).payload == move.payload
+    page = client.get(reverse("admin:games_match_change", args=[against_bot.pk])).content.decode()
+    assert 'name="moves-0-payload"' not in page  # inline rows are read-only
+    assert client.get(reverse("admin:games_match_add")).status_code == 403
+
+
+def test_the_seed_stays_secret_in_the_admin_until_the_end(staff, duel):
+    page = logged_in(staff).get(reverse("admin:games_match_change", args=[duel.pk]))
+    assert duel.seed not in page.content.decode()
+
+
+def test_filters_waiting_on_a_human_and_overdue(staff, duel, anna):
+    client = logged_in(staff)
+    changelist = reverse("admin:games_match_changelist")
+    human = client.get(changelist + "?waiting_on=human").context["cl"].result_list
+    assert list(human) == [duel]
+    assert not client.get(changelist + "?waiting_on=bot").context["cl"].result_list
+    assert not client.get(changelist + "?overdue=yes").context["cl"].result_list
+    seat = duel.seats.get(user=anna)
+    seat.deadline_at = timezone.now() - timedelta(minutes=5)
+    seat.save(update_fields=["deadline_at"])
+    assert list(client.get(changelist + "?overdue=yes").context["cl"].result_list) == [duel]
+    assert client.get(changelist + "?game=sealed-cards&status=active").status_code == 200
+
+
+def test_search_by_player_email(staff, duel, against_bot, ben):
+    found = logged_in(staff).get(reverse("admin:games_match_changelist") + "?q=ben@example")
+    assert list(found.context["cl"].result_list) == [duel]
+
+
+def test_verify_action_reports_per_match(staff, duel, against_bot):
+    response = logged_in(staff).post(
+        reverse("admin:games_match_changelist"),
+        {"action": "verify_log", "_selected_action": [duel.pk, against_bot.pk]},
+        follow=True,
+    )
+    text = response.content.decode()
+    assert text.count("every digest matches") == 2
+
+
+def test_export_action_downloads_json(staff, against_bot):
+    response = logged_in(staff).post(
+        reverse("admin:games_match_changelist"),
+        {"action": "export_json", "_selected_action": [against_bot.pk]},
+    )
+    assert response["Content-Disposition"] == f'attachment; filename="match-{against_bot.pk}.json"'
+    data = json.loads(response.content)
+    assert data["game"] == "sealed-cards"
+    assert len(data["moves"]) == against_bot.moves.count()
+    assert data["seed"] is None
+
+
+def test_an_operator_move_is_a_new_log_entry_with_its_reason(staff, duel, anna):
+    card = hand_of(duel, anna)[0]
+    seat = duel.seats.get(user=anna).number
+    url = reverse("admin:games_match_operator_move", args=[duel.pk])
+    client = logged_in(staff)
+    refused = client.post(url, {"seat": seat, "command": "play 99", "reason": "asked by mail"})
+    assert "you cannot play 99" in refused.content.decode()
+    assert duel.moves.count() == 0
+    client.post(url, {"seat": seat, "command": f"play {card}", "reason": "asked by mail"})
+    move = duel.moves.get()
+    assert move.source == "admin" and move.note == "asked by mail"
+    assert move.payload == {"type": "play", "card": card}
+
+
+def test_an_operator_move_needs_change_permission(duel):
+    viewer = User.objects.create_user(
+        "viewer@example.com", "viewer@example.com", "pw", is_staff=True
+    )
+    response = logged_in(viewer).get(reverse("admin:games_match_operator_move", args=[duel.pk]))
+    assert response.status_code == 403
