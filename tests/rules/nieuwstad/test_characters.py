@@ -364,7 +364,7 @@ def test_inn_pasties_and_butcher():
     assert p["points"] == 9 and p["livestock"] == 0
 
 
-# --- Rent Master and Count -------------------------------------------------------------------------
+# --- Rent Master and Count ---------------------------------------------------------------
 
 
 def test_rent_master():
