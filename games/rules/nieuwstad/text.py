@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import textwrap
 
 from games.engine import ParseError
 
@@ -19,6 +20,7 @@ from .data import (
 )
 from .view import ARROWS, CODES
 
+WIDTH = 78
 GOOD_COLUMNS = (
     ("wood", "Wd"),
     ("plank", "Pl"),
@@ -56,22 +58,13 @@ def render_text(view: dict) -> str:
         lines.append(f"{r + 1:>2} |" + "|".join(top) + "|")
         lines.append("   |" + "|".join(bottom) + "|")
         lines.append(border)
-    lines.append(
-        "Legend: #### forest (face down)  .... cleared  MARKET  ~~~~ lake  "
-        "NW/NE/SE/SW districts  out = outer area"
-    )
-    lines.append(
-        "  Building: code, arrow = facing, owner number (* = city). Second line: roads N,E,S,W"
-    )
-    lines.append("  (S stone, z sand, G green gate edge); crop = tokens on a field.")
-    lines.append(
-        "  Codes: "
-        + " ".join(f"{code}={BUILDINGS[k].name}" for k, code in list(CODES.items())[:10])
-    )
-    lines.append(
-        "         "
-        + " ".join(f"{code}={BUILDINGS[k].name}" for k, code in list(CODES.items())[10:])
-    )
+    lines.append("Legend: ##### forest (face down)  ... cleared  ~~~~~ lake  out = outer area")
+    lines.append("  NW/NE/SE/SW = city districts. A forest tile covers two spaces.")
+    lines.append("  Building: code, facing arrow, owner (* = the city); below: roads N,E,S,W")
+    lines.append("  (S stone, z sand, G the gate's green edge); crop = tokens on a field.")
+    codes = [f"{code}={BUILDINGS[k].name}" for k, code in CODES.items()]
+    for i in range(0, len(codes), 5):
+        lines.append(("  Codes: " if i == 0 else "         ") + " ".join(codes[i : i + 5]))
     boats = ", ".join(f"{i + 1}: {o or 'free'}" for i, o in enumerate(view["boats"]))
     lines.append(
         f"Boats on the lake: {boats}"
@@ -89,11 +82,9 @@ def render_text(view: dict) -> str:
             + " ".join(f"{p[g]:>2}" for g, _ in GOOD_COLUMNS)
             + f" {p['light']:>4} {p['dark']:>2} {p['cards']:>2}"
         )
-    lines.append(
-        "  (* starting player, K Knowledge is Power; Wd wood Pl planks Fi fish Gr grain "
-        "Lv livestock"
-    )
-    lines.append("   Ga game SF smoked fish Br bread Mt meat GM game meat; Cd cards in hand)")
+    lines.append("  * starting player, K Knowledge is Power. Wd wood Pl planks Fi fish Gr grain")
+    lines.append("  Lv livestock Ga game SF smoked fish Br bread Mt meat GM game meat,")
+    lines.append("  Seal light seals left, Dk dark seals left, Cd cards in hand.")
     if view["stalls"]:
         parts = []
         for s in view["stalls"]:
@@ -133,7 +124,13 @@ def render_text(view: dict) -> str:
             "Final scores: "
             + ", ".join(f"{view['names'][s]} {final['scores'][s]}" for s in final["ranking"])
         )
-    return "\n".join(lines)
+    wrapped: list[str] = []
+    for line in lines:
+        if len(line) <= WIDTH:
+            wrapped.append(line)
+        else:
+            wrapped += textwrap.wrap(line, WIDTH, subsequent_indent="    ")
+    return "\n".join(wrapped)
 
 
 def cell_text(cell: dict | None) -> tuple[str, str]:
