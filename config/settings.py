@@ -110,6 +110,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BEAT_SCHEDULE: dict = {}  # filled by notifications.schedule
+from notifications.schedule import CELERY_BEAT_SCHEDULE  # noqa: E402,F401,F811
 
 # --- Email ------------------------------------------------------------------------------
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "notifications.mailbox.LocalMailboxBackend")

@@ -3,21 +3,33 @@ that appends to the log, so the rows written here commit (or roll back) with the
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 
 def match_started(match) -> None:
     """The match has begun: tell every human seat."""
+    from . import outbox
+
+    outbox.match_started(match)
 
 
 def moves_appended(match, moves, newly_to_act: list[int]) -> None:
     """Moves were appended; `newly_to_act` are seats that now owe a decision."""
+    from . import outbox
+
+    outbox.moves_appended(match, moves, newly_to_act)
 
 
 def match_finished(match) -> None:
     """The match is over (finished or abandoned): results and the revealed seed."""
+    from . import outbox
+
+    outbox.match_finished(match)
 
 
 def deadline_for(match, seat, now: datetime) -> datetime | None:
-    """When `seat`'s decision that starts at `now` times out."""
-    return now + timedelta(days=match.days_per_move)
+    """When `seat`'s decision that starts at `now` times out: weekends off, vacation days,
+    the time bank and quiet hours taken into account (notifications.deadlines)."""
+    from . import deadlines
+
+    return deadlines.deadline_for(match, seat, now)

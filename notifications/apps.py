@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class NotificationsConfig(AppConfig):
     name = "notifications"
     verbose_name = "Notifications"
+
+    def ready(self) -> None:
+        from anymail.signals import inbound, tracking
+
+        from . import signals
+
+        inbound.connect(signals.on_inbound, weak=False, dispatch_uid="notifications-inbound")
+        tracking.connect(signals.on_tracking, weak=False, dispatch_uid="notifications-tracking")

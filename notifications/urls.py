@@ -1,4 +1,12 @@
 from django.urls import path
 
+from . import views
+
 app_name = "notifications"
-urlpatterns: list = []
+urlpatterns = [
+    path("preferences/", views.preferences, name="preferences"),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("matches/<int:pk>/chat/", views.chat_post, name="chat_post"),
+    path("mailbox/", views.mailbox, name="mailbox"),
+    path("mailbox/<str:name>/", views.mailbox_message, name="mailbox_message"),
+]

@@ -1,0 +1,354 @@
+"""Rendering notifications: subject, plain text and HTML from templates/email/, plus the
+headers that thread a match, unsubscribe in one click and keep auto-responders quiet.
+
+Everything a player reads about a position comes from `game.view(state, seat)`,
+`game.render_text(view)`, `selectors.history(match, seat)` and the public projections, never
+from the raw state. Content is rendered when the row is sent, for the position the row names
+(`row.seq`), so a message held overnight still shows the position it was written for.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template, render_to_string
+from django.urls import NoReverseMatch, reverse
+from django.utils.timesince import timeuntil
+
+from games import commands, selectors
+from games.models import Match, MatchStatus, Seat, TimeControl, TimeoutPolicy
+
+from .models import ChatMessage, Kind, Notification
+from .preferences import local_time, prefs_for
+from .tokens import reply_address, unsubscribe_token
+
+WIDTH = 76
+HISTORY_LIMIT = 15
+
+
+@dataclass
+class Rendered:
+    subject: str
+    text: str
+    html: str
+    reply_to: str
+
+
+# --- links ------------------------------------------------------------------------------
+
+
+def absolute(path: str) -> str:
+    return settings.SITE_URL + path
+
+
+def _path(name: str, fallback: str, *args) -> str:
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:  # the page's app is not wired yet
+        return fallback
+
+
+def match_url(match: Match) -> str:
+    return absolute(_path("match_detail", f"/matches/{match.pk}/", match.pk))
+
+
+def signin_url(user, next_path: str) -> str:
+    """A magic link that signs in on POST only (the page shows a one-button form)."""
+    from sesame.utils import get_query_string
+
+    login = _path("magic_login", "/login/link/")
+    return absolute(f"{login}{get_query_string(user)}&next={quote(next_path)}")
+
+
+def unsubscribe_url(user) -> str:
+    return absolute(reverse("notifications:unsubscribe", args=[unsubscribe_token(user.pk)]))
+
+
+def preferences_url() -> str:
+    return absolute(reverse("notifications:preferences"))
+
+
+def match_label(match: Match) -> str:
+    return f"{match.game_title} #{match.pk}"
+
+
+# --- text helpers -----------------------------------------------------------------------
+
+
+def wrap(text: str, indent: str = "") -> str:
+    return textwrap.fill(
+        text,
+        WIDTH,
+        initial_indent=indent,
+        subsequent_indent=" " * len(indent),
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def tidy(text: str) -> str:
+    """Templates leave blank lines where tags were; a mail client shows them all."""
+    # "-- " keeps its space: it is the signature separator mail clients recognise.
+    text = "\n".join(line if line == "-- " else line.rstrip() for line in text.splitlines())
+    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+def time_control_text(match: Match) -> str:
+    if match.time_control == TimeControl.BANK:
+        text = f"a time bank of {max(1, match.bank_days)} days"
+        if match.increment_days:
+            text += f", plus {match.increment_days} per move"
+    else:
+        text = f"{match.days_per_move} day{'s' if match.days_per_move != 1 else ''} per move"
+    if match.weekends_off:
+        text += ", weekends off"
+    policy = {
+        TimeoutPolicy.DEFAULT_MOVE: "a late player's default move is played",
+        TimeoutPolicy.BOT: "a bot takes the seat of a late player",
+        TimeoutPolicy.FORFEIT: f"a player forfeits after {match.forfeit_after} timeouts",
+    }[match.timeout_policy]
+    return f"{text}; {policy}"
+
+
+# --- the position, as one seat sees it ------------------------------------------------
+
+
+def _board_html(match: Match, view: dict, seat: int, legal_commands: list[str]) -> str:
+    try:
+        template = get_template(f"games/{match.game_slug}/board.html")
+    except TemplateDoesNotExist:
+        return ""
+    return template.render({"view": view, "seat": seat, "legal_commands": legal_commands})
+
+
+def _since_last_turn(entries: list[dict], seat: int) -> list[dict]:
+    own = [i for i, entry in enumerate(entries) if entry["seat"] == seat]
+    start = own[-1] if own else 0
+    return entries[start:][-HISTORY_LIMIT:]
+
+
+def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
+    """What the seat sees of the position after move `seq`: board, private view, what
+    happened since its last turn, its choices, and how to answer."""
+    game = match.game
+    seat = seat_row.number
+    state = selectors.load_state(match, upto=seq)
+    view = game.view(state, seat)
+    asked = (
+        match.status == MatchStatus.ACTIVE and seat in game.to_act(state) and not seat_row.resigned
+    )
+    menu = commands.menu(game, state, seat) if asked else []
+    legal = game.legal_moves(state, seat) if asked else []
+    legal_commands = [entry.command for entry in menu] or [
+        game.format_move(state, seat, m) for m in legal[:10]
+    ]
+    entries = _since_last_turn(selectors.history(match, seat, upto=seq), seat)
+    names = selectors.seat_names(match)
+    waiting_on = [names[s] for s in game.to_act(state) if s != seat]
+    deadline, deadline_in = "", ""
+    if asked and seat_row.deadline_seq == seq and seat_row.deadline_at:
+        from .deadlines import effective_deadline
+
+        moment = effective_deadline(seat_row)
+        deadline, deadline_in = local_time(prefs, moment), timeuntil(moment, depth=2)
+    return {
+        "asked": asked,
+        "prompt": game.prompt(state, seat) if asked else "",
+        "board": game.render_text(view).rstrip(),
+        "board_html": _board_html(match, view, seat, legal_commands),
+        "history": [
+            {"seq": e["seq"], "text": e["text"], "line": wrap(e["text"], f"  #{e['seq']} ")}
+            for e in entries
+        ],
+        "menu": [{"number": e.number, "command": e.command} for e in menu],
+        "choices_count": len(legal),
+        "examples": legal_commands[:3],
+        "help_text": game.help_text().rstrip(),
+        "waiting_on": ", ".join(waiting_on),
+        "deadline": deadline,
+        "deadline_in": deadline_in,
+        "seq": seq,
+    }
+
+
+# --- one context per kind ---------------------------------------------------------------
+
+
+def _seat_row(row: Notification) -> Seat | None:
+    if row.match_id is None or row.seat is None:
+        return None
+    return row.match.seats.select_related("user").filter(number=row.seat).first()
+
+
+def _result(match: Match) -> dict:
+    names = selectors.seat_names(match)
+    result = match.result or {}
+    scores = result.get("scores")
+    ranking = []
+    for place, seat in enumerate(result.get("ranking", []), 1):
+        score = f"{scores[seat]} points" if scores else ""
+        ranking.append({"place": place, "name": names[seat], "score": score})
+    return {
+        "ranking": ranking,
+        "notes": [wrap(n, "  ") for n in result.get("notes", [])],
+        "seed": match.seed if match.is_over else "",
+        "commitment": match.seed_commitment,
+    }
+
+
+def context_for(row: Notification) -> dict:
+    user = row.user
+    prefs = prefs_for(user)
+    context: dict = {
+        "kind": row.kind,
+        "site_name": settings.SITE_NAME,
+        "site_url": settings.SITE_URL,
+        "preferences_url": preferences_url(),
+        "unsubscribe_url": unsubscribe_url(user) if user else "",
+        "name": (user.get_full_name() or user.email.split("@")[0]) if user else "",
+        "extra": row.context,
+    }
+    match = row.match
+    seat_row = _seat_row(row)
+    if match is not None:
+        context.update(
+            match=match,
+            match_label=match_label(match),
+            match_url=match_url(match),
+            signin_url=signin_url(user, _path("match_detail", f"/matches/{match.pk}/", match.pk))
+            if user
+            else match_url(match),
+            time_control=time_control_text(match),
+            players=selectors.seat_names(match),
+        )
+        if seat_row is not None:
+            context["name"] = seat_row.display_name or context["name"]
+    if (
+        row.kind
+        in (Kind.TURN, Kind.REMINDER, Kind.START, Kind.ANSWER, Kind.CHAT, Kind.TIMEOUT, Kind.END)
+        and seat_row is not None
+    ):
+        context["position"] = position(match, seat_row, min(row.seq or 0, match.head_seq), prefs)
+    if row.kind == Kind.REMINDER:
+        context["deadline"] = context["position"]["deadline"]
+    if row.kind == Kind.END:
+        context["result"] = _result(match)
+        context["abandoned"] = match.status == MatchStatus.ABANDONED
+    if row.kind == Kind.TIMEOUT:
+        entries = selectors.history(match, row.seat, upto=row.seq)
+        context["timeout_line"] = wrap(entries[-1]["text"], "  ") if entries else ""
+        context["resigned"] = bool(seat_row and seat_row.resigned)
+        context["became_bot"] = bool(seat_row and seat_row.is_bot)
+    if row.kind == Kind.CHAT:
+        chat = ChatMessage.objects.filter(pk=row.context.get("chat_id")).first()
+        names = selectors.seat_names(match)
+        context["chat_author"] = names[chat.seat] if chat else ""
+        context["chat_text"] = chat.text if chat else ""
+    if row.kind == Kind.ANSWER:
+        context["report"] = [
+            {"line": r["line"], "outcome": wrap(r["outcome"], "    ")}
+            for r in row.context.get("report", [])
+        ]
+        context["intro"] = wrap(row.context.get("intro", ""))
+    if row.kind == Kind.DIGEST:
+        context["matches"] = _digest_matches(row, prefs)
+    return context
+
+
+def _digest_matches(row: Notification, prefs) -> list[dict]:
+    out = []
+    for match_id, seat, seq in row.context.get("seats", []):
+        match = Match.objects.filter(pk=match_id).first()
+        seat_row = match and match.seats.select_related("user").filter(number=seat).first()
+        if not match or not seat_row or match.status != MatchStatus.ACTIVE:
+            continue
+        seq = seat_row.deadline_seq or match.head_seq
+        chat = [
+            wrap(f"{selectors.seat_names(match)[c.seat]}: {c.text}", "  ")
+            for c in ChatMessage.objects.filter(
+                match=match, created_at__gte=row.context.get("since", "1970-01-01T00:00:00+00:00")
+            ).exclude(seat=seat)
+        ]
+        out.append(
+            {
+                "label": match_label(match),
+                "url": match_url(match),
+                "position": position(match, seat_row, seq, prefs),
+                "reply_address": reply_address(match.pk, seat, seq),
+                "chat": chat,
+            }
+        )
+    return out
+
+
+# --- subject, bodies, headers ------------------------------------------------------------
+
+
+def render(row: Notification) -> Rendered:
+    context = context_for(row)
+    kind = row.kind
+    subject = " ".join(render_to_string(f"email/{kind}.subject.txt", context).split())
+    text = tidy(render_to_string(f"email/{kind}.txt", context))
+    html = render_to_string(f"email/{kind}.html", context)
+    reply_to = ""
+    if row.match_id is not None and row.seat is not None:
+        seq = context.get("position", {}).get("seq", row.seq or 0)
+        reply_to = reply_address(row.match_id, row.seat, seq)
+    return Rendered(subject=subject, text=text, html=html, reply_to=reply_to)
+
+
+def thread_root(row: Notification) -> str:
+    return f"<match-{row.match_id}.seat-{row.seat}@{settings.REPLY_DOMAIN}>"
+
+
+def message_id(row: Notification) -> str:
+    # Fixed per row: a message sent again after a lost sender carries the same id.
+    return f"<n{row.pk}.{row.kind}@{settings.REPLY_DOMAIN}>"
+
+
+def build_email(row: Notification) -> EmailMultiAlternatives:
+    rendered = render(row)
+    headers = {
+        "Message-ID": message_id(row),
+        "Auto-Submitted": "auto-generated",
+        "X-Auto-Response-Suppress": "All",
+    }
+    if row.user is not None:
+        headers["List-Unsubscribe"] = f"<{unsubscribe_url(row.user)}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    if row.match_id is not None:
+        headers["In-Reply-To"] = thread_root(row)
+        headers["References"] = thread_root(row)
+    message = EmailMultiAlternatives(
+        subject=rendered.subject,
+        body=rendered.text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[row.address],
+        reply_to=[rendered.reply_to] if rendered.reply_to else None,
+        headers=headers,
+    )
+    message.attach_alternative(rendered.html, "text/html")
+    return message
+
+
+def webhook_text(row: Notification) -> str:
+    """A short notice for a chat channel: what is asked and where. No private information:
+    a channel may be read by more people than the player."""
+    match = row.match
+    label = match_label(match) if match else settings.SITE_NAME
+    prompt = match.prompt if match else ""
+    if row.kind == Kind.REMINDER:
+        deadline = row.context.get("deadline", "")
+        seat = _seat_row(row)
+        when = local_time(prefs_for(row.user), seat.deadline_at) if seat else deadline
+        return (
+            f"Reminder: {label} is waiting for your move ({prompt}). Deadline: {when}. "
+            f"{match_url(match)}"
+        )
+    return f"Your turn in {label}: {prompt}. {match_url(match)}"

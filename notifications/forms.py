@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+from django import forms
+
+from .models import Preferences
+from .preferences import is_valid_time_zone, time_zone_choices
+from .transports import check_webhook_url
+
+
+class PreferencesForm(forms.ModelForm):
+    time_zone = forms.ChoiceField(choices=())
+    reminder_hours = forms.CharField(
+        required=False, help_text="Hours before a deadline, comma separated: 24, 2"
+    )
+    digest_hour = forms.IntegerField(min_value=0, max_value=23)
+    webhook_url = forms.URLField(
+        required=False,
+        assume_scheme="https",
+        max_length=500,
+        label="Webhook URL (Discord or Slack)",
+    )
+
+    class Meta:
+        model = Preferences
+        fields = [
+            "mode",
+            "time_zone",
+            "quiet_start",
+            "quiet_end",
+            "digest_hour",
+            "reminder_hours",
+            "webhook_url",
+        ]
+        widgets = {
+            "mode": forms.RadioSelect,
+            "quiet_start": forms.TimeInput(attrs={"type": "time"}),
+            "quiet_end": forms.TimeInput(attrs={"type": "time"}),
+        }
+        labels = {"mode": "Turn notices", "webhook_url": "Webhook URL (Discord or Slack)"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].choices = [(z, z) for z in time_zone_choices()]
+        if self.instance and not self.is_bound:
+            self.initial["reminder_hours"] = ", ".join(
+                str(h) for h in self.instance.reminder_hours or []
+            )
+
+    def clean_time_zone(self):
+        zone = self.cleaned_data["time_zone"]
+        if not is_valid_time_zone(zone):
+            raise forms.ValidationError("Unknown time zone.")
+        return zone
+
+    def clean_reminder_hours(self):
+        text = self.cleaned_data.get("reminder_hours") or ""
+        hours = []
+        for part in text.replace(";", ",").split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if not part.isdigit() or not 1 <= int(part) <= 168:
+                raise forms.ValidationError("Give whole hours from 1 to 168, like: 24, 2")
+            hours.append(int(part))
+        return sorted(set(hours), reverse=True)
+
+    def clean_webhook_url(self):
+        url = self.cleaned_data.get("webhook_url") or ""
+        if url:
+            problem = check_webhook_url(url)
+            if problem:
+                raise forms.ValidationError(problem)
+        return url
+
+    def clean(self):
+        data = super().clean()
+        if bool(data.get("quiet_start")) != bool(data.get("quiet_end")):
+            raise forms.ValidationError("Give both ends of your quiet hours, or neither.")
+        return data
+
+
+class VacationForm(forms.Form):
+    first_day = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    last_day = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class MailboxReplyForm(forms.Form):
+    body = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), max_length=10000)

@@ -1,0 +1,216 @@
+"""The notifications app's tables: the outbox, players' preferences and vacations, inbound
+mail as received, a match's chat, and the clock of each seat's time bank.
+
+Nothing here is part of a match's log: the log lives in games.models and only
+games.services writes it.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Channel(models.TextChoices):
+    EMAIL = "email", "Email"
+    WEBHOOK = "webhook", "Webhook"
+
+
+class Kind(models.TextChoices):
+    TURN = "turn", "Your turn"
+    START = "start", "Game start"
+    END = "end", "Game end"
+    TIMEOUT = "timeout", "A deadline played for you"
+    REMINDER = "reminder", "Deadline reminder"
+    DIGEST = "digest", "Daily digest"
+    ANSWER = "answer", "Answer to an email"
+    CHAT = "chat", "Chat message"
+
+
+class Status(models.TextChoices):
+    PENDING = "pending", "Waiting to be sent"
+    SENDING = "sending", "Claimed by a sender"
+    SENT = "sent", "Sent"
+    FAILED = "failed", "Failed"
+    SKIPPED = "skipped", "Not sent"
+
+
+class Notification(models.Model):
+    """One message to one person on one channel: the outbox row.
+
+    Written in the transaction that caused it; claimed by a sender with a compare-and-set on
+    `status`; `lease_until` lets a sweep reclaim a row whose sender died. Its content is
+    rendered when it is sent, from (kind, match, seat, seq, context), so the row stays small
+    and the transaction that writes it stays short.
+    """
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.EMAIL)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    # Unique per message that should exist once: a retried writer cannot make a second one.
+    dedupe_key = models.CharField(max_length=200, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+    )
+    address = models.CharField(max_length=500, help_text="Email address or webhook URL.")
+    match = models.ForeignKey(
+        "games.Match",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    seq = models.PositiveIntegerField(null=True, blank=True)
+    context = models.JSONField(default=dict, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    send_after = models.DateTimeField(help_text="Held until then (quiet hours, retry backoff).")
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    provider_message_id = models.CharField(max_length=300, blank=True)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(
+                fields=["send_after"],
+                name="notification_due",
+                condition=models.Q(status__in=["pending", "sending"]),
+            ),
+            models.Index(fields=["match", "seat", "kind"], name="notification_by_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.address} ({self.status})"
+
+
+class NoticeMode(models.TextChoices):
+    EVERY_TURN = "every", "An email every turn"
+    DIGEST = "digest", "A daily digest of the matches waiting on me"
+    NONE = "none", "Nothing"
+
+
+def default_reminder_hours() -> list[int]:
+    return [24, 2]
+
+
+class Preferences(models.Model):
+    """How and when a player wants to hear from the server."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_prefs"
+    )
+    mode = models.CharField(
+        max_length=10, choices=NoticeMode.choices, default=NoticeMode.EVERY_TURN
+    )
+    time_zone = models.CharField(max_length=60, default="UTC")
+    quiet_start = models.TimeField(null=True, blank=True, help_text="e.g. 22:00")
+    quiet_end = models.TimeField(null=True, blank=True, help_text="e.g. 07:00")
+    digest_hour = models.PositiveSmallIntegerField(default=8)
+    reminder_hours = models.JSONField(default=default_reminder_hours, blank=True)
+    webhook_url = models.URLField(max_length=500, blank=True)
+    # Set by the ESP's bounce and complaint reports; cleared when the player says it works.
+    email_failing = models.BooleanField(default=False)
+    email_failure = models.CharField(max_length=300, blank=True)
+    email_failed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "preferences"
+
+    def __str__(self) -> str:
+        return f"preferences of {self.user}"
+
+
+class Vacation(models.Model):
+    """Days off (inclusive, in the player's time zone): deadlines do not count them."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    first_day = models.DateField()
+    last_day = models.DateField()
+
+    class Meta:
+        ordering = ["first_day"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.first_day} to {self.last_day}"
+
+    @property
+    def days(self) -> int:
+        return (self.last_day - self.first_day).days + 1
+
+
+class SeatClock(models.Model):
+    """A seat's time bank: seconds left, and when and at which position it was last asked.
+    Settled each time the seat is asked again (notifications.deadlines)."""
+
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    bank_seconds = models.PositiveIntegerField()
+    asked_at = models.DateTimeField(null=True, blank=True)
+    asked_seq = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="seatclock_unique_seat")
+        ]
+
+
+class InboundStatus(models.TextChoices):
+    RECEIVED = "received", "Received, not yet handled"
+    DONE = "done", "Handled"
+    DROPPED = "dropped", "Dropped (machine mail)"
+    REJECTED = "rejected", "Rejected"
+
+
+class InboundMessage(models.Model):
+    """An email received, recorded once by its Message-ID before anything is done with it."""
+
+    message_id = models.CharField(max_length=500, unique=True)
+    received_at = models.DateTimeField(auto_now_add=True)
+    recipient = models.CharField(max_length=500, blank=True)
+    sender = models.CharField(max_length=500, blank=True)
+    subject = models.CharField(max_length=500, blank=True)
+    raw = models.TextField()
+    status = models.CharField(
+        max_length=10, choices=InboundStatus.choices, default=InboundStatus.RECEIVED
+    )
+    outcome = models.TextField(blank=True)
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-received_at"]
+
+    def __str__(self) -> str:
+        return f"{self.message_id} from {self.sender} ({self.status})"
+
+
+class ChatMessage(models.Model):
+    """A player's message on a match's board. Not part of the game log."""
+
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="chat_messages")
+    seat = models.PositiveSmallIntegerField()
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    text = models.TextField(max_length=2000)
+    source = models.CharField(max_length=10, default="web")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.seat}: {self.text[:40]}"

@@ -1,0 +1,303 @@
+"""The outbox: notification rows written in the caller's transaction, and their delivery.
+
+Writing: one row per message, with a unique `dedupe_key`, so a writer that runs twice makes
+one message. After the transaction commits the row's id is handed to Celery; if the broker
+is down that is logged and the row waits for the sweep.
+
+Delivering: a sender claims a row with a compare-and-set (`UPDATE ... WHERE status =
+'pending'`, which must touch one row), sends it, and marks it sent with the provider's
+message id. A transient failure puts the row back with a backoff; a permanent one marks it
+failed. A sender that dies leaves the row 'sending' with an expired lease, which the sweep
+puts back. A retried task on a sent row claims nothing and sends nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.models import Match, MatchStatus, MoveKind, Seat
+
+from .models import Channel, Kind, Notification, Status
+from .preferences import prefs_for, quiet_end_after, wants_email
+from .transports import TransportError, transport_for
+
+log = logging.getLogger(__name__)
+
+LEASE = timedelta(minutes=10)
+MAX_ATTEMPTS = 8
+SWEEP_GRACE = timedelta(seconds=60)  # fresh rows belong to the task enqueued at commit
+WEBHOOK_KINDS = (Kind.TURN, Kind.REMINDER)
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """1, 2, 4, 8 ... minutes, at most an hour."""
+    return timedelta(minutes=min(60, 2 ** max(0, attempts - 1)))
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def write(
+    *,
+    kind: str,
+    user,
+    dedupe_key: str,
+    match: Match | None = None,
+    seat: int | None = None,
+    seq: int | None = None,
+    context: dict | None = None,
+    channel: str = Channel.EMAIL,
+    hold_for_quiet_hours: bool = True,
+    now: datetime | None = None,
+) -> Notification | None:
+    """Write one row (if the person wants it and it does not exist yet) and deliver it once
+    the current transaction commits."""
+    now = now or timezone.now()
+    prefs = prefs_for(user)
+    if channel == Channel.EMAIL:
+        address = (getattr(user, "email", "") or "").strip()
+        if not address or not wants_email(prefs, kind):
+            return None
+    else:
+        address = prefs.webhook_url
+        if not address or kind not in WEBHOOK_KINDS:
+            return None
+    send_after = quiet_end_after(prefs, now) if hold_for_quiet_hours else now
+    status, error = Status.PENDING, ""
+    if channel == Channel.EMAIL and prefs.email_failing and kind != Kind.ANSWER:
+        status, error = Status.SKIPPED, f"address marked failing: {prefs.email_failure}"
+    try:
+        with transaction.atomic():
+            row = Notification.objects.create(
+                kind=kind,
+                channel=channel,
+                status=status,
+                dedupe_key=dedupe_key[:200],
+                user=user,
+                address=address,
+                match=match,
+                seat=seat,
+                seq=seq,
+                context=context or {},
+                send_after=send_after,
+                last_error=error,
+            )
+    except IntegrityError:
+        return None  # written before: a retried writer
+    if status == Status.PENDING:
+        transaction.on_commit(lambda: enqueue([row.pk]))
+    return row
+
+
+def write_both(*, kind: str, user, key: str, **fields) -> list[Notification]:
+    rows = [
+        write(kind=kind, user=user, dedupe_key=f"{key}:{channel}", channel=channel, **fields)
+        for channel in (Channel.EMAIL, Channel.WEBHOOK)
+    ]
+    return [r for r in rows if r is not None]
+
+
+def enqueue(ids: Iterable[int]) -> None:
+    """Hand rows to Celery. A broker that is down is logged; the sweep sends them later."""
+    from .tasks import deliver_notification
+
+    for pk in ids:
+        try:
+            deliver_notification.apply_async((pk,), retry=False)
+        except Exception as error:  # kombu raises several kinds for an unreachable broker
+            log.warning("notification %s left for the outbox sweep: broker: %s", pk, error)
+
+
+def _people(match: Match) -> list[Seat]:
+    return [
+        s
+        for s in match.seats.select_related("user").order_by("number")
+        if s.user_id and not s.is_bot
+    ]
+
+
+def match_started(match: Match) -> None:
+    for seat in _people(match):
+        write(
+            kind=Kind.START,
+            user=seat.user,
+            dedupe_key=f"start:{match.pk}:{seat.number}",
+            match=match,
+            seat=seat.number,
+            seq=match.head_seq,
+        )
+
+
+def moves_appended(match: Match, moves: list, newly_to_act: list[int]) -> None:
+    people = {s.number: s for s in _people(match)}
+    for number in newly_to_act:
+        seat = people.get(number)
+        if seat is not None and not seat.played_by_bot:
+            key = f"turn:{match.pk}:{number}:{match.head_seq}"
+            write_both(
+                kind=Kind.TURN,
+                user=seat.user,
+                key=key,
+                match=match,
+                seat=number,
+                seq=match.head_seq,
+            )
+    for move in moves:
+        # A deadline played for a seat: tell it, unless a turn notice already tells the story.
+        if move.kind == MoveKind.TIMEOUT and move.seat in people and move.seat not in newly_to_act:
+            write(
+                kind=Kind.TIMEOUT,
+                user=people[move.seat].user,
+                dedupe_key=f"timeout:{match.pk}:{move.seat}:{move.seq}",
+                match=match,
+                seat=move.seat,
+                seq=move.seq,
+            )
+
+
+def match_finished(match: Match) -> None:
+    for seat in _people(match):
+        write(
+            kind=Kind.END,
+            user=seat.user,
+            dedupe_key=f"end:{match.pk}:{seat.number}",
+            match=match,
+            seat=seat.number,
+            seq=match.head_seq,
+        )
+
+
+def reminder(seat: Seat, *, deadline: datetime, hours: int, now: datetime) -> int:
+    rows = write_both(
+        kind=Kind.REMINDER,
+        user=seat.user,
+        key=f"reminder:{seat.match_id}:{seat.number}:{seat.deadline_seq}:{hours}",
+        match=seat.match,
+        seat=seat.number,
+        seq=seat.deadline_seq,
+        context={"hours": hours, "deadline": deadline.isoformat()},
+        hold_for_quiet_hours=False,
+        now=now,
+    )
+    return len(rows)
+
+
+# --- delivering ---------------------------------------------------------------------------
+
+
+class RetryLater(Exception):
+    def __init__(self, delay: timedelta):
+        super().__init__(f"retry in {delay}")
+        self.delay = delay
+
+
+def claim(pk: int, now: datetime) -> Notification | None:
+    """Take the row for sending, or None if someone else has it, it is done, or not due."""
+    claimed = Notification.objects.filter(pk=pk, status=Status.PENDING, send_after__lte=now).update(
+        status=Status.SENDING, claimed_at=now, lease_until=now + LEASE, attempts=F("attempts") + 1
+    )
+    if claimed != 1:
+        return None
+    return Notification.objects.select_related("user", "match").get(pk=pk)
+
+
+def _finish(row: Notification, **fields) -> bool:
+    done = Notification.objects.filter(pk=row.pk, status=Status.SENDING).update(**fields)
+    if not done:
+        log.warning("notification %s was reclaimed while it was being sent", row.pk)
+    return bool(done)
+
+
+def _superseded(row: Notification) -> str:
+    """Why a turn notice or reminder held back (quiet hours, retries) is no longer true."""
+    if row.kind not in (Kind.TURN, Kind.REMINDER) or row.match is None:
+        return ""
+    if row.match.status != MatchStatus.ACTIVE:
+        return "the match is over"
+    seat = row.match.seats.filter(number=row.seat).first()
+    if seat is None or seat.deadline_seq != row.seq:
+        return "the seat is no longer asked this decision"
+    return ""
+
+
+def deliver(pk: int, now: datetime | None = None) -> str:
+    """Send one row if it can be claimed. Returns what happened; raises RetryLater after a
+    transient failure (the row is already back in the queue with its backoff)."""
+    now = now or timezone.now()
+    row = claim(pk, now)
+    if row is None:
+        return "not claimed"
+    reason = _superseded(row)
+    if reason:
+        _finish(row, status=Status.SKIPPED, last_error=reason)
+        return "skipped"
+    try:
+        provider_id = transport_for(row.channel).notify(row)
+    except TransportError as error:
+        if error.permanent or row.attempts >= MAX_ATTEMPTS:
+            _finish(row, status=Status.FAILED, last_error=error.message)
+            log.warning("notification %s failed: %s", pk, error.message)
+            return "failed"
+        delay = retry_delay(row.attempts)
+        _finish(
+            row,
+            status=Status.PENDING,
+            last_error=error.message,
+            send_after=now + delay,
+            lease_until=None,
+        )
+        raise RetryLater(delay) from error
+    _finish(
+        row,
+        status=Status.SENT,
+        sent_at=timezone.now(),
+        provider_message_id=(provider_id or "")[:300],
+        last_error="",
+    )
+    return "sent"
+
+
+def reclaim_lost(now: datetime) -> int:
+    """Rows whose sender died mid-send (lease expired) go back to the queue."""
+    return Notification.objects.filter(status=Status.SENDING, lease_until__lt=now).update(
+        status=Status.PENDING,
+        send_after=now,
+        lease_until=None,
+        last_error="The sender stopped before finishing; sent again.",
+    )
+
+
+def due_ids(now: datetime, grace: timedelta = SWEEP_GRACE, limit: int = 500) -> list[int]:
+    return list(
+        Notification.objects.filter(status=Status.PENDING, send_after__lte=now - grace)
+        .order_by("send_after")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def sweep(now: datetime | None = None) -> int:
+    """The beat task's work: reclaim lost rows and enqueue every row left unsent."""
+    now = now or timezone.now()
+    reclaim_lost(now)
+    ids = due_ids(now)
+    enqueue(ids)
+    return len(ids)
+
+
+def send_due(now: datetime | None = None) -> list[str]:
+    """Send everything due now in this process (tests, `manage.py send_outbox`)."""
+    now = now or timezone.now()
+    reclaim_lost(now)
+    outcomes = []
+    for pk in due_ids(now, grace=timedelta(0)):
+        try:
+            outcomes.append(deliver(pk, now))
+        except RetryLater:
+            outcomes.append("retry")
+    return outcomes

@@ -1,0 +1,153 @@
+"""A player's preferences: reading them, their time zone, quiet hours, vacations."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from .models import NoticeMode, Preferences, Vacation
+
+UTC = ZoneInfo("UTC")
+
+
+def vacation_allowance() -> int:
+    """Vacation days each player may take per calendar year."""
+    return int(getattr(settings, "PBM_VACATION_DAYS_PER_YEAR", 30))
+
+
+def prefs_for(user) -> Preferences:
+    """The user's preferences; the defaults (unsaved) for a user who never set any."""
+    if user is None or user.pk is None:
+        return Preferences()
+    try:
+        return user.notification_prefs
+    except Preferences.DoesNotExist:
+        return Preferences(user=user)
+
+
+def saved_prefs_for(user) -> Preferences:
+    with transaction.atomic():
+        prefs, _ = Preferences.objects.get_or_create(user=user)
+    return prefs
+
+
+def zone(prefs: Preferences) -> ZoneInfo:
+    try:
+        return ZoneInfo(prefs.time_zone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
+
+
+def time_zone_choices() -> list[str]:
+    return sorted(available_timezones())
+
+
+def is_valid_time_zone(name: str) -> bool:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def _at(day: date, clock: time, tz: ZoneInfo) -> datetime:
+    return datetime.combine(day, clock, tzinfo=tz).astimezone(UTC)
+
+
+def _quiet_window(prefs: Preferences) -> tuple[time, time] | None:
+    start, end = prefs.quiet_start, prefs.quiet_end
+    if start is None or end is None or start == end:
+        return None
+    return start, end
+
+
+def in_quiet_hours(prefs: Preferences, at: datetime) -> bool:
+    window = _quiet_window(prefs)
+    if window is None:
+        return False
+    start, end = window
+    clock = at.astimezone(zone(prefs)).time()
+    if start < end:
+        return start <= clock < end
+    return clock >= start or clock < end  # overnight, e.g. 22:00 to 07:00
+
+
+def quiet_end_after(prefs: Preferences, at: datetime) -> datetime:
+    """`at` itself outside quiet hours, else the moment those quiet hours end."""
+    if not in_quiet_hours(prefs, at):
+        return at
+    start, end = _quiet_window(prefs)
+    tz = zone(prefs)
+    local = at.astimezone(tz)
+    if start > end and local.time() >= start:
+        return _at(local.date() + timedelta(days=1), end, tz)
+    return _at(local.date(), end, tz)
+
+
+def quiet_start_before(prefs: Preferences, at: datetime) -> datetime:
+    """`at` itself outside quiet hours, else the moment those quiet hours began."""
+    if not in_quiet_hours(prefs, at):
+        return at
+    start, end = _quiet_window(prefs)
+    tz = zone(prefs)
+    local = at.astimezone(tz)
+    if start > end and local.time() < end:
+        return _at(local.date() - timedelta(days=1), start, tz)
+    return _at(local.date(), start, tz)
+
+
+def local_time(prefs: Preferences, at: datetime | None) -> str:
+    """A moment as the player reads it: 'Tue 14 May 2024, 18:00 CEST'."""
+    if at is None:
+        return ""
+    local = at.astimezone(zone(prefs))
+    return local.strftime("%a %d %b %Y, %H:%M ") + (local.tzname() or "")
+
+
+def vacation_days(user) -> set[date]:
+    if user is None or user.pk is None:
+        return set()
+    days = set()
+    for vacation in Vacation.objects.filter(user=user):
+        for n in range(vacation.days):
+            days.add(vacation.first_day + timedelta(days=n))
+    return days
+
+
+def book_vacation(*, user, first_day: date, last_day: date) -> Vacation:
+    """Book days off; refused (ValueError with a sentence) beyond the yearly allowance."""
+    if last_day < first_day:
+        raise ValueError("The last day of a vacation cannot be before its first day.")
+    today = timezone.now().astimezone(zone(prefs_for(user))).date()
+    if last_day < today:
+        raise ValueError("That vacation is already over.")
+    with transaction.atomic():
+        taken = vacation_days(user)
+        wanted = {first_day + timedelta(days=n) for n in range((last_day - first_day).days + 1)}
+        for year in {d.year for d in wanted}:
+            total = len({d for d in taken | wanted if d.year == year})
+            if total > vacation_allowance():
+                raise ValueError(
+                    f"That makes {total} vacation days in {year}; "
+                    f"the allowance is {vacation_allowance()} a year."
+                )
+        return Vacation.objects.create(user=user, first_day=first_day, last_day=last_day)
+
+
+def wants_email(prefs: Preferences, kind: str) -> bool:
+    """Whether this kind of message goes out by email under the player's chosen mode.
+    Answers to a player's own email always go out."""
+    from .models import Kind
+
+    if kind == Kind.ANSWER:
+        return True
+    if prefs.mode == NoticeMode.NONE:
+        return False
+    if prefs.mode == NoticeMode.DIGEST:
+        # The digest replaces the turn notices and carries the chat.
+        return kind not in (Kind.TURN, Kind.CHAT)
+    return kind != Kind.DIGEST

@@ -1,0 +1,41 @@
+"""What other pages read from the notifications app."""
+
+from __future__ import annotations
+
+from games.models import Match, Seat
+
+from .models import ChatMessage
+from .preferences import prefs_for
+
+
+def chat_for(match: Match, limit: int = 200) -> list[dict]:
+    """The match's board, oldest first: author's seat name, text, time."""
+    names = {s.number: s.display_name or s.name for s in match.seats.all()}
+    messages = list(ChatMessage.objects.filter(match=match).order_by("-created_at", "-pk")[:limit])
+    return [
+        {
+            "author": names.get(m.seat, "?"),
+            "seat": m.seat,
+            "text": m.text,
+            "created_at": m.created_at,
+            "source": m.source,
+        }
+        for m in reversed(messages)
+    ]
+
+
+def email_status(user) -> dict:
+    """Whether the ESP reported the user's address as failing, for a warning on the site."""
+    prefs = prefs_for(user)
+    return {
+        "failing": prefs.email_failing,
+        "reason": prefs.email_failure,
+        "since": prefs.email_failed_at,
+    }
+
+
+def effective_deadline(seat: Seat):
+    """The seat's deadline as the sweep reads it (a vacation booked later extends it)."""
+    from .deadlines import effective_deadline as compute
+
+    return compute(seat)

@@ -1,0 +1,54 @@
+"""Receivers for anymail's inbound and tracking signals (connected in apps.ready)."""
+
+from __future__ import annotations
+
+import logging
+
+from anymail.signals import EventType
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from .models import InboundStatus, Preferences
+
+log = logging.getLogger(__name__)
+
+FAILING_EVENTS = {EventType.BOUNCED, EventType.COMPLAINED, EventType.REJECTED}
+
+
+def on_inbound(sender, event, esp_name, **kwargs) -> None:
+    """An ESP posted a message: record it, answer 200 fast, handle it in a worker."""
+    from . import inbound
+    from .tasks import handle_inbound
+
+    if not getattr(settings, "ANYMAIL", {}).get("WEBHOOK_SECRET"):
+        # Without the shared secret anyone could post moves: refuse to act on them.
+        log.error("inbound mail from %s ignored: ANYMAIL WEBHOOK_SECRET is not set", esp_name)
+        return
+    row, created = inbound.record(event.message)
+    if created and row.status == InboundStatus.RECEIVED:
+
+        def enqueue() -> None:
+            try:
+                handle_inbound.apply_async((row.pk,), retry=False)
+            except Exception as error:
+                log.warning("inbound %s left for the sweep: broker: %s", row.pk, error)
+
+        transaction.on_commit(enqueue)
+
+
+def on_tracking(sender, event, esp_name, **kwargs) -> None:
+    """A bounce or complaint: mark the address failing so the site can say so."""
+    if event.event_type not in FAILING_EVENTS or not event.recipient:
+        return
+    from django.contrib.auth import get_user_model
+
+    for user in get_user_model().objects.filter(email__iexact=event.recipient):
+        prefs, _ = Preferences.objects.get_or_create(user=user)
+        prefs.email_failing = True
+        prefs.email_failure = (
+            f"{event.event_type}: {event.reject_reason or ''} {event.description or ''}"
+        ).strip()[:300]
+        prefs.email_failed_at = event.timestamp or timezone.now()
+        prefs.save(update_fields=["email_failing", "email_failure", "email_failed_at"])
+        log.info("address of user %s marked failing: %s", user.pk, prefs.email_failure)
