@@ -1,0 +1,34 @@
+"""The web board renders from the view alone with plain Django template tags."""
+
+from pathlib import Path
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.template import Context, Engine
+
+from games.engine import event_rng, playout
+from games.rules.nieuwstad import GAME
+
+TEMPLATE = Path(__file__).parents[3] / "templates" / "games" / "nieuwstad" / "board.html"
+
+
+def render(view, seat, commands):
+    try:
+        settings.USE_I18N  # noqa: B018 - configured by pytest-django when it runs
+    except ImproperlyConfigured:
+        settings.configure()
+    engine = Engine()
+    template = engine.from_string(TEMPLATE.read_text())
+    return template.render(Context({"view": view, "seat": seat, "legal_commands": commands}))
+
+
+def test_board_renders_map_supplies_and_commands():
+    game = playout.play(GAME, 4, seed="template")
+    state = game.final
+    html = render(GAME.view(state, 0), 0, ["pass", "build house at D3 facing south"])
+    assert "<svg" in html and "MARKET" in html and "Light seals" in html
+    assert 'value="build house at D3 facing south"' in html
+    assert html.count("<rect") > 60
+    start = GAME.setup(playout.player_names(2), {}, event_rng("t", 0))
+    html = render(GAME.view(start, None), None, [])
+    assert "<svg" in html and "Your hand" not in html
