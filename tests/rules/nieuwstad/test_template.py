@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import django
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.template import Context, Engine
@@ -17,6 +18,7 @@ def render(view, seat, commands):
         settings.USE_I18N  # noqa: B018 - configured by pytest-django when it runs
     except ImproperlyConfigured:
         settings.configure()
+        django.setup()
     engine = Engine()
     template = engine.from_string(TEMPLATE.read_text())
     return template.render(Context({"view": view, "seat": seat, "legal_commands": commands}))
