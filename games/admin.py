@@ -127,8 +127,12 @@ class SeatInline(ReadOnlyInline):
 
 class MoveInline(ReadOnlyInline):
     model = Move
-    fields = ["seq", "seat", "kind", "source", "payload", "note", "created_at", "digest"]
+    fields = ["seq", "seat", "kind", "source", "payload", "note", "created_at", "short_digest"]
     ordering = ["seq"]
+
+    @admin.display(description="digest")
+    def short_digest(self, move: Move) -> str:
+        return move.digest[:12]
 
 
 @admin.register(Match)

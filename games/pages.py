@@ -159,6 +159,7 @@ class MatchPage:
     waiting_on: list[str]
     history: list[dict[str, Any]]
     result_lines: list[str]
+    result_notes: list[str]
     standing_orders: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -191,17 +192,16 @@ def group_commands(commands: list[str]) -> list[MoveGroup]:
 
 
 def result_lines(match: Match, seats: list[Seat]) -> list[str]:
-    """The result in words: ranking with scores, then the notes."""
+    """The result in words, best first ('Anna - 22 points'), then the notes."""
     result = match.result
     if not result:
         return []
     scores = result.get("scores")
     lines = []
-    for place, number in enumerate(result.get("ranking", []), start=1):
+    for number in result.get("ranking", []):
         name = seats[number].name if 0 <= number < len(seats) else f"Seat {number + 1}"
-        score = f" - {scores[number]} points" if scores else ""
-        lines.append(f"{place}. {name}{score}")
-    return lines + [str(note) for note in result.get("notes", [])]
+        lines.append(f"{name} - {scores[number]} points" if scores else name)
+    return lines
 
 
 def match_page(match: Match, user) -> MatchPage:
@@ -235,6 +235,7 @@ def match_page(match: Match, user) -> MatchPage:
         waiting_on=[seats[n].name for n in match.to_act if 0 <= n < len(seats)],
         history=selectors.history(match, viewer) if state is not None else [],
         result_lines=result_lines(match, seats),
+        result_notes=[str(n) for n in (match.result or {}).get("notes", [])],
         standing_orders=[
             {"key": o.key, "label": o.label, "on": o.key in (playing.standing_orders or [])}
             for o in game.standing_orders
