@@ -55,19 +55,20 @@ def render_text(v: dict[str, Any]) -> str:
         lines.append("Waiting for: " + ", ".join(v["to_act"]))
     lines.append("")
     lines.append(
-        "PLAYERS      character      prestige silver  wood stone glass marble iron gold plans"
+        f"{'PLAYERS':<11}{'character':<13}{'prest':>6}{'silver':>7}{'wood':>5}{'stone':>6}"
+        f"{'glass':>6}{'marb':>5}{'iron':>5}{'gold':>5}{'plans':>6}"
     )
     for p in v["players"]:
         silver = "?" if p["silver"] is None else str(p["silver"])
         r = p["res"]
         mark = "*" if p["first"] else " "
-        bid = " (bid in)" if p["has_bid"] else ""
+        bid = " B" if p["has_bid"] else ""
         lines.append(
-            f"{mark}{p['name'][:11]:<11} {p['character']:<14} {p['prestige']:>5} {silver:>7}"
-            f"  {r['wood']:>4} {r['stone']:>5} {r['glass']:>5} {r['marble']:>6} {r['iron']:>4}"
-            f" {p['gold']:>4} {p['hand_size']:>5}{bid}"
+            f"{mark}{p['name'][:10]:<10}{p['character'][:12]:<13}{p['prestige']:>6}{silver:>7}"
+            f"{r['wood']:>5}{r['stone']:>6}{r['glass']:>6}{r['marble']:>5}{r['iron']:>5}"
+            f"{p['gold']:>5}{p['hand_size']:>6}{bid}"
         )
-    lines.append("  (* holds the key; other players' silver is behind their screens)")
+    lines.append("  (* holds the key; B: has bid; others' silver is behind their screens)")
     lines.append("")
     lines.append(
         f"TOWN ({v['free_spaces']} free spaces)  code: name [owner] prestige/income/capacity"
@@ -143,7 +144,7 @@ def render_text(v: dict[str, Any]) -> str:
         )
         for row in v["reveal"]["rows"]:
             lines.append(f"  {row['name'][:12]:<12} {row['bid']:>3}  salt {row['salt']}")
-            lines.append(f"  {'':<16} receipt {row['receipt']}")
+            lines.append(f"    receipt {row['receipt']}")
     if v["offer"]:
         lines.append("")
         lines.append(f"OFFER ({v['offer']['card']}): {v['offer']['text']}")
@@ -151,11 +152,8 @@ def render_text(v: dict[str, Any]) -> str:
     you = v["you"]
     if you:
         lines.append("")
-        lines.append(
-            f"YOU: {v['players'][you['seat']]['name']}, "
-            f"{v['players'][you['seat']]['character']} - "
-            f"{v['players'][you['seat']]['character_text']}"
-        )
+        me = v["players"][you["seat"]]
+        lines.extend(wrap(f"YOU: {me['name']}, {me['character']} - {me['character_text']}"))
         lines.append(f"  Silver: {you['silver']}")
         if you["hand_line"]:
             lines.append("  " + you["hand_line"])
@@ -191,7 +189,10 @@ def render_text(v: dict[str, Any]) -> str:
     lines.append("")
     lines.append("Resources: W wood, S stone, G glass, M marble, I iron. P prestige, I income,")
     lines.append("C capacity. Send 'help' for the commands.")
-    return "\n".join(lines)
+    out: list[str] = []
+    for line in lines:
+        out.extend(wrap(line, indent="    ") if len(line) > WIDTH else [line])
+    return "\n".join(out)
 
 
 def wrap(text: str, indent: str = "  ") -> list[str]:
