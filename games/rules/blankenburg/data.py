@@ -447,7 +447,7 @@ CHARACTERS: tuple[Character, ...] = (
     Character(
         "guildmaster",
         "Guildmaster",
-        "Buys marketplace resources for 1 silver less and sells them for 2 silver each.",
+        "Pays 2 silver, not 3, in the second marketplace round; sells resources for 2 each.",
     ),
     Character(
         "foreman",

@@ -1084,8 +1084,9 @@ def after_trader(state: State) -> None:
 
 
 def buy_price(state: State, seat: int) -> int:
-    discount = 1 if char_of(state, seat) == "guildmaster" else 0
-    return RESOURCE_PRICE[state["round"] - 1] - discount
+    if char_of(state, seat) == "guildmaster":
+        return RESOURCE_PRICE[0]  # the second round costs the Guildmaster 2, not 3
+    return RESOURCE_PRICE[state["round"] - 1]
 
 
 def sell_price(state: State, seat: int) -> int:
