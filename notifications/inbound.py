@@ -130,15 +130,33 @@ def body_text(message: AnymailInboundMessage) -> str:
     return (text or "").replace("\r\n", "\n")
 
 
+# What the parser may leave: a bottom-posted reply's attribution line, a phone's sign-off,
+# a closing before the signature.
+_ATTRIBUTION = re.compile(
+    r"(?i)^(on|am|le|el|il|op|den|em)\b.*(wrote|schrieb|a écrit|escribió|ha scritto|schreef|"
+    r"skrev|escreveu):?$"
+)
+_SIGN_OFF = re.compile(
+    r"(?i)^(sent from my\b|sent from (mail|outlook|yahoo)|get outlook for|sent with\b|"
+    r"von meinem .* gesendet|envoyé de mon|enviado desde mi|inviato da)"
+)
+_CLOSING = re.compile(
+    r"(?i)^((best|kind|warm|many)\s+)?(regards|wishes|thanks)[,.!]?$|^(thanks|thank you|"
+    r"cheers|bye|ciao|greetings|sincerely|yours|cordially|groetjes|grüße|gruß|merci)[,.!]?$"
+)
+
+
 def strip_reply(text: str) -> str:
     """The new part of a reply: quoted text, the 'On ... wrote:' line and the signature
-    removed (mail-parser-reply knows the layouts of the common clients in many languages)."""
+    removed. mail-parser-reply knows the common clients' layouts in many languages; the
+    rest catches what it leaves: bottom-posted replies, phone sign-offs, closings."""
     latest = EmailReplyParser(languages=REPLY_LANGUAGES).parse_reply(text) or ""
     lines = []
     for line in latest.splitlines():
-        if line.rstrip() in ("--", "-- ", "__"):
-            break  # a signature the parser let through
-        if line.lstrip().startswith(">"):
+        bare = line.strip()
+        if bare in ("--", "-- ", "__") or _SIGN_OFF.match(bare) or _CLOSING.match(bare):
+            break
+        if bare.startswith(">") or _ATTRIBUTION.match(bare):
             continue
         lines.append(line)
     return "\n".join(lines).strip()

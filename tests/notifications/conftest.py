@@ -96,3 +96,17 @@ def reply_to(
     quoted = "\n".join("> " + line for line in message.body.splitlines())
     reply.set_content(f"{body}\n\nOn Mon, 3 Jun 2024 at 10:00, Postal Boards wrote:\n{quoted}\n")
     return reply.as_bytes()
+
+
+def fixture_mail(name: str, *, reply_address: str, sender: str) -> bytes:
+    text = (FIXTURES / name).read_bytes().decode()
+    return text.replace("REPLY_ADDRESS", reply_address).replace("SENDER", sender).encode()
+
+
+def turn_email(match, user) -> object:
+    """The latest turn email (or answer showing a turn) sent to `user` in `match`."""
+    send_all()
+    for message in reversed(mail.outbox):
+        if user.email in message.to and f"#{match.pk}]" in message.subject:
+            return message
+    raise AssertionError("no email to " + user.email)

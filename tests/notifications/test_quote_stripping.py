@@ -1,0 +1,47 @@
+"""Real reply layouts: only the player's new lines are read as commands."""
+
+import pytest
+from anymail.inbound import AnymailInboundMessage
+
+from games.selectors import load_state
+from notifications import inbound
+from notifications.models import InboundStatus
+
+from .conftest import fixture_mail, seat_of, turn_email
+
+pytestmark = pytest.mark.django_db
+
+CLIENTS = ["gmail.eml", "outlook.eml", "apple_mail.eml", "thunderbird.eml", "iphone.eml"]
+
+
+@pytest.mark.parametrize("name", CLIENTS)
+def test_only_the_new_text_is_kept(name):
+    raw = fixture_mail(name, reply_address="play+x@reply.example.org", sender="anna@example.com")
+    message = AnymailInboundMessage.parse_raw_mime_bytes(raw)
+    assert inbound.strip_reply(inbound.body_text(message)) == "1"
+
+
+@pytest.mark.parametrize("name", CLIENTS)
+def test_a_reply_from_each_client_plays_the_first_choice(name, match, anna):
+    turn = turn_email(match, anna)
+    seat = seat_of(match, anna)
+    first_card = min(load_state(match)["hands"][seat])
+    raw = fixture_mail(name, reply_address=turn.reply_to[0], sender=anna.email)
+    row = inbound.receive_raw(raw)  # no envelope: the token is read from the headers
+    assert row.status == InboundStatus.DONE, row.outcome
+    last = match.moves.order_by("-seq").first()
+    assert (last.seat, last.payload, last.source) == (
+        seat,
+        {"type": "play", "card": first_card},
+        "email",
+    )
+
+
+def test_an_html_only_reply_is_read():
+    message = AnymailInboundMessage.construct(
+        from_email="anna@example.com",
+        to="play+x@reply.example.org",
+        html="<div>play 5<br></div><div class='gmail_quote'>On Mon wrote:<br>"
+        "<blockquote>Hello</blockquote></div>",
+    )
+    assert inbound.strip_reply(inbound.body_text(message)).splitlines()[0] == "play 5"
