@@ -905,10 +905,8 @@ def produce(state, seat: int, extras: list[str]) -> None:
         if b["crop"] > 0:  # sown in an earlier turn: harvest [rulebook Farmer]
             player[good] += b["crop"]
             received[good] += b["crop"]
-            b["crop"] = 0
-        else:
-            b["crop"] = 1
-            planted[good].append(b)
+        b["crop"] = 1  # and every field, now empty, is sown again
+        planted[good].append(b)
     fish = boats_of(state, seat)
     player["fish"] += fish
     received["fish"] += fish
