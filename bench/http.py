@@ -1,0 +1,322 @@
+"""Benchmark 3: a move over HTTP, against gunicorn and PostgreSQL, with wrk on loopback.
+
+For each game: matches between people (every seat a user with an API token) are started
+in the bench database; gunicorn serves the site (DEBUG off, as in production); wrk, on
+127.0.0.1 only and for a fixed number of seconds, submits legal moves (command "1", the first
+entry of the numbered menu, with the seq the player saw and an idempotency key) through
+POST /api/matches/<pk>/moves/ over 100 active matches (bench/wrk/pbm.lua). When a match
+ends, a reserve match takes its place.
+
+In the same run and at the same concurrency, wrk requests the cheapest authenticated pages
+(the lobby and the notification preferences of a user with no matches, by session cookie);
+the cheapest is the floor, and a move's median latency is given as a ratio to it.
+
+    uv run python -m bench.http [--quick] [--game SLUG] [--seconds S] [--connections C]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+from bench.common import RESULTS, ROOT, games, report, table
+from bench.db import bench_database
+
+LUA = ROOT / "bench" / "wrk" / "pbm.lua"
+FLOOR_PAGES = ["/lobby/", "/n/preferences/"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Gunicorn:
+    """gunicorn on 127.0.0.1 with the bench database; stopped (by its own pid) on exit."""
+
+    def __init__(self, url: str, workers: int):
+        self.port = free_port()
+        env = dict(os.environ)
+        env.update(
+            DATABASE_URL=url,
+            DJANGO_DEBUG="false",
+            DJANGO_SECRET_KEY=os.environ["DJANGO_SECRET_KEY"],  # the tokens' and sessions'
+            SECURE_SSL_REDIRECT="false",
+            DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+            SITE_URL=f"http://127.0.0.1:{self.port}",
+            CELERY_BROKER_URL="memory://",
+            LOG_LEVEL="WARNING",
+        )
+        self.log = open(RESULTS / "gunicorn.log", "w")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "bench.wsgi:application",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                str(workers),
+                "--worker-class",
+                "sync",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def __enter__(self) -> Gunicorn:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited; see {RESULTS / 'gunicorn.log'}")
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=2).read()
+                return self
+            except OSError:
+                time.sleep(0.3)
+        raise RuntimeError("gunicorn did not answer within 60 s")
+
+    def __exit__(self, *exc) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+def wrk(port: int, args: list[str], *, seconds: float, connections: int) -> dict:
+    command = [
+        "wrk",
+        f"-t{connections}",
+        f"-c{connections}",
+        f"-d{max(1, round(seconds))}s",
+        "--timeout",
+        "10s",
+        "-s",
+        str(LUA),
+        f"http://127.0.0.1:{port}",
+        "--",
+        *args,
+    ]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60)
+    line = next((x for x in out.stdout.splitlines() if x.startswith("JSON ")), None)
+    if line is None:
+        raise RuntimeError(f"wrk printed no figures:\n{out.stdout}\n{out.stderr}")
+    figures = json.loads(line[5:])
+    figures["per_s"] = figures["requests"] / (figures["duration_us"] / 1e6)
+    figures["connections"] = connections
+    return figures
+
+
+def users(count: int, prefix: str) -> list:
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    return [
+        User.objects.create_user(
+            username=f"{prefix}{n}@bench.invalid", email=f"{prefix}{n}@bench.invalid"
+        )
+        for n in range(count)
+    ]
+
+
+def asked_per_match(game, players: int) -> float:
+    from games.engine import playout
+
+    runs = [playout.play(game, players, seed=f"bench-http-estimate:{n}") for n in range(3)]
+    return sum(r.asked for r in runs) / len(runs)
+
+
+def start_matches(game, players: int, count: int) -> list[dict]:
+    """`count` started matches between people, and for each the moves wrk will send.
+
+    The script of each match is worked out here, the way the platform plays it: forced
+    decisions resolve themselves, and each person answers with the first legal move, as
+    "1" (the first entry of the numbered menu) or, when the menu is too long to number, as
+    the game's own command for that move.
+    """
+    from games import services
+    from games.api import api_token
+    from games.commands import MENU_LIMIT
+    from games.engine import event_rng, next_automatic
+    from games.models import Match
+    from games.selectors import load_state
+
+    people = users(players, f"{game.slug}-")
+    tokens = {u.pk: api_token(u) for u in people}
+    out = []
+    for n in range(count):
+        match = services.create_match(
+            creator=people[0], game_slug=game.slug, players=players, seed=f"bench-http:{n}"
+        )
+        for user in people[1:]:
+            services.join_match(match_id=match.pk, user=user)
+        match = Match.objects.get(pk=match.pk)
+        if match.status != "active":
+            continue
+        state, seq, script = load_state(match), match.head_seq, []
+        while game.result(state) is None:
+            automatic = next_automatic(game, state)
+            if automatic is not None:
+                seat, move = automatic.seat, automatic.move
+            else:
+                seat = game.to_act(state)[0]
+                legal = game.legal_moves(state, seat)
+                move = legal[0]
+                command = "1" if len(legal) <= MENU_LIMIT else game.format_move(state, seat, move)
+                script.append((seat, seq, command))
+            seq += 1
+            state = game.apply(state, seat, move, event_rng(match.seed, seq))
+        seats = {s.number: tokens[s.user_id] for s in match.seats.all()}
+        out.append({"id": match.pk, "tokens": seats, "script": script})
+    return out
+
+
+def lua_data(matches: list[dict]) -> str:
+    def entry(m: dict) -> str:
+        tokens = ", ".join(f'[{seat}] = "{token}"' for seat, token in m["tokens"].items())
+        moves = ", ".join(
+            f"{{{seat}, {seq}, [==[{json.dumps(command)}]==]}}"
+            for seat, seq, command in m["script"]
+        )
+        return f"  {{id = {m['id']}, tokens = {{{tokens}}}, moves = {{{moves}}}}},"
+
+    return "return {\n" + "\n".join(entry(m) for m in matches) + "\n}\n"
+
+
+def session_cookie(user) -> str:
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    name = settings.SESSION_COOKIE_NAME
+    return f"Cookie: {name}={client.cookies[name].value}"
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, for the smoke test")
+    parser.add_argument("--game", action="append", help="only this slug (repeatable)")
+    parser.add_argument("--seconds", type=float, default=None, help="per wrk run")
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
+    parser.add_argument("--active", type=int, default=None, help="active matches (100)")
+    args = parser.parse_args(argv)
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is not installed: apt-get install -y wrk (bench/run_all.sh does)")
+    seconds = args.seconds or (1.0 if args.quick else 15.0)
+    active = args.active or (4 if args.quick else 100)
+    connections = min(args.connections, active)
+    chosen = [g for g in games() if not args.game or g.slug in args.game]
+    if not args.game and any(g.slug != "sealed-cards" for g in chosen) and not args.quick:
+        # The test game ends after a few moves; the real ones are what a move costs.
+        chosen = [g for g in chosen if g.slug != "sealed-cards"]
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    # API tokens and the session are signed here and checked by gunicorn: one key for both.
+    os.environ["DJANGO_SECRET_KEY"] = "bench-" + os.urandom(24).hex()
+    figures: dict = {"seconds": seconds, "connections": connections, "active": active}
+    with bench_database() as url:
+        floor_user = users(1, "floor-")[0]
+        cookie = session_cookie(floor_user)
+        plans = []
+        for game in chosen:
+            players = game.min_players
+            asked = max(1.0, asked_per_match(game, players))
+            # Enough matches to keep `active` of them going for the whole run at up to 800
+            # moves per second; a short game needs a reserve.
+            wanted = min(active + 2000, max(active, math.ceil(seconds * 800 / asked)))
+            matches = start_matches(game, players, 8 if args.quick else wanted)
+            data = RESULTS / f"wrk-{game.slug}.lua"
+            data.write_text(lua_data(matches))
+            plans.append((game, players, len(matches), data))
+        with Gunicorn(url, args.workers) as server:
+            floors = {}
+            for page in FLOOR_PAGES:
+                wrk(server.port, ["get", page, cookie], seconds=1, connections=1)  # warm up
+                floors[page] = wrk(
+                    server.port, ["get", page, cookie], seconds=seconds / 2, connections=connections
+                )
+            floor_page = min(floors, key=lambda p: floors[p]["p50_us"])
+            floor = floors[floor_page]
+            rows = []
+            for game, players, count, data in plans:
+                run = wrk(
+                    server.port,
+                    ["moves", str(data), str(active), str(connections)],
+                    seconds=seconds,
+                    connections=connections,
+                )
+                run.update(game=game.slug, players=players, matches=count)
+                run["per_s"] = run["moves"] / (run["duration_us"] / 1e6)
+                figures.setdefault("moves", []).append(run)
+                rows.append(
+                    [
+                        f"moves: {game.slug} ({players} players, {min(active, count)} active)",
+                        run["moves"],
+                        f"{run['per_s']:,.0f}",
+                        f"{run['p50_us'] / 1e3:,.1f}",
+                        f"{run['p90_us'] / 1e3:,.1f}",
+                        f"{run['p99_us'] / 1e3:,.1f}",
+                        f"{run['max_us'] / 1e3:,.1f}",
+                        run["errors"] + run["socket_errors"] + run["idle"],
+                        f"{run['p50_us'] / floor['p50_us']:.2f}",
+                    ]
+                )
+        figures["floors"] = floors
+        figures["floor_page"] = floor_page
+    floor_rows = [
+        [
+            f"floor: GET {page}" + (" (cheapest)" if page == floor_page else ""),
+            f["requests"],
+            f"{f['per_s']:,.0f}",
+            f"{f['p50_us'] / 1e3:,.1f}",
+            f"{f['p90_us'] / 1e3:,.1f}",
+            f"{f['p99_us'] / 1e3:,.1f}",
+            f"{f['max_us'] / 1e3:,.1f}",
+            f["errors"] + f["socket_errors"],
+            f"{f['p50_us'] / floor['p50_us']:.2f}",
+        ]
+        for page, f in floors.items()
+    ]
+    text = (
+        f"gunicorn {args.workers} sync workers, wrk {connections} connections, "
+        f"{seconds:.0f} s per run, 127.0.0.1\n\n"
+        + table(
+            [
+                "requests",
+                "count",
+                "per second",
+                "p50 ms",
+                "p90 ms",
+                "p99 ms",
+                "max ms",
+                "errors",
+                "p50 ÷ floor p50",
+            ],
+            floor_rows + rows,
+        )
+    )
+    report("http", "A move over HTTP (gunicorn + PostgreSQL, wrk)", text, figures)
+    return figures
+
+
+if __name__ == "__main__":
+    main()

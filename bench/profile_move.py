@@ -1,0 +1,112 @@
+"""Where a move over the JSON API spends its time: queries and the top functions.
+
+In-process (Django's test client, no network, no gunicorn) against the bench PostgreSQL
+database, the same request bench/http.py sends: POST /api/matches/<pk>/moves/ with a bearer
+token. Prints the mean time per move, the SQL of one move, and cProfile's top entries.
+
+    uv run python -m bench.profile_move [--game SLUG] [--moves N] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import time
+
+from bench.common import ROOT, games, report, table
+from bench.db import bench_database
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, for the smoke test")
+    parser.add_argument("--game", default=None, help="slug (default: the first real game)")
+    parser.add_argument("--moves", type=int, default=200)
+    args = parser.parse_args(argv)
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + os.urandom(24).hex())
+    chosen = [g for g in games() if g.slug == args.game] if args.game else games()
+    game = next((g for g in chosen if g.slug != "sealed-cards"), chosen[0])
+    moves = 10 if args.quick else args.moves
+    with bench_database():
+        from django.db import connection
+        from django.test import Client
+
+        from bench.http import start_matches
+
+        matches = start_matches(game, game.min_players, 5)
+        client = Client()
+        sent = [0]
+
+        def move() -> bool:
+            live = [m for m in matches if m["script"]]
+            if not live:
+                return False
+            m = live[sent[0] % len(live)]
+            seat, seq, command = m["script"].pop(0)
+            sent[0] += 1
+            body = {"command": command, "seq": seq, "idempotency_key": f"p{sent[0]}"}
+            response = client.post(
+                f"/api/matches/{m['id']}/moves/",
+                data=json.dumps(body),
+                content_type="application/json",
+                HTTP_AUTHORIZATION="Bearer " + m["tokens"][seat],
+            )
+            assert response.status_code == 200, response.content
+            return True
+
+        for _ in range(5):
+            move()
+        captured: list[tuple[float, str]] = []
+
+        def record(execute, sql, params, many, context):
+            started = time.perf_counter()
+            try:
+                return execute(sql, params, many, context)
+            finally:
+                captured.append((time.perf_counter() - started, sql))
+
+        with connection.execute_wrapper(record):
+            move()
+        started = time.perf_counter()
+        done = sum(move() for _ in range(moves))
+        per_move = (time.perf_counter() - started) / max(1, done)
+        profiler = cProfile.Profile()
+        profiler.enable()
+        profiled = sum(move() for _ in range(moves))
+        profiler.disable()
+    stats = pstats.Stats(profiler, stream=io.StringIO())
+
+    def top(key: int, keep, count: int) -> list[list]:
+        rows = []
+        for (filename, line, name), entry in sorted(stats.stats.items(), key=lambda i: -i[1][key]):
+            where = filename.replace(str(ROOT) + "/", "").split("site-packages/")[-1]
+            if keep(where):
+                rows.append(
+                    [f"`{where}:{line}({name})`", entry[1], f"{entry[2]:.3f}", f"{entry[3]:.3f}"]
+                )
+            if len(rows) == count:
+                break
+        return rows
+
+    ours = top(3, lambda w: w.startswith(("games/", "notifications/")), 20)
+    own = top(2, lambda w: True, 15)
+    sql = "\n".join(f"    {t * 1e3:6.2f} ms  {q[:150]}" for t, q in captured)
+    text = (
+        f"{game.slug}, {game.min_players} players: {per_move * 1e3:.2f} ms per move "
+        f"in-process ({done} moves), {len(captured)} queries per move:\n\n"
+        f"{sql}\n\ncProfile of {profiled} moves; the project's functions by cumulative time:\n\n"
+        + table(["function", "calls", "own s", "cumulative s"], ours)
+        + "\n\nEverything, by own time:\n\n"
+        + table(["function", "calls", "own s", "cumulative s"], own)
+    )
+    figures = {"game": game.slug, "per_move_s": per_move, "queries": len(captured)}
+    report("profile_move", "Profile of one move over the JSON API (in-process)", text, figures)
+    return figures
+
+
+if __name__ == "__main__":
+    main()

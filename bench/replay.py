@@ -1,0 +1,169 @@
+"""Benchmark 1, pure part: deriving a position from the log, with and without snapshots.
+
+For each game and player count, bot games are played to the end; their logs are then
+replayed the way the platform does it (games.replay: setup, then `apply` for every logged
+move, legality checks included). Figures:
+
+- full replay: setup + every move, no digests (per match and per move);
+- full replay with digests: the same, recomputing the chained digest after each move
+  (what `verify_match` does), to show what digests cost;
+- current position with snapshots: decode the latest snapshot at or before the position
+  (stored as JSON, as the database returns it) and replay the tail; mean and worst over
+  every position of every match.
+
+The database part (load_state on PostgreSQL) is in bench/replay_db.py.
+
+    uv run python -m bench.replay [--quick] [--game SLUG]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+from bench.common import game_sizes, median, repeat, report, table, us
+from games.engine import GENESIS, canonical_json, chain_digest, playout
+from games.replay import LoggedMove, apply_logged, initial_state
+
+SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "50"))
+
+
+def logged(game_log: playout.Playout) -> list[LoggedMove]:
+    return [
+        LoggedMove(seq, seat, "move", move)
+        for seq, (seat, move, _source) in enumerate(game_log.log, start=1)
+    ]
+
+
+def replay_full(game, names, game_log, entries, *, digests: bool = False):
+    state = initial_state(game, names, game_log.options, game_log.seed)
+    previous = GENESIS
+    for entry in entries:
+        state = apply_logged(game, state, entry, game_log.seed)
+        if digests:
+            previous = chain_digest(previous, state)
+    return state
+
+
+def snapshots_of(game, names, game_log, entries) -> dict[int, str]:
+    """The JSON snapshots a match stores (every SNAPSHOT_EVERY moves; 0 is the setup)."""
+    state = initial_state(game, names, game_log.options, game_log.seed)
+    stored = {0: canonical_json(state)}
+    for entry in entries:
+        state = apply_logged(game, state, entry, game_log.seed)
+        if entry.seq % SNAPSHOT_EVERY == 0:
+            stored[entry.seq] = canonical_json(state)
+    return stored
+
+
+def load_with_snapshot(game, game_log, entries, stored: dict[int, str], upto: int):
+    start = upto - upto % SNAPSHOT_EVERY
+    state = json.loads(stored[start])
+    for entry in entries[start:upto]:
+        state = apply_logged(game, state, entry, game_log.seed)
+    return state
+
+
+def measure(game, players: int, *, matches: int, seconds: float) -> dict:
+    names = playout.player_names(players)
+    logs = [playout.play(game, players, seed=f"bench-replay:{n}") for n in range(matches)]
+    all_entries = [logged(g) for g in logs]
+    moves = sum(g.moves for g in logs)
+    for g, entries in zip(logs, all_entries):  # the replay must reproduce the playout
+        assert replay_full(game, names, g, entries) == g.final
+
+    def full():
+        for g, entries in zip(logs, all_entries):
+            replay_full(game, names, g, entries)
+
+    def full_digests():
+        for g, entries in zip(logs, all_entries):
+            replay_full(game, names, g, entries, digests=True)
+
+    t_full = median(repeat(full, seconds=seconds))
+    t_digests = median(repeat(full_digests, seconds=seconds))
+
+    # Every position of every match, loaded from its latest snapshot (sampled to at most
+    # 60 positions a match so long games stay quick).
+    snapshot_times = []
+    head_times = []
+    for g, entries in zip(logs, all_entries):
+        stored = snapshots_of(game, names, g, entries)
+        step = max(1, g.moves // 60)
+        positions = sorted(set(range(0, g.moves + 1, step)) | {g.moves})
+        for upto in positions:
+            t = median(
+                repeat(
+                    lambda: load_with_snapshot(game, g, entries, stored, upto),  # noqa: B023
+                    seconds=seconds / len(positions) / 4,
+                    at_least=3,
+                )
+            )
+            snapshot_times.append(t)
+            if upto == g.moves:
+                head_times.append(t)
+    return {
+        "game": game.slug,
+        "players": players,
+        "matches": matches,
+        "moves_per_match": moves / matches,
+        "full_per_match_s": t_full / matches,
+        "full_per_move_s": t_full / moves,
+        "digests_per_match_s": t_digests / matches,
+        "digests_per_move_s": t_digests / moves,
+        "snapshot_mean_s": sum(snapshot_times) / len(snapshot_times),
+        "snapshot_max_s": max(snapshot_times),
+        "snapshot_head_mean_s": sum(head_times) / len(head_times),
+    }
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, for the smoke test")
+    parser.add_argument("--game", action="append", help="only this slug (repeatable)")
+    args = parser.parse_args(argv)
+    matches, seconds = (1, 0.01) if args.quick else (5, 0.5)
+    rows, figures = [], []
+    for game, players in game_sizes(args.game):
+        f = measure(game, players, matches=matches, seconds=seconds)
+        figures.append(f)
+        rows.append(
+            [
+                game.slug,
+                players,
+                f"{f['moves_per_match']:.0f}",
+                us(f["full_per_match_s"]),
+                us(f["full_per_move_s"]),
+                us(f["digests_per_move_s"]),
+                f"{f['digests_per_move_s'] / f['full_per_move_s']:.2f}",
+                us(f["snapshot_head_mean_s"]),
+                us(f["snapshot_mean_s"]),
+                us(f["snapshot_max_s"]),
+                f"{f['full_per_match_s'] / f['snapshot_head_mean_s']:.1f}",
+            ]
+        )
+    text = table(
+        [
+            "game",
+            "players",
+            "moves/match",
+            "full replay µs/match",
+            "µs/move",
+            "µs/move with digests",
+            "digests ratio",
+            f"head from snapshot µs (every {SNAPSHOT_EVERY})",
+            "any position mean µs",
+            "any position max µs",
+            "full ÷ snapshot",
+        ],
+        rows,
+    )
+    report(
+        "replay", "Replay (pure engine)", text, {"snapshot_every": SNAPSHOT_EVERY, "rows": figures}
+    )
+    return figures
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""Benchmark 1, database part: loading a match's position from PostgreSQL.
+
+Bot matches are played to the end through the service layer (games.services.create_match
+with every seat a bot) into the bench database. Then, for each game and player count:
+
+- `selectors.load_state(match)`: the current position, with the snapshots the service layer
+  stored (every SNAPSHOT_EVERY moves), and at sampled earlier positions (worst case: a tail
+  of SNAPSHOT_EVERY - 1 moves);
+- the same with the snapshots deleted: the whole log read and replayed;
+- the log query alone (what reading the rows costs, without any rules);
+- `selectors.verify_match`: the whole log replayed with every digest recomputed.
+
+    uv run python -m bench.replay_db [--quick] [--game SLUG]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from bench.common import game_sizes, median, repeat, report, table, us
+from bench.db import bench_database
+
+
+def measure(game, players: int, *, matches: int, seconds: float) -> dict:
+    from django.conf import settings
+
+    from games import services
+    from games.models import Match, Move, Snapshot
+    from games.selectors import load_state, verify_match
+
+    made = [
+        services.create_match(
+            creator=None,
+            game_slug=game.slug,
+            players=players,
+            bots=players,
+            seed=f"bench-replay-db:{players}:{n}",
+        )
+        for n in range(matches)
+    ]
+    made = [Match.objects.get(pk=m.pk) for m in made]
+    moves = sum(m.head_seq for m in made)
+    every = settings.SNAPSHOT_EVERY
+
+    def timed(fn):
+        return median(repeat(fn, seconds=seconds / matches))
+
+    head, anywhere, worst, rows_only, full, verify = [], [], [], [], [], []
+    for match in made:
+        head.append(timed(lambda: load_state(match)))  # noqa: B023
+        # The worst positions: just before a snapshot, the longest tail.
+        worst_seq = max(0, min(match.head_seq, every - 1))
+        worst.append(timed(lambda: load_state(match, upto=worst_seq)))  # noqa: B023
+        step = max(1, match.head_seq // 10)
+        for upto in range(0, match.head_seq + 1, step):
+            anywhere.append(median(repeat(lambda: load_state(match, upto=upto), seconds=0.0)))  # noqa: B023
+        rows_only.append(
+            timed(
+                lambda: list(
+                    Move.objects.filter(match=match)  # noqa: B023
+                    .order_by("seq")
+                    .only("seq", "seat", "kind", "payload")
+                )
+            )
+        )
+        verify.append(timed(lambda: verify_match(match)))  # noqa: B023
+        Snapshot.objects.filter(match=match).delete()  # a cache: loading must not need it
+        full.append(timed(lambda: load_state(match)))  # noqa: B023
+    return {
+        "game": game.slug,
+        "players": players,
+        "matches": matches,
+        "moves_per_match": moves / matches,
+        "head_with_snapshots_s": sum(head) / matches,
+        "worst_with_snapshots_s": max(worst),
+        "any_position_mean_s": sum(anywhere) / len(anywhere),
+        "any_position_max_s": max(anywhere),
+        "log_query_s": sum(rows_only) / matches,
+        "full_without_snapshots_s": sum(full) / matches,
+        "full_per_move_s": sum(full) / moves,
+        "verify_s": sum(verify) / matches,
+        "verify_per_move_s": sum(verify) / moves,
+    }
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, for the smoke test")
+    parser.add_argument("--game", action="append", help="only this slug (repeatable)")
+    args = parser.parse_args(argv)
+    matches, seconds = (1, 0.0) if args.quick else (3, 0.6)
+    rows, figures = [], []
+    with bench_database():
+        from django.conf import settings
+
+        every = settings.SNAPSHOT_EVERY
+        for game, players in game_sizes(args.game):
+            f = measure(game, players, matches=matches, seconds=seconds)
+            figures.append(f)
+            rows.append(
+                [
+                    game.slug,
+                    players,
+                    f"{f['moves_per_match']:.0f}",
+                    us(f["head_with_snapshots_s"]),
+                    us(f["worst_with_snapshots_s"]),
+                    us(f["any_position_max_s"]),
+                    us(f["full_without_snapshots_s"]),
+                    us(f["full_per_move_s"]),
+                    us(f["log_query_s"]),
+                    us(f["verify_s"]),
+                    f"{f['full_without_snapshots_s'] / f['head_with_snapshots_s']:.1f}",
+                ]
+            )
+    text = table(
+        [
+            "game",
+            "players",
+            "moves/match",
+            f"load head, snapshots every {every} µs",
+            f"load at seq {every - 1} (longest tail) µs",
+            "any sampled position, max µs",
+            "load head, no snapshots µs",
+            "no snapshots µs/move",
+            "log query alone µs",
+            "verify_match (digests) µs",
+            "no snapshots ÷ snapshots",
+        ],
+        rows,
+    )
+    report("replay_db", "Loading positions from PostgreSQL", text, {"rows": figures})
+    return figures
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""The benchmarks that need PostgreSQL (and gunicorn and wrk) run on a tiny size.
+
+Each runs as its own process, as `bench/run_all.sh` runs it, on a database of its own that
+it creates and drops. Needs PostgreSQL at 127.0.0.1:5432, like the rest of `-m services`.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.services
+
+
+def run(*args: str) -> str:
+    env = dict(os.environ)
+    env["BENCH_DATABASE_URL"] = "postgres://postgres@127.0.0.1:5432/pbm_bench_smoke"
+    env.pop("DATABASE_URL", None)
+    out = subprocess.run(
+        [sys.executable, "-m", *args, "--quick"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    return out.stdout
+
+
+def test_replay_from_the_database():
+    assert "Loading positions from PostgreSQL" in run("bench.replay_db", "--game", "sealed-cards")
+
+
+def test_deadlines():
+    out = run("bench.deadlines", "--game", "sealed-cards")
+    assert "300 active matches" in out
+
+
+def test_notifications():
+    assert "emails sent per second" in run("bench.notify", "--game", "sealed-cards")
+
+
+def test_profile_of_a_move():
+    assert "queries per move" in run("bench.profile_move", "--game", "sealed-cards")
+
+
+def test_a_move_over_http():
+    if shutil.which("wrk") is None:
+        pytest.skip("wrk is not installed (apt-get install -y wrk; bench/run_all.sh does)")
+    out = run("bench.http", "--game", "sealed-cards")
+    assert "moves: sealed-cards" in out
