@@ -263,6 +263,9 @@ def placements(
 def _placements(state, building: Building) -> list[tuple[list[str], str | None]]:
     geo = geometry(state["board"])
     forest, occupied, buildings = state["forest"], state["cells"], state["buildings"]
+    free = {c for c in geo.land if c not in forest and c not in occupied}
+    if not free:
+        return []
     area = geo.area
     result: list[tuple[list[str], str | None]] = []
     shape = candidates(
@@ -273,7 +276,7 @@ def _placements(state, building: Building) -> list[tuple[list[str], str | None]]
         building.key == "citygate",
     )
     for cells, facing, where, outer in shape:
-        if any(c in forest or c in occupied for c in cells):
+        if cells[0] not in free or (len(cells) == 2 and cells[1] not in free):
             continue
         if where == "country":
             result.append((list(cells), None))

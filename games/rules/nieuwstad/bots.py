@@ -40,7 +40,11 @@ def building_value(state, seat: int, key: str, style: dict) -> float:
 
 
 def bot_move(state, seat: int, rng) -> dict:
-    moves = R.legal_moves(state, seat)
+    return bot_choice(state, seat, R.legal_moves(state, seat), rng)
+
+
+def bot_choice(state, seat: int, moves: list[dict], rng) -> dict:
+    """The bot's pick among `moves` (the legal moves, already enumerated)."""
     if len(moves) == 1:
         return moves[0]
     style = style_of(state, seat)
