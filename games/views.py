@@ -326,6 +326,12 @@ def match_move(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.error(request, error.message)
         return back
+    except (ValueError, KeyError, IndexError, TypeError):
+        # A rules package's parser tripping over odd input is its bug, but the player still
+        # gets an answer rather than an error page.
+        log.exception("match %s: command %r could not be parsed", match.pk, command)
+        messages.error(request, "That command could not be read; try a button or 'help'.")
+        return back
     result = services.submit_move(
         match_id=match.pk,
         seat=seat.number,

@@ -100,3 +100,14 @@ def test_against_a_bot_the_bot_answers_at_once(against_bot, anna):
     against_bot.refresh_from_db()
     assert against_bot.moves.count() > before
     assert against_bot.moves.filter(source="web").count() == 1
+
+
+def test_a_parser_that_trips_gives_a_message_not_a_500(duel, anna, monkeypatch):
+    def broken_parse(text, state, seat):
+        raise ValueError("the parser has a bug")
+
+    monkeypatch.setattr(duel.game, "parse", broken_parse)
+    response = post_move(logged_in(anna), duel, "play 3")
+    assert response.status_code == 200
+    assert "could not be read" in response.content.decode()
+    assert duel.moves.count() == 0
