@@ -106,6 +106,16 @@ FIXED_SETUP = {
     "Palomer": {"S": ("H2", "I2"), "F": ("K6", "K7"), "P": ("A9", "B9")},
     "Winslow": {"P": ("B4", "B5"), "F": ("E8", "E9"), "S": ("I8", "J8")},
 }
+# With three players the Howland pieces stay in the box; which of the four 4-player sets of
+# positions the three families take was chosen by simulation (see docs).
+FIXED_SETUP_BY_COUNT = {
+    4: FIXED_SETUP,
+    3: {
+        "Annable": FIXED_SETUP["Howland"],
+        "Palomer": FIXED_SETUP["Annable"],
+        "Winslow": FIXED_SETUP["Winslow"],
+    },
+}
 
 # --- development cards (design: see docs) -----------------------------------------------
 # Shapes as (column, row) offsets, drawn as on the card; a card may be turned, not mirrored.
@@ -151,10 +161,10 @@ _DECK_DESIGN = (
     ("land", "S", "pair", 3, 2),
     ("land", "S", "row of three", 4, 2),
     ("land", "S", "corner", 4, 2),
-    ("land", "S", "row of four", 7, 1),
-    ("land", "S", "tee", 7, 1),
-    ("land", "S", "ell", 7, 1),
-    ("land", "S", "ess", 7, 1),
+    ("land", "S", "row of four", 6, 1),
+    ("land", "S", "tee", 6, 1),
+    ("land", "S", "ell", 6, 1),
+    ("land", "S", "ess", 6, 1),
     ("land", "S", "square", 10, 2),
     # fields
     ("land", "F", "pair", 2, 3),

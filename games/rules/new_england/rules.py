@@ -21,7 +21,7 @@ from .data import (
     FAMILIES_BY_COUNT,
     FIGURE_SUPPLY,
     FIGURES,
-    FIXED_SETUP,
+    FIXED_SETUP_BY_COUNT,
     HEIGHT,
     INCOME,
     LAND,
@@ -89,7 +89,7 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
     }
     if options.get("setup", "fixed") == "fixed":
         for seat, family in enumerate(families):
-            for land, (a, b) in FIXED_SETUP[family].items():
+            for land, (a, b) in FIXED_SETUP_BY_COUNT[count][family].items():
                 _lay_tile(state, seat, land, [CELL_INDEX[a], CELL_INDEX[b]])
             state["starters"][seat] = []
         _begin_round(state)

@@ -4,7 +4,7 @@ import pytest
 
 from games.engine import IllegalMove
 from games.rules.new_england import GAME, rules
-from games.rules.new_england.data import CELL_INDEX, FIXED_SETUP
+from games.rules.new_england.data import CELL_INDEX, FIXED_SETUP_BY_COUNT
 
 from .helpers import apply, buying, card_named, figure, fresh, lay
 
@@ -20,7 +20,7 @@ def test_fixed_setup_places_every_family_and_no_starters_touch():
     assert state["families"] == ["Annable", "Howland", "Palomer", "Winslow"]
     assert len(state["tiles"]) == 12
     for seat, family in enumerate(state["families"]):
-        for land, cells in FIXED_SETUP[family].items():
+        for land, cells in FIXED_SETUP_BY_COUNT[4][family].items():
             tile = rules.tile_at(state, CELL_INDEX[cells[0]])
             assert tile["owner"] == seat and tile["land"] == land
     for tile in state["tiles"]:
@@ -35,7 +35,9 @@ def test_three_players_leave_howland_out():
     state = fresh(3)
     assert state["families"] == ["Annable", "Palomer", "Winslow"]
     assert len(state["tiles"]) == 9
-    assert rules.tile_at(state, CELL_INDEX["J4"]) is None  # Howland's field
+    # the Palomer positions of the 4-player layout stay empty (chosen by simulation)
+    assert rules.tile_at(state, CELL_INDEX["H2"]) is None
+    assert rules.tile_at(state, CELL_INDEX["J4"])["owner"] == 0
 
 
 def test_tile_must_touch_own_land_of_its_type():
