@@ -121,7 +121,6 @@ def chat_post(request: HttpRequest, pk: int) -> HttpResponse:
                 "can_chat": can_chat,
                 "chat_error": error,
             },
-            status=200 if not error else 400,
         )
     if error:
         messages.error(request, error)
