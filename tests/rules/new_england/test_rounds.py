@@ -322,3 +322,35 @@ def test_starter_tiles_may_touch_diagonally_not_orthogonally():
     with pytest.raises(IllegalMove, match="starter tiles left"):
         apply(state, seat, {"type": "start_tile", "land": "X", "cells": ["A1", "A2"]})
     assert rules.tile_at(state, CELL_INDEX["G6"])["owner"] == 1
+
+
+def test_a_figure_card_with_no_figure_left_can_only_be_stored():
+    state = fresh()
+    figure(state, ANNA, "barn", "B2")
+    pilgrim = card_named(state, "pilgrim")
+    buying(state, ANNA, [{"card": pilgrim}])
+    state["supply"]["pilgrim"] = 0  # as if the other 13 stood on the board
+    moves = [m for m in GAME.legal_moves(state, ANNA) if m.get("slot") == 1]
+    assert moves == [{"type": "buy_card", "slot": 1, "store": True}]
+    with pytest.raises(IllegalMove, match="No pilgrim figures"):
+        apply(state, ANNA, {"type": "buy_card", "slot": 1, "at": "E4"})
+
+
+def test_default_moves_are_cautious_and_legal():
+    state = fresh()
+    assert GAME.default_move(state, 0) == {"type": "select", "cards": 3}
+    apply(state, 0, {"type": "select", "cards": 3})
+    assert GAME.default_move(state, 0) == {"type": "chip", "chip": 1}
+    buying(state, ANNA, [{"tile": "F"}])
+    assert GAME.default_move(state, ANNA) == {"type": "pass"}
+
+
+def test_standing_order_passes_only_when_nothing_can_be_bought():
+    state = fresh()
+    figure(state, ANNA, "pilgrim", "B2")  # a movable figure: the turn is not forced
+    buying(state, ANNA, [{"tile": "F"}], chip=5, money=4)
+    assert len(GAME.legal_moves(state, ANNA)) > 1
+    assert GAME.standing_move(state, ANNA, frozenset({"pass-when-broke"})) == {"type": "pass"}
+    state["players"][ANNA]["money"] = 5
+    assert GAME.standing_move(state, ANNA, frozenset({"pass-when-broke"})) is None
+    assert GAME.standing_move(state, ANNA, frozenset()) is None
