@@ -97,6 +97,7 @@ def _sorted_cells(names: list[str]) -> list[str]:
 def _card_use(state: dict, seat: int, card_id: int, rest: str, label: str) -> dict:
     """Read what to do with a card: develop parcels, place a figure, or store it."""
     card = CARDS[card_id]
+    command = ("buy " if label.startswith("Card") else "play ") + label.lower()
     if re.search(r"\b(store|barn|keep)\b", rest):
         return {"store": True}
     cells = _cells_in(rest)
@@ -106,7 +107,7 @@ def _card_use(state: dict, seat: int, card_id: int, rest: str, label: str) -> di
             listed = "; ".join(" ".join(u["cells"]) for u in uses[:30]) or "none"
             raise ParseError(
                 f"{label} is {card.name}: say which {card.size} parcels to develop, e.g. "
-                f"'{label.lower()}, develop {' '.join(uses[0]['cells']) if uses else 'E5 E6'}'"
+                f"'{command}, develop {' '.join(uses[0]['cells']) if uses else 'E5 E6'}'"
                 f" (or 'store'). Legal placements now: {listed}."
             )
         chosen = _sorted_cells(cells)
@@ -121,7 +122,7 @@ def _card_use(state: dict, seat: int, card_id: int, rest: str, label: str) -> di
     if len(cells) != 1:
         spots = ", ".join(u["at"] for u in card_uses(state, seat, card_id)) or "none"
         raise ParseError(
-            f"{label} is a {card.kind}: say where it goes, e.g. '{label.lower()}, place at E5'"
+            f"{label} is a {card.kind}: say where it goes, e.g. '{command}, place at E5'"
             f" (or 'store'). Your free tiles for it: {spots}."
         )
     return {"at": _canonical_cell(state, cells[0])}
@@ -132,7 +133,9 @@ def parse(text: str, state: dict, seat: int) -> dict:
     line = re.sub(r"^(i |we )?(will |'ll )?", "", line).strip(" .!")
     if not line:
         raise ParseError("Empty command. " + _expected(state))
-    if re.fullmatch(r"(pass|done|end|end turn|finish|stop|no more|nothing)", line):
+    if re.fullmatch(
+        r"(pass|done|end|end turn|finish|stop|no more|nothing)( please| thanks)?", line
+    ):
         return {"type": "pass"}
     m = re.fullmatch(r"(?:choose |select |take |put |deal )?(\d+)(?: development)? cards?", line)
     m = m or re.fullmatch(r"(?:choose|select|cards) (\d+)(?: cards?)?", line)
