@@ -72,3 +72,10 @@ def test_the_replay_keeps_the_other_hand_hidden_while_the_match_runs(duel, anna,
 def test_moves_must_be_posted(duel, anna):
     response = logged_in(anna).get(reverse("match_move", args=[duel.pk]))
     assert response.status_code == 405
+
+
+def test_home_welcomes_visitors_and_sends_players_to_the_lobby(client, anna):
+    page = client.get(reverse("home"))
+    assert page.status_code == 200
+    assert "Sealed Cards" in page.content.decode()
+    assert logged_in(anna).get(reverse("home"))["Location"] == reverse("lobby")
