@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import rules
-from .data import CARD_CHOICES, CARDS, CELL_INDEX, MAJORITY_BONUS, NEIGHBOURS
+from .data import CARD_CHOICES, CARDS, CELL_INDEX, COASTAL, MAJORITY_BONUS, NEIGHBOURS
 from .moves import buying_moves, legal_moves
 
 EXPECTED_ROUNDS = 12
@@ -83,7 +83,10 @@ def _tile_value(state: dict, seat: int, land: str, at: str) -> float:
         if tile and tile["owner"] == seat and tile["land"] == land and not tile["developed"]:
             own += 1
     free = sum(1 for n in NEIGHBOURS[cell] if rules.tile_at(state, n) is None)
-    return 2.0 + 0.4 * own + 0.15 * free
+    value = 2.0 + 0.4 * own + 0.15 * free
+    if COASTAL[cell] and not rules.figure_spots(state, seat, "ship"):
+        value += 0.6  # a berth for ships
+    return value
 
 
 def _placement_penalty(state: dict, move: dict) -> float:
