@@ -127,13 +127,9 @@ def _check_position(
     viewers = [*seat_user.items(), (None, spectator)]
     for seat, user in viewers:
         client = clients[user.pk]
-        forbidden = [s for owner, found in secrets.items() if owner != seat for s in found]
-        earlier_forbidden = [
-            s
-            for owner, found in history_of_secrets.get(earlier, {}).items()
-            if owner != seat
-            for s in found
-        ]
+        # After the end everything may be revealed (the replay shows all seats' views).
+        forbidden = _others(secrets, seat) if not match.is_over else []
+        earlier_forbidden = _others(history_of_secrets.get(earlier, {}), seat)
         if not match.is_over:
             forbidden.append(match.seed)
             earlier_forbidden.append(match.seed)
@@ -173,6 +169,13 @@ def _check_position(
                     report,
                 )
     report.outputs += len(viewers) * 5
+
+
+def _others(secrets: dict, seat: int | None) -> list[str]:
+    """Secrets `seat` must not see. A string equal to one of its own secrets (two players
+    holding the same single card) tells it nothing and cannot be told apart: left out."""
+    own = set(secrets.get(seat, [])) if seat is not None else set()
+    return [s for owner, found in secrets.items() if owner != seat for s in found if s not in own]
 
 
 def _search(text: str, forbidden: list[str], where: str, seq: int, report: LeakReport) -> None:

@@ -31,3 +31,35 @@ def test_the_check_catches_a_leaking_view(django_capture_on_commit_callbacks):
     report = check_match_for_leaks("leaky-cards", 2, on_commit=django_capture_on_commit_callbacks)
     assert report.leaks, "a view showing every hand must be reported"
     assert any("api" in leak for leak in report.leaks)
+
+
+HOSTED = [
+    ("nieuwstad", 2),
+    ("nieuwstad", 4),
+    ("new-england", 3),
+    ("new-england", 4),
+    ("blankenburg", 2),
+    ("blankenburg", 5),
+]
+
+
+@pytest.mark.parametrize(("slug", "players"), HOSTED)
+def test_no_secret_of_a_hosted_game_reaches_another_seat(
+    slug, players, django_capture_on_commit_callbacks
+):
+    """Every 20th position (and the last) of one match per game: the fast run."""
+    report = check_match_for_leaks(
+        slug, players, seed=f"fast-{slug}", every=20, on_commit=django_capture_on_commit_callbacks
+    )
+    assert report.leaks == []
+    assert report.secrets_seen > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("slug", "players"), HOSTED + [("nieuwstad", 3), ("blankenburg", 6)])
+def test_no_secret_at_any_position(slug, players, django_capture_on_commit_callbacks):
+    report = check_match_for_leaks(
+        slug, players, seed=f"every-{slug}", every=1, on_commit=django_capture_on_commit_callbacks
+    )
+    assert report.leaks == []
+    assert report.secrets_seen > 0
