@@ -10,7 +10,6 @@ from .data import (
     CELL_NAMES,
     CHIPS,
     COLUMNS,
-    FIGURES,
     HEIGHT,
     LAND_NAMES,
     MISSING,
@@ -306,4 +305,4 @@ class NewEngland(Game):
         rules.check_invariants(state)
 
 
-__all__ = ["FIGURES", "NewEngland"]
+__all__ = ["NewEngland"]

@@ -228,13 +228,11 @@ def choose_selection(state: State, seat: int, cards: Any) -> None:
     if len(state["deck"]) < cards or len(state["bag"]) < tiles:
         # The game ends at once when the selection cannot be completed [rulebook].
         state["ended_by"] = "cards" if len(state["deck"]) < cards else "tiles"
-        state["chosen"] = cards
         state["phase"] = "over"
         return
     state["selection"] = [{"card": state["deck"].pop()} for _ in range(cards)] + [
         {"tile": state["bag"].pop()} for _ in range(tiles)
     ]
-    state["chosen"] = cards
     state["phase"] = "bid"
     state["turn"] = state["start"]
 
@@ -601,7 +599,6 @@ def _end_round(state: State) -> None:
     state["selection"] = []
     # The highest bidder starts the next round [DATA-NOTES 2.6, S19].
     state["start"] = max(range(len(state["chips"])), key=lambda s: state["chips"][s])
-    state["last_chips"] = state["chips"]
     state["chips"] = [None] * len(state["chips"])
     state["order"] = []
     _begin_round(state)

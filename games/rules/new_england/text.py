@@ -13,7 +13,6 @@ from .data import (
     CELL_INDEX,
     CELL_NAMES,
     COLUMNS,
-    FIGURES,
     HEIGHT,
     LAND_NAMES,
     LAND_WORDS,
@@ -333,7 +332,7 @@ def render_text(view: dict) -> str:
     lines.append(f"        * pilgrim, # barn, ^ ship; ~ sea ({CELL_NAMES[MISSING[0]]} is sea).")
     lines.append("")
     if view["selection"]:
-        lines.append("Selection (space: item):")
+        lines.append("Selection (each purchase costs the buyer the value of his chip):")
         for item in view["selection"]:
             if item["taken"]:
                 lines.append(f"  {item['slot']:>2}. (bought)")
@@ -362,4 +361,4 @@ def render_text(view: dict) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["FIGURES", "HELP", "describe", "format_move", "parse", "render_text", "shape_picture"]
+__all__ = ["HELP", "describe", "format_move", "parse", "render_text", "shape_picture"]
