@@ -361,7 +361,7 @@ def submit_move(
             refusal = _refuse(match, seats, seat)
             if refusal:
                 return MoveResult(ok=False, message=refusal, match=match)
-            if expected_seq is not None and expected_seq != match.head_seq:
+            if expected_seq is not None and _moved_on(match, seats[seat], expected_seq):
                 return MoveResult(
                     ok=False,
                     match=match,
@@ -404,6 +404,15 @@ def submit_move(
                     message="This move was already received and applied.",
                 )
         raise
+
+
+def _moved_on(match: Match, seat: Seat, seen_seq: int) -> bool:
+    """Whether the position a player saw (`seen_seq`) is older than the question the seat is
+    being asked now. Other seats answering a simultaneous question (sealed bids) do not make
+    an answer outdated: the seat's question started at its `deadline_seq`."""
+    if seat.deadline_seq is None:
+        return seen_seq != match.head_seq
+    return not seat.deadline_seq <= seen_seq <= match.head_seq
 
 
 def _refuse(match: Match, seats: list[Seat], seat: int | None) -> str:

@@ -64,24 +64,6 @@ def test_idempotency_key_applies_once():
     assert Move.objects.filter(match=match).count() == 1
 
 
-def test_outdated_position_is_refused():
-    match, anna, bram = two_player_match()
-    services.submit_move(
-        match_id=match.pk,
-        seat=bram,
-        move={"type": "play", "card": hand(match, bram)[0]},
-        source="web",
-    )
-    result = services.submit_move(
-        match_id=match.pk,
-        seat=anna,
-        move={"type": "play", "card": hand(match, anna)[0]},
-        source="web",
-        expected_seq=0,
-    )
-    assert not result.ok and "moved on" in result.message
-
-
 def test_forced_last_card_is_played_without_asking():
     match, anna, bram = two_player_match()
     for _ in range(2):
@@ -222,3 +204,31 @@ def test_seed_commitment_is_sha256_of_the_seed():
 
     match, *_ = two_player_match(seed="open-me")
     assert Match.objects.get(pk=match.pk).seed_commitment == hashlib.sha256(b"open-me").hexdigest()
+
+
+def test_simultaneous_answers_do_not_outdate_another_seats_answer():
+    match, anna, bram = two_player_match()
+    seen = match.head_seq  # both are asked to play a card at once
+    services.submit_move(
+        match_id=match.pk,
+        seat=bram,
+        move={"type": "play", "card": hand(match, bram)[0]},
+        source="web",
+    )
+    result = services.submit_move(
+        match_id=match.pk,
+        seat=anna,
+        move={"type": "play", "card": hand(match, anna)[0]},
+        source="web",
+        expected_seq=seen,
+    )
+    assert result.ok, result.message
+    # The next trick is a new question: an answer to the old position is refused.
+    stale = services.submit_move(
+        match_id=match.pk,
+        seat=anna,
+        move={"type": "play", "card": hand(match, anna)[0]},
+        source="web",
+        expected_seq=seen,
+    )
+    assert not stale.ok and "moved on" in stale.message

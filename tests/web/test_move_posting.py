@@ -65,10 +65,20 @@ def test_a_double_submit_of_the_same_form_applies_once(duel, anna):
 def test_a_move_for_an_outdated_position_is_refused(duel, anna, ben):
     seen = duel.head_seq
     post_move(logged_in(ben), duel, f"play {hand_of(duel, ben)[0]}", token="ben-form")
-    assert duel.moves.count() == 1
+    duel.refresh_from_db()
+    post_move(logged_in(anna), duel, f"play {hand_of(duel, anna)[0]}", token="anna-form")
+    assert duel.moves.count() == 2  # the trick is over: a new question for both
     response = post_move(logged_in(anna), duel, f"play {hand_of(duel, anna)[0]}", seq=seen)
     assert "moved on" in response.content.decode()
-    assert duel.moves.count() == 1
+    assert duel.moves.count() == 2
+
+
+def test_another_seats_sealed_answer_does_not_outdate_mine(duel, anna, ben):
+    seen = duel.head_seq
+    post_move(logged_in(ben), duel, f"play {hand_of(duel, ben)[0]}", token="ben-form")
+    response = post_move(logged_in(anna), duel, f"play {hand_of(duel, anna)[0]}", seq=seen)
+    assert "moved on" not in response.content.decode()
+    assert duel.moves.count() == 2
 
 
 def test_a_second_move_when_it_is_not_your_turn_is_refused(duel, anna):
