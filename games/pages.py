@@ -233,7 +233,7 @@ def match_page(match: Match, user) -> MatchPage:
         numbered=numbered,
         your_turn=your_turn,
         waiting_on=[seats[n].name for n in match.to_act if 0 <= n < len(seats)],
-        history=selectors.history(match, viewer) if state is not None else [],
+        history=selectors.recent_history(match, viewer) if state is not None else [],
         result_lines=result_lines(match, seats),
         result_notes=[str(n) for n in (match.result or {}).get("notes", [])],
         standing_orders=[
@@ -294,5 +294,5 @@ def replay_frame(match: Match, user, seq: int) -> ReplayFrame:
         seq=seq,
         head_seq=match.head_seq,
         boards=boards,
-        history=selectors.history(match, viewer, upto=seq),
+        history=selectors.recent_history(match, viewer, upto=seq),
     )

@@ -114,18 +114,26 @@ def viewer_seat(match: Match, user) -> Seat | None:
     return next((s for s in match.seats.all() if s.user_id == user.pk), None)
 
 
-def history(match: Match, viewer: int | None, upto: int | None = None) -> list[dict[str, Any]]:
-    """The log narrated for `viewer` (None: a spectator; everything once the match is over
-    is still told through `describe`, which may reveal at the end)."""
+HISTORY_WINDOW = 40  # entries a page shows; the replay page steps through the rest
+
+
+def history(
+    match: Match, viewer: int | None, upto: int | None = None, since: int = 0
+) -> list[dict[str, Any]]:
+    """The log after move `since` up to `upto`, narrated for `viewer` (None: a spectator).
+
+    Narration needs the position before each move, so it starts from the position after
+    `since` (a snapshot and a short tail): a window of recent moves costs the window, not
+    the whole match."""
     game = match.game
     seats = list(match.seats.order_by("number"))
     names = [s.display_name or s.name for s in seats]
-    rows = match.moves.order_by("seq")
+    rows = match.moves.filter(seq__gt=since).order_by("seq")
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
     rows = list(rows)
     out = []
-    state = setup_state(match)
+    state = load_state(match, upto=since) if since else setup_state(match)
     for (_entry, before, after), row in zip(
         positions(game, state, _entries(rows), match.seed), rows, strict=True
     ):
@@ -147,6 +155,12 @@ def history(match: Match, viewer: int | None, upto: int | None = None) -> list[d
             }
         )
     return out
+
+
+def recent_history(match: Match, viewer: int | None, upto: int | None = None) -> list[dict]:
+    """The last HISTORY_WINDOW entries up to `upto` (default: the head)."""
+    upto = match.head_seq if upto is None else upto
+    return history(match, viewer, upto=upto, since=max(0, upto - HISTORY_WINDOW))
 
 
 def position_after(match: Match, seq: int) -> State:

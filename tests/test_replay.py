@@ -104,3 +104,13 @@ def test_simulate_and_verify_log_commands(capsys):
     assert figures["human_decisions"] == 4 * 6
     call_command("verify_log")
     assert capsys.readouterr().out.count(": ok:") == 4
+
+
+def test_a_window_of_history_narrates_as_the_whole_does():
+    from games.selectors import history, recent_history
+
+    match = bot_match(players=4, seed="window")
+    whole = history(match, 0)
+    assert [h["seq"] for h in whole] == list(range(1, 13))
+    assert history(match, 0, since=5, upto=9) == whole[5:9]
+    assert recent_history(match, 2) == history(match, 2)  # shorter than the window
