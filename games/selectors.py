@@ -7,9 +7,21 @@ from typing import Any
 
 from games.engine import State, chain_digest, copy_state
 from games.models import Match, MatchStatus, Move, Seat, Snapshot
-from games.replay import LoggedMove, apply_logged, initial_digest, initial_state, positions
+from games.replay import (
+    LoggedMove,
+    PositionCache,
+    apply_logged,
+    initial_digest,
+    initial_state,
+    positions,
+)
 
 EXPORT_FORMAT = 1
+
+# The current positions of the matches this process served last: a move request derives the
+# head position once (not once in the view and again under the lock), and the next request
+# for the same match starts from it instead of a snapshot and the log's tail.
+POSITIONS = PositionCache(size=256)
 
 
 def _entries(moves) -> list[LoggedMove]:
@@ -24,9 +36,20 @@ def setup_state(match: Match) -> State:
     return initial_state(match.game, seat_names(match), match.options, match.seed)
 
 
+def remember_position(match: Match, state: State) -> None:
+    """Keep `state` as the position at the match's head (as the match row says it is now)."""
+    POSITIONS.put(match.pk, match.head_seq, match.head_digest, state)
+
+
 def load_state(match: Match, upto: int | None = None) -> State:
-    """The position after move `upto` (default: the head): latest snapshot, then the tail."""
+    """The position after move `upto` (default: the head): from this process's cache of head
+    positions, else the latest snapshot and the tail of the log."""
     upto = match.head_seq if upto is None else upto
+    at_head = upto == match.head_seq
+    if at_head:
+        cached = POSITIONS.get(match.pk, upto, match.head_digest)
+        if cached is not None:
+            return cached
     snapshot = (
         Snapshot.objects.filter(match=match, seq__lte=upto).order_by("-seq").only("seq", "state")
     ).first()
@@ -38,6 +61,8 @@ def load_state(match: Match, upto: int | None = None) -> State:
     game = match.game
     for entry in _entries(tail.only("seq", "seat", "kind", "payload")):
         state = apply_logged(game, state, entry, match.seed)
+    if at_head:
+        remember_position(match, state)
     return state
 
 

@@ -39,7 +39,7 @@ from games.models import (
     TimeoutPolicy,
 )
 from games.replay import LoggedMove, apply_logged, initial_digest, initial_state
-from games.selectors import load_state
+from games.selectors import load_state, remember_position
 from notifications import api as notify
 
 log = logging.getLogger(__name__)
@@ -284,6 +284,7 @@ class _Turn:
         match.to_act = to_act
         match.prompt = game.prompt(self.state, to_act[0]) if to_act else ""
         match.save()
+        remember_position(match, self.state)
         newly = []
         for seat in self.seats:
             waiting = seat.number in to_act and not seat.played_by_bot
