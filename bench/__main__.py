@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         command = [sys.executable, "-m", f"bench.{name}"]
         if args.quick:
             command.append("--quick")
-        if name == "throughput":
+        if name in ("replay", "throughput"):
             command.append("--profile")
         for slug in args.game or []:
             command += ["--game", slug]

@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install -y wrk (bench/run_all.sh does)")
-    seconds = args.seconds or (1.0 if args.quick else 15.0)
+    seconds = args.seconds or (1.0 if args.quick else 10.0)
     active = args.active or (4 if args.quick else 100)
     connections = min(args.connections, active)
     chosen = [g for g in games() if not args.game or g.slug in args.game]

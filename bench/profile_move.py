@@ -74,6 +74,20 @@ def main(argv: list[str] | None = None) -> dict:
         started = time.perf_counter()
         done = sum(move() for _ in range(moves))
         per_move = (time.perf_counter() - started) / max(1, done)
+
+        # The position cache off and on, in alternating blocks of the same run.
+        from games.selectors import POSITIONS
+
+        size, spent, count = POSITIONS.size, {False: 0.0, True: 0.0}, {False: 0, True: 0}
+        for _ in range(2 if args.quick else 5):
+            for cache in (False, True):
+                POSITIONS.size = size if cache else 0
+                POSITIONS.clear()
+                started = time.perf_counter()
+                count[cache] += sum(move() for _ in range(max(1, moves // 5)))
+                spent[cache] += time.perf_counter() - started
+        POSITIONS.size = size
+        off, on = (spent[c] / max(1, count[c]) for c in (False, True))
         profiler = cProfile.Profile()
         profiler.enable()
         profiled = sum(move() for _ in range(moves))
@@ -97,13 +111,22 @@ def main(argv: list[str] | None = None) -> dict:
     sql = "\n".join(f"    {t * 1e3:6.2f} ms  {q[:150]}" for t, q in captured)
     text = (
         f"{game.slug}, {game.min_players} players: {per_move * 1e3:.2f} ms per move "
-        f"in-process ({done} moves), {len(captured)} queries per move:\n\n"
+        f"in-process ({done} moves), {len(captured)} queries per move.\n\n"
+        f"Position cache off: {off * 1e3:.2f} ms per move; on: {on * 1e3:.2f} ms "
+        f"(off ÷ on = {off / on:.2f}, alternating blocks of {count[True]} moves each).\n\n"
+        "The SQL of one move:\n\n"
         f"{sql}\n\ncProfile of {profiled} moves; the project's functions by cumulative time:\n\n"
         + table(["function", "calls", "own s", "cumulative s"], ours)
         + "\n\nEverything, by own time:\n\n"
         + table(["function", "calls", "own s", "cumulative s"], own)
     )
-    figures = {"game": game.slug, "per_move_s": per_move, "queries": len(captured)}
+    figures = {
+        "game": game.slug,
+        "per_move_s": per_move,
+        "queries": len(captured),
+        "cache_off_s": off,
+        "cache_on_s": on,
+    }
     report("profile_move", "Profile of one move over the JSON API (in-process)", text, figures)
     return figures
 

@@ -19,10 +19,14 @@ The database part (load_state on PostgreSQL) is in bench/replay_db.py.
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import json
 import os
+import pstats
+import time
 
-from bench.common import game_sizes, median, repeat, report, table, us
+from bench.common import ROOT, game_sizes, median, repeat, report, table, us
 from games.engine import GENESIS, canonical_json, chain_digest, playout
 from games.replay import LoggedMove, apply_logged, initial_state
 
@@ -118,16 +122,42 @@ def measure(game, players: int, *, matches: int, seconds: float) -> dict:
     }
 
 
+def profile(game, players: int, *, seconds: float, top: int = 8) -> str:
+    """cProfile's top functions (own time) while replaying bot games: what `apply` costs."""
+    names = playout.player_names(players)
+    logs = [playout.play(game, players, seed=f"bench-replay-profile:{n}") for n in range(3)]
+    all_entries = [logged(g) for g in logs]
+    profiler = cProfile.Profile()
+    started = time.perf_counter()
+    profiler.enable()
+    while True:
+        for g, entries in zip(logs, all_entries):
+            replay_full(game, names, g, entries)
+        if time.perf_counter() - started >= seconds:
+            break
+    profiler.disable()
+    stats = pstats.Stats(profiler, stream=io.StringIO())
+    total = stats.total_tt
+    rows = []
+    for (filename, line, name), entry in sorted(stats.stats.items(), key=lambda i: -i[1][2])[:top]:
+        where = filename.replace(str(ROOT) + "/", "")
+        rows.append([f"`{where}:{line}({name})`", entry[1], f"{entry[2] / total:.0%}"])
+    return f"{game.slug}, {players} players\n\n" + table(["function", "calls", "own share"], rows)
+
+
 def main(argv: list[str] | None = None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes, for the smoke test")
     parser.add_argument("--game", action="append", help="only this slug (repeatable)")
+    parser.add_argument("--profile", action="store_true", help="top functions per game")
     args = parser.parse_args(argv)
     matches, seconds = (1, 0.01) if args.quick else (5, 0.5)
+    largest: dict[str, tuple] = {}
     rows, figures = [], []
     for game, players in game_sizes(args.game):
         f = measure(game, players, matches=matches, seconds=seconds)
         figures.append(f)
+        largest[game.slug] = (game, players)
         rows.append(
             [
                 game.slug,
@@ -159,6 +189,11 @@ def main(argv: list[str] | None = None) -> list[dict]:
         ],
         rows,
     )
+    if args.profile:
+        text += "\n\n### Where a replay's time goes (cProfile, own time)\n\n" + "\n\n".join(
+            profile(game, players, seconds=0.0 if args.quick else 1.0)
+            for game, players in largest.values()
+        )
     report(
         "replay", "Replay (pure engine)", text, {"snapshot_every": SNAPSHOT_EVERY, "rows": figures}
     )

@@ -3,7 +3,9 @@
 Bot matches are played to the end through the service layer (games.services.create_match
 with every seat a bot) into the bench database. Then, for each game and player count:
 
-- `selectors.load_state(match)`: the current position, with the snapshots the service layer
+- `selectors.load_state(match)`: the current position from this process's position cache
+  (what a web or worker process that served the match before does);
+- the same without that cache: with the snapshots the service layer
   stored (every SNAPSHOT_EVERY moves), and at sampled earlier positions (worst case: a tail
   of SNAPSHOT_EVERY - 1 moves);
 - the same with the snapshots deleted: the whole log read and replayed;
@@ -26,7 +28,7 @@ def measure(game, players: int, *, matches: int, seconds: float) -> dict:
 
     from games import services
     from games.models import Match, Move, Snapshot
-    from games.selectors import load_state, verify_match
+    from games.selectors import POSITIONS, load_state, verify_match
 
     made = [
         services.create_match(
@@ -45,8 +47,13 @@ def measure(game, players: int, *, matches: int, seconds: float) -> dict:
     def timed(fn):
         return median(repeat(fn, seconds=seconds / matches))
 
-    head, anywhere, worst, rows_only, full, verify = [], [], [], [], [], []
+    head, anywhere, worst, rows_only, full, verify, cached = [], [], [], [], [], [], []
+    size = POSITIONS.size
     for match in made:
+        load_state(match)  # the head position is now in this process's cache
+        cached.append(timed(lambda: load_state(match)))  # noqa: B023
+        POSITIONS.size = 0  # from here on: snapshots and the log only
+        POSITIONS.clear()
         head.append(timed(lambda: load_state(match)))  # noqa: B023
         # The worst positions: just before a snapshot, the longest tail.
         worst_seq = max(0, min(match.head_seq, every - 1))
@@ -66,11 +73,13 @@ def measure(game, players: int, *, matches: int, seconds: float) -> dict:
         verify.append(timed(lambda: verify_match(match)))  # noqa: B023
         Snapshot.objects.filter(match=match).delete()  # a cache: loading must not need it
         full.append(timed(lambda: load_state(match)))  # noqa: B023
+        POSITIONS.size = size
     return {
         "game": game.slug,
         "players": players,
         "matches": matches,
         "moves_per_match": moves / matches,
+        "head_cached_s": sum(cached) / matches,
         "head_with_snapshots_s": sum(head) / matches,
         "worst_with_snapshots_s": max(worst),
         "any_position_mean_s": sum(anywhere) / len(anywhere),
@@ -88,7 +97,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--quick", action="store_true", help="tiny sizes, for the smoke test")
     parser.add_argument("--game", action="append", help="only this slug (repeatable)")
     args = parser.parse_args(argv)
-    matches, seconds = (1, 0.0) if args.quick else (3, 0.6)
+    matches, seconds = (1, 0.0) if args.quick else (2, 0.6)
     rows, figures = [], []
     with bench_database():
         from django.conf import settings
@@ -102,6 +111,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
                     game.slug,
                     players,
                     f"{f['moves_per_match']:.0f}",
+                    us(f["head_cached_s"]),
                     us(f["head_with_snapshots_s"]),
                     us(f["worst_with_snapshots_s"]),
                     us(f["any_position_max_s"]),
@@ -117,6 +127,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
             "game",
             "players",
             "moves/match",
+            "load head, position cache µs",
             f"load head, snapshots every {every} µs",
             f"load at seq {every - 1} (longest tail) µs",
             "any sampled position, max µs",
