@@ -116,6 +116,17 @@ def time_control_text(match: Match) -> str:
     return f"{text}; {policy}"
 
 
+def timeout_consequence(match: Match) -> str:
+    if match.timeout_policy == TimeoutPolicy.BOT:
+        return "If you do not answer by then, a bot takes your seat for the rest of the match."
+    if match.timeout_policy == TimeoutPolicy.FORFEIT:
+        return (
+            "If you do not answer by then, the server plays your default move and counts "
+            f"a timeout; after {match.forfeit_after} you forfeit the match."
+        )
+    return "If you do not answer by then, the server plays your default move."
+
+
 # --- the position, as one seat sees it ------------------------------------------------
 
 
@@ -150,7 +161,7 @@ def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
     ]
     entries = _since_last_turn(selectors.history(match, seat, upto=seq), seat)
     names = selectors.seat_names(match)
-    waiting_on = [names[s] for s in game.to_act(state) if s != seat]
+    waiting_on = [names[s] for s in game.to_act(state) if s != seat and not match.is_over]
     deadline, deadline_in = "", ""
     if asked and seat_row.deadline_seq == seq and seat_row.deadline_at:
         from .deadlines import effective_deadline
@@ -237,6 +248,7 @@ def context_for(row: Notification) -> dict:
         context["position"] = position(match, seat_row, min(row.seq or 0, match.head_seq), prefs)
     if row.kind == Kind.REMINDER:
         context["deadline"] = context["position"]["deadline"]
+        context["timeout_consequence"] = wrap(timeout_consequence(match))
     if row.kind == Kind.END:
         context["result"] = _result(match)
         context["abandoned"] = match.status == MatchStatus.ABANDONED

@@ -263,14 +263,20 @@ def deliver(pk: int, now: datetime | None = None) -> str:
     return "sent"
 
 
-def reclaim_lost(now: datetime) -> int:
-    """Rows whose sender died mid-send (lease expired) go back to the queue."""
-    return Notification.objects.filter(status=Status.SENDING, lease_until__lt=now).update(
+def reclaim_lost(now: datetime) -> list[int]:
+    """Rows whose sender died mid-send (lease expired) go back to the queue, due now."""
+    ids = list(
+        Notification.objects.filter(status=Status.SENDING, lease_until__lt=now).values_list(
+            "pk", flat=True
+        )
+    )
+    Notification.objects.filter(pk__in=ids, status=Status.SENDING, lease_until__lt=now).update(
         status=Status.PENDING,
         send_after=now,
         lease_until=None,
         last_error="The sender stopped before finishing; sent again.",
     )
+    return ids
 
 
 def due_ids(now: datetime, grace: timedelta = SWEEP_GRACE, limit: int = 500) -> list[int]:
@@ -284,8 +290,7 @@ def due_ids(now: datetime, grace: timedelta = SWEEP_GRACE, limit: int = 500) -> 
 def sweep(now: datetime | None = None) -> int:
     """The beat task's work: reclaim lost rows and enqueue every row left unsent."""
     now = now or timezone.now()
-    reclaim_lost(now)
-    ids = due_ids(now)
+    ids = sorted(set(reclaim_lost(now)) | set(due_ids(now)))
     enqueue(ids)
     return len(ids)
 
