@@ -138,10 +138,14 @@ def _board_html(match: Match, view: dict, seat: int, legal_commands: list[str]) 
     return template.render({"view": view, "seat": seat, "legal_commands": legal_commands})
 
 
-def _since_last_turn(entries: list[dict], seat: int) -> list[dict]:
-    own = [i for i, entry in enumerate(entries) if entry["seat"] == seat]
-    start = own[-1] if own else 0
-    return entries[start:][-HISTORY_LIMIT:]
+def _since_last_turn(match: Match, seat: int, seq: int) -> list[dict]:
+    """History from the seat's own last move (included) to `seq`, at most HISTORY_LIMIT
+    entries; narrated from a snapshot, so its cost does not grow with the match."""
+    last_own = (
+        match.moves.filter(seat=seat, seq__lte=seq).order_by("-seq").values_list("seq", flat=True)
+    ).first()
+    since = max((last_own or 1) - 1, seq - HISTORY_LIMIT, 0)
+    return selectors.history(match, seat, upto=seq, since=since)
 
 
 def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
@@ -159,7 +163,7 @@ def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
     legal_commands = [entry.command for entry in menu] or [
         game.format_move(state, seat, m) for m in legal[:10]
     ]
-    entries = _since_last_turn(selectors.history(match, seat, upto=seq), seat)
+    entries = _since_last_turn(match, seat, seq)
     names = selectors.seat_names(match)
     waiting_on = [names[s] for s in game.to_act(state) if s != seat and not match.is_over]
     deadline, deadline_in = "", ""
@@ -253,7 +257,7 @@ def context_for(row: Notification) -> dict:
         context["result"] = _result(match)
         context["abandoned"] = match.status == MatchStatus.ABANDONED
     if row.kind == Kind.TIMEOUT:
-        entries = selectors.history(match, row.seat, upto=row.seq)
+        entries = selectors.history(match, row.seat, upto=row.seq, since=max(0, row.seq - 1))
         context["timeout_line"] = wrap(entries[-1]["text"], "  ") if entries else ""
         context["resigned"] = bool(seat_row and seat_row.resigned)
         context["became_bot"] = bool(seat_row and seat_row.is_bot)
