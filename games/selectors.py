@@ -50,17 +50,21 @@ def load_state(match: Match, upto: int | None = None) -> State:
         cached = POSITIONS.get(match.pk, upto, match.head_digest)
         if cached is not None:
             return cached
+    # Plain rows, not model instances: building ~50 Move objects cost more than the replay.
     snapshot = (
-        Snapshot.objects.filter(match=match, seq__lte=upto).order_by("-seq").only("seq", "state")
-    ).first()
+        Snapshot.objects.filter(match=match, seq__lte=upto)
+        .order_by("-seq")
+        .values_list("seq", "state")
+        .first()
+    )
     if snapshot is not None:
-        state, start = snapshot.state, snapshot.seq
+        start, state = snapshot
     else:
         state, start = setup_state(match), 0
     tail = Move.objects.filter(match=match, seq__gt=start, seq__lte=upto).order_by("seq")
     game = match.game
-    for entry in _entries(tail.only("seq", "seat", "kind", "payload")):
-        state = apply_logged(game, state, entry, match.seed)
+    for seq, seat, kind, payload in tail.values_list("seq", "seat", "kind", "payload"):
+        state = apply_logged(game, state, LoggedMove(seq, seat, kind, payload), match.seed)
     if at_head:
         remember_position(match, state)
     return state
