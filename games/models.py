@@ -113,12 +113,10 @@ class Seat(models.Model):
     display_name = models.CharField(max_length=60, blank=True)
     standing_orders = models.JSONField(default=list, blank=True)
     timeouts = models.PositiveSmallIntegerField(default=0)
-    time_bank_seconds = models.PositiveIntegerField(default=0)
     # The deadline for this seat's current decision, and the position it belongs to.
     deadline_at = models.DateTimeField(null=True, blank=True)
     deadline_seq = models.PositiveIntegerField(null=True, blank=True)
     waiting_since = models.DateTimeField(null=True, blank=True)
-    reminders_sent = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["match", "number"]

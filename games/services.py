@@ -137,6 +137,9 @@ def create_match(
         while number < players:
             Seat.objects.create(match=match, number=number)
             number += 1
+        if invite_emails:
+            inviter = creator.get_full_name() or creator.email if creator else "A player"
+            notify.players_invited(match, invite_emails, inviter)
         _start_if_full(match)
     return match
 
@@ -293,10 +296,7 @@ class _Turn:
                 seat.deadline_at = notify.deadline_for(match, seat, now)
                 seat.deadline_seq = match.head_seq
                 seat.waiting_since = now
-                seat.reminders_sent = 0
-                seat.save(
-                    update_fields=["deadline_at", "deadline_seq", "waiting_since", "reminders_sent"]
-                )
+                seat.save(update_fields=["deadline_at", "deadline_seq", "waiting_since"])
                 newly.append(seat.number)
             elif not waiting:
                 _clear_deadline(seat)

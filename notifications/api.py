@@ -6,6 +6,13 @@ from __future__ import annotations
 from datetime import datetime
 
 
+def players_invited(match, emails: list[str], inviter: str) -> None:
+    """Seats were kept for these addresses: invite them to join."""
+    from . import outbox
+
+    outbox.players_invited(match, emails, inviter)
+
+
 def match_started(match) -> None:
     """The match has begun: tell every human seat."""
     from . import outbox

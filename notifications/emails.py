@@ -274,6 +274,19 @@ def context_for(row: Notification) -> dict:
         context["intro"] = wrap(row.context.get("intro", ""))
     if row.kind == Kind.DIGEST:
         context["matches"] = _digest_matches(row, prefs)
+    if row.kind == Kind.INVITE:
+        email = row.context.get("email", row.address)
+        context["name"] = context["name"] or email.split("@")[0]
+        context["inviter"] = row.context.get("inviter", "A player")
+        context["game_title"] = match.game_title
+        context["seats"] = match.player_count
+        path = _path("match_detail", f"/matches/{match.pk}/", match.pk)
+        context["join_url"] = (
+            signin_url(user, path)
+            if user
+            else absolute(f"{_path('signup', '/signup/')}?next={quote(path)}")
+        )
+        context["has_account"] = user is not None
     return context
 
 
@@ -338,7 +351,7 @@ def build_email(row: Notification) -> EmailMultiAlternatives:
     if row.user is not None:
         headers["List-Unsubscribe"] = f"<{unsubscribe_url(row.user)}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    if row.match_id is not None:
+    if row.match_id is not None and row.seat is not None:  # an invitation precedes the seat
         headers["In-Reply-To"] = thread_root(row)
         headers["References"] = thread_root(row)
     message = EmailMultiAlternatives(

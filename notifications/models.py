@@ -25,6 +25,7 @@ class Kind(models.TextChoices):
     DIGEST = "digest", "Daily digest"
     ANSWER = "answer", "Answer to an email"
     CHAT = "chat", "Chat message"
+    INVITE = "invite", "Invitation to a match"
 
 
 class Status(models.TextChoices):

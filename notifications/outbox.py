@@ -122,6 +122,31 @@ def _people(match: Match) -> list[Seat]:
     ]
 
 
+def players_invited(match: Match, emails: list[str], inviter: str) -> None:
+    """An invitation to each address (with or without an account here) to take its seat."""
+    from django.contrib.auth import get_user_model
+
+    users = {u.email.lower(): u for u in get_user_model().objects.filter(email__in=emails)}
+    for email in emails:
+        user = users.get(email)
+        if user is not None and not wants_email(prefs_for(user), Kind.INVITE):
+            continue  # a player who asked for no email finds the invitation in the lobby
+        try:
+            with transaction.atomic():
+                row = Notification.objects.create(
+                    kind=Kind.INVITE,
+                    dedupe_key=f"invite:{match.pk}:{email}"[:200],
+                    user=user,
+                    address=email,
+                    match=match,
+                    context={"inviter": inviter, "email": email},
+                    send_after=timezone.now(),
+                )
+        except IntegrityError:
+            continue  # invited before
+        transaction.on_commit(lambda pk=row.pk: enqueue([pk]))
+
+
 def match_started(match: Match) -> None:
     for seat in _people(match):
         write(
