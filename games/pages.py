@@ -91,6 +91,14 @@ class LobbyRow:
     players: list[str]
 
 
+def shown_deadline(seat: Seat) -> datetime | None:
+    """The deadline the sweep will enforce: the stored one, later if the player booked a
+    vacation after it was set."""
+    from notifications.selectors import effective_deadline
+
+    return effective_deadline(seat)
+
+
 def my_matches(user) -> list[LobbyRow]:
     """The user's matches: their turn first (soonest deadline first), then the rest."""
     seats = (
@@ -106,13 +114,14 @@ def my_matches(user) -> list[LobbyRow]:
         your_turn = (
             match.status == MatchStatus.ACTIVE and seat.number in match.to_act and not seat.resigned
         )
+        deadline = shown_deadline(seat) if your_turn else None
         rows.append(
             LobbyRow(
                 match=match,
                 seat=seat,
                 your_turn=your_turn,
-                deadline_at=seat.deadline_at if your_turn else None,
-                time_left=time_left(seat.deadline_at, now) if your_turn else "",
+                deadline_at=deadline,
+                time_left=time_left(deadline, now) if your_turn else "",
                 players=[s.name for s in match.seats.all()],
             )
         )
@@ -207,6 +216,8 @@ def result_lines(match: Match, seats: list[Seat]) -> list[str]:
 def match_page(match: Match, user) -> MatchPage:
     game = match.game
     seats = list(match.seats.select_related("user").order_by("number"))
+    for seat in seats:
+        seat.shown_deadline = shown_deadline(seat)
     mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     playing = mine if mine is not None and match.status != MatchStatus.OPEN else None
     viewer = playing.number if playing else None

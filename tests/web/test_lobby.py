@@ -4,7 +4,6 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from games import services
 from games.models import Match, MatchStatus
@@ -24,10 +23,9 @@ def test_my_turn_comes_first_with_the_time_left(anna, ben, duel, against_bot):
     assert "2 days 23 hours" in text or "3 days" in text
 
 
-def test_an_overdue_seat_says_so(duel, anna):
+def test_an_overdue_seat_says_so(duel, anna, time_machine):
     seat = duel.seats.get(user=anna)
-    seat.deadline_at = timezone.now() - timedelta(hours=1)
-    seat.save(update_fields=["deadline_at"])
+    time_machine.move_to(seat.deadline_at + timedelta(hours=1))
     assert "overdue" in logged_in(anna).get(reverse("lobby")).content.decode()
 
 
