@@ -45,6 +45,30 @@ class Geometry:
             for c in board.city
             if any(n is not None and self.area[n] == "lake" for n in self.neighbours[c].values())
         )
+        # Forest reachability per tile (both spaces of a tile give the same answer): a tile
+        # is always open when a space of it lies in the outer area or borders the Market;
+        # otherwise it is open once one of the land spaces bordering it is cleared.
+        self.forest_always: dict[str, bool] = {}
+        self.forest_borders: dict[str, tuple[str, ...]] = {}
+        for a, b in board.tiles:
+            always = False
+            borders: list[str] = []
+            for spot in (a, b):
+                if self.area[spot] == "country":
+                    always = True
+                for other in self.neighbours[spot].values():
+                    if other is None:
+                        continue
+                    kind = self.area[other]
+                    if kind == "market":
+                        always = True
+                    elif kind in ("city", "country") and other not in borders:
+                        borders.append(other)
+            for spot in (a, b):
+                self.forest_always[spot] = always
+                self.forest_borders[spot] = tuple(borders)
+        # Tile keys in board order (row, then column), for open_forest.
+        self.tile_keys_sorted = tuple(sort_cells(a for a, _b in board.tiles))
 
     def next_to(self, cell: str, d: str) -> str | None:
         return self.neighbours[cell][d]
@@ -55,8 +79,29 @@ def geometry(key: str) -> Geometry:
     return Geometry(BOARDS[key])
 
 
+def _row_col(cell) -> tuple[int, int]:
+    x, y = cell_xy(cell)
+    return y, x
+
+
+# (row, column) of every cell of both boards, the sort key of sort_cells.
+_ROW_COL = {
+    xy_cell(x, y): (y, x)
+    for b in BOARDS.values()
+    for x in range(b.columns + 1)
+    for y in range(b.rows + 1)
+}
+
+
+def _cell_key(cell) -> tuple[int, int]:
+    try:
+        return _ROW_COL[cell]
+    except (KeyError, TypeError):  # not a board cell: the same key (or error) as ever
+        return _row_col(cell)
+
+
 def sort_cells(cells) -> list[str]:
-    return sorted(cells, key=lambda c: (cell_xy(c)[1], cell_xy(c)[0]))
+    return sorted(cells, key=_cell_key)
 
 
 def footprint(anchor: str, size: int, facing: str) -> list[str] | None:
@@ -76,27 +121,46 @@ def edge_at(building: Building, facing: str, d: str) -> str:
 def forest_open(state, cell: str) -> bool:
     """May the forest tile on `cell` be taken? It must lie in the outer area, or in the city
     bordering the Market or the open area (cleared land) [rulebook Woodcutter]."""
-    geo = geometry(state["board"])
-    if cell not in state["forest"]:
+    forest = state["forest"]
+    if cell not in forest:
         return False
-    for spot in (cell, geo.partner[cell]):
-        if geo.area[spot] == "country":
+    geo = geometry(state["board"])
+    if geo.forest_always[cell]:
+        return True
+    for other in geo.forest_borders[cell]:
+        if other not in forest:
             return True
-        for other in geo.neighbours[spot].values():
-            if other is None:
-                continue
-            kind = geo.area[other]
-            if kind == "market":
-                return True
-            if kind in ("city", "country") and other not in state["forest"]:
-                return True
+    return False
+
+
+def _tile_open(geo: Geometry, forest, key: str) -> bool:
+    """forest_open for either space of the tile whose first space is `key`."""
+    if key in forest:
+        cell = key
+    else:
+        cell = geo.partner[key]
+        if cell not in forest:
+            return False
+    if geo.forest_always[cell]:
+        return True
+    for other in geo.forest_borders[cell]:
+        if other not in forest:
+            return True
     return False
 
 
 def open_forest(state) -> list[str]:
     """One space (the tile's first) per forest tile that may be taken."""
     geo = geometry(state["board"])
-    return sort_cells({geo.tile_key[c] for c in state["forest"] if forest_open(state, c)})
+    forest = state["forest"]
+    return [k for k in geo.tile_keys_sorted if _tile_open(geo, forest, k)]
+
+
+def any_forest_open(state) -> bool:
+    """bool(open_forest(state)), without building the list."""
+    geo = geometry(state["board"])
+    forest = state["forest"]
+    return any(_tile_open(geo, forest, k) for k in geo.tile_keys_sorted)
 
 
 def placement_error(state, building: Building, cells: list[str], facing: str | None) -> str:

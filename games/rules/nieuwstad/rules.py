@@ -6,6 +6,7 @@ decision; every move function checks its preconditions, changes the state and ca
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations_with_replacement
 
 from games.engine import IllegalMove
@@ -182,10 +183,14 @@ def hand_card_counts(player: dict) -> dict[str, int]:
     return counts
 
 
+@cache
+def _deck_count(players: int, card: str) -> int:
+    return deck_for(players).count(card)
+
+
 def unplayed_copies(state, card: str) -> int:
     """Copies of `card` that may still sit in someone's hand, as everyone can count them."""
-    total = sum(1 for c in deck_for(state["n"]) if c == card)
-    return total - state["discard"].count(card)
+    return _deck_count(state["n"], card) - state["discard"].count(card)
 
 
 def district_residents(state, district: str) -> list[int]:
@@ -270,7 +275,7 @@ def advance(state) -> None:
                 state["idx"] = 0
                 state["phase"] = "opening_building"
                 continue
-            if not B.open_forest(state):
+            if not B.any_forest_open(state):
                 state["idx"] += 1
                 continue
             return
@@ -308,7 +313,7 @@ def skip_actor(state, seat: int) -> bool:
     char = act["char"]
     player = state["players"][seat]
     if char == "woodcutter":
-        return not B.open_forest(state)
+        return not B.any_forest_open(state)
     if char == "farmer":
         if farmer_extras(state, seat) == [[]]:
             produce(state, seat, [])
@@ -329,7 +334,7 @@ def skip_actor(state, seat: int) -> bool:
             bonus = privilege_count(state, seat)
             player["guilders"] += bonus
             say(state, f"{name(state, seat)} received {bonus} guilder(s) as Merchant.")
-        return merchant_moves(state, seat) == [{"type": "done"}]
+        return next(_trades(state, seat), None) is None
     if char == "builder":
         return player["light"] == 0 and not can_propose_any(state, seat)
     return False
@@ -1360,6 +1365,16 @@ def stall_fee_error(state, seat: int, stall: str) -> str:
     return ""
 
 
+def stall_blocked(state, seat: int, stall: str) -> bool:
+    """bool(stall_fee_error(...)) without writing the message."""
+    stalls = state["stalls"]
+    if stall not in stalls:
+        return True
+    if stalls[stall] == seat or stall in state["act"]["turn"].get("used", ()):
+        return False
+    return state["players"][seat]["guilders"] < 1
+
+
 def use_stall(state, seat: int, stall: str) -> None:
     turn = state["act"]["turn"]
     used = turn.setdefault("used", [])
@@ -1372,14 +1387,24 @@ def use_stall(state, seat: int, stall: str) -> None:
         state["players"][owner]["guilders"] += 1
 
 
+RAW_OF = {done: raw for raw, (done, _stall) in CONVERSIONS.items()}  # processed -> raw
+
+
 def merchant_moves(state, seat: int) -> list[dict]:
+    moves = list(_trades(state, seat))
+    moves.append({"type": "done"})
+    return moves
+
+
+def _trades(state, seat: int):
+    """The Merchant's moves but 'done', in menu order, one at a time (skip_actor stops at
+    the first)."""
     player = state["players"][seat]
     turn = state["act"]["turn"]
-    moves: list[dict] = []
     for good in ("grain", "livestock", "game"):
         for k in range(1, player[good] + 1):
-            moves.append({"type": "sell", "good": good, "count": k, "at": "market"})
-    if not stall_fee_error(state, seat, "timbertrade"):
+            yield {"type": "sell", "good": good, "count": k, "at": "market"}
+    if not stall_blocked(state, seat, "timbertrade"):
         fee = (
             0
             if state["stalls"]["timbertrade"] == seat or "timbertrade" in turn.get("used", [])
@@ -1387,37 +1412,35 @@ def merchant_moves(state, seat: int) -> list[dict]:
         )
         if turn.get("timber") != "buy":
             for k in range(1, player["wood"] + 1):
-                moves.append({"type": "sell", "good": "wood", "count": k, "at": "timbertrade"})
+                yield {"type": "sell", "good": "wood", "count": k, "at": "timbertrade"}
         if turn.get("timber") != "sell":
             for k in range(1, player["guilders"] - fee + 1):
-                moves.append({"type": "buy", "good": "wood", "count": k, "at": "timbertrade"})
+                yield {"type": "buy", "good": "wood", "count": k, "at": "timbertrade"}
     if (
-        not stall_fee_error(state, seat, "sawmill")
+        not stall_blocked(state, seat, "sawmill")
         and not turn.get("sawmill")
         and player["wood"] >= SAWMILL_WOOD
     ):
-        moves.append({"type": "sawmill"})
+        yield {"type": "sawmill"}
     for raw, (_done, stall) in CONVERSIONS.items():
-        if player[raw] and not stall_fee_error(state, seat, stall):
+        if player[raw] and not stall_blocked(state, seat, stall):
             for k in range(1, player[raw] + 1):
-                moves.append({"type": "convert", "good": raw, "count": k})
+                yield {"type": "convert", "good": raw, "count": k}
     for good, (stall, _g, _p) in SALE_PRICES.items():
-        if stall_fee_error(state, seat, stall):
+        if stall_blocked(state, seat, stall):
             continue
-        raw = next(r for r, (d, _s) in CONVERSIONS.items() if d == good)
+        raw = RAW_OF[good]
         have = player[good] + player[raw]
         for k in range(1, min(have, stall_slots(state, stall)) + 1):
-            moves.append({"type": "sell", "good": good, "count": k, "at": stall})
+            yield {"type": "sell", "good": good, "count": k, "at": stall}
     if (
-        not stall_fee_error(state, seat, "inn")
+        not stall_blocked(state, seat, "inn")
         and stall_slots(state, "inn") > 0
         and player["bread"]
     ):
         for pasty, (filling, _g, _p) in PASTIES.items():
             if player[filling]:
-                moves.append({"type": "pasty", "filling": pasty})
-    moves.append({"type": "done"})
-    return moves
+                yield {"type": "pasty", "filling": pasty}
 
 
 def merchant_act(state, seat: int, move: dict) -> None:
@@ -1549,7 +1572,7 @@ def merchant_act(state, seat: int, move: dict) -> None:
             f"The {BUILDINGS[stall].name} has demand for {free} more now "
             f"({state['burghers']} Burghers)."
         )
-    raw = next(r for r, (d, _s) in CONVERSIONS.items() if d == good)
+    raw = RAW_OF[good]
     if player[good] + player[raw] < count:
         raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]} and {player[raw]} {raw}.")
     use_stall(state, seat, stall)
