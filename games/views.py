@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
+from django.core.cache import cache
 from django.core.mail import send_mail
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
@@ -93,10 +94,23 @@ def magic_request(request: HttpRequest) -> HttpResponse:
             user = User.objects.create_user(username=email, email=email)
             user.set_unusable_password()
             user.save(update_fields=["password"])
-        if user.is_active:
-            _send_magic_link(user, next_path)
+        if user.is_active and _magic_link_allowed(email):
+            try:
+                _send_magic_link(user, next_path)
+            except Exception:  # the mail server is down: the person can ask again later
+                log.exception("could not send a login link")
         return _render(request, "accounts/magic_sent.html", {"email": email})
     return _render(request, "accounts/magic_request.html", {"form": form, "next": next_path})
+
+
+MAGIC_LINKS_PER_HOUR = 3
+
+
+def _magic_link_allowed(email: str) -> bool:
+    """At most a few links an hour to one address, so the form cannot be used to flood it."""
+    key = f"magic-link:{email.lower()}"
+    cache.add(key, 0, timeout=3600)
+    return cache.incr(key) <= MAGIC_LINKS_PER_HOUR
 
 
 def _send_magic_link(user, next_path: str) -> None:

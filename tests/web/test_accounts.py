@@ -92,3 +92,33 @@ def test_a_magic_link_does_not_redirect_off_site(client):
         reverse("magic_login"), {"sesame": token, "next": "https://evil.example/"}
     )
     assert response["Location"] == reverse("lobby")
+
+
+def test_login_links_to_one_address_are_limited_per_hour(client, anna):
+    from django.core import mail
+    from django.core.cache import cache
+
+    cache.clear()
+    for _ in range(5):
+        response = client.post(reverse("magic_request"), {"email": anna.email})
+        assert response.status_code == 200
+    assert len([m for m in mail.outbox if anna.email in m.to]) == 3
+    cache.clear()
+
+
+def test_a_mail_server_that_is_down_gives_the_same_answer_not_a_500(client, anna, settings):
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.EMAIL_BACKEND = "tests.web.test_accounts.BrokenBackend"
+    response = client.post(reverse("magic_request"), {"email": anna.email})
+    assert response.status_code == 200
+    cache.clear()
+
+
+class BrokenBackend:
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def send_messages(self, messages):
+        raise ConnectionRefusedError("smtp down")
