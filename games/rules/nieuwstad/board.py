@@ -324,39 +324,74 @@ def placements(
     return result
 
 
+# The road a standing building shows on each side: (kind, facing, side) -> material.
+_EDGES = {
+    (key, facing, side): edge_at(b, facing, side)
+    for key, b in BUILDINGS.items()
+    if b.edges is not None
+    for facing in DIRS
+    for side in DIRS
+}
+
+
+def _edge(kind: str, facing, side: str) -> str:
+    try:
+        return _EDGES[kind, facing, side]
+    except (KeyError, TypeError):  # not a standing city building: as edge_at has it
+        return edge_at(BUILDINGS[kind], facing, side)
+
+
+@cache
+def _checks(board_key: str, edges: str | None, size: int, green: bool, gate: bool) -> tuple:
+    """`candidates` with what the board alone decides settled: the footprints a Market
+    border rules out (a sand road onto the Market) dropped, whether one touches the Market,
+    and the borders left to check against the buildings standing there:
+    (cells, facing, country, touches market, ((neighbour, own material, side, in city), ...))."""
+    area = geometry(board_key).area
+    found = []
+    for cells, facing, where, outer in candidates(board_key, edges, size, green, gate):
+        if where == "country":
+            found.append((cells, None, True, False, ()))
+            continue
+        if any(area[other] == "market" and mine != "S" for other, mine, _side in outer):
+            continue
+        market = any(area[other] == "market" for other, _mine, _side in outer)
+        rest = tuple(
+            (other, mine, side, area[other] == "city")
+            for other, mine, side in outer
+            if area[other] != "market"
+        )
+        found.append((cells, facing, False, market, rest))
+    return tuple(found)
+
+
 def _placements(state, building: Building) -> list[tuple[list[str], str | None]]:
     geo = geometry(state["board"])
     forest, occupied, buildings = state["forest"], state["cells"], state["buildings"]
     free = {c for c in geo.land if c not in forest and c not in occupied}
     if not free:
         return []
-    area = geo.area
     result: list[tuple[list[str], str | None]] = []
-    shape = candidates(
+    shape = _checks(
         state["board"],
         building.edges,
         building.size,
         building.colour == "green",
         building.key == "citygate",
     )
-    for cells, facing, where, outer in shape:
+    for cells, facing, country, market, rest in shape:
         if cells[0] not in free or (len(cells) == 2 and cells[1] not in free):
             continue
-        if where == "country":
+        if country:
             result.append((list(cells), None))
             continue
-        touches = False
-        for other, mine, side in outer:
-            kind = area[other]
-            if kind == "market":
+        touches = market
+        for other, mine, side, city in rest:
+            if other in occupied:
                 touches = True
-                if mine != "S":
-                    break
-            elif other in occupied:
-                touches = True
-                if kind == "city":
+                if city:
                     there = buildings[occupied[other]]
-                    if edge_at(BUILDINGS[there["kind"]], there["facing"], side) != mine:
+                    if _edge(there["kind"], there["facing"], side) != mine:
                         break
         else:
             if touches:

@@ -1433,11 +1433,7 @@ def _trades(state, seat: int):
         have = player[good] + player[raw]
         for k in range(1, min(have, stall_slots(state, stall)) + 1):
             yield {"type": "sell", "good": good, "count": k, "at": stall}
-    if (
-        not stall_blocked(state, seat, "inn")
-        and stall_slots(state, "inn") > 0
-        and player["bread"]
-    ):
+    if not stall_blocked(state, seat, "inn") and stall_slots(state, "inn") > 0 and player["bread"]:
         for pasty, (filling, _g, _p) in PASTIES.items():
             if player[filling]:
                 yield {"type": "pasty", "filling": pasty}
