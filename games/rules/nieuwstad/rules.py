@@ -160,7 +160,20 @@ def gain_points(player: dict, points: int) -> None:
 
 
 def built(state, kind: str) -> bool:
-    return any(b["kind"] == kind for b in state["buildings"].values())
+    for b in state["buildings"].values():
+        if b["kind"] == kind:
+            return True
+    return False
+
+
+def house_counts(state) -> list[int]:
+    """Per seat: own Houses + 2 x own Manor houses (income and rent)."""
+    counts = [0] * state["n"]
+    for b in state["buildings"].values():
+        kind = b["kind"]
+        if (kind == "house" or kind == "manor") and b["owner"] is not None:
+            counts[b["owner"]] += 1 if kind == "house" else 2
+    return counts
 
 
 def owned(state, seat: int, kind: str) -> list[dict]:
@@ -360,9 +373,10 @@ def begin_phase(state, char: str, chooser: int, privilege: bool) -> None:
     if char == "merchant":
         state["slots"] = {}
     if char == "rentmaster":
+        counts = house_counts(state)
         for seat in range(state["n"]):
             player = state["players"][seat]
-            rent = len(owned(state, seat, "house")) + 2 * len(owned(state, seat, "manor"))
+            rent = counts[seat]
             if seat == chooser and privilege:
                 rent += privilege_count(state, seat)
             if rent:
@@ -405,8 +419,9 @@ def end_round(state) -> None:
 
 def pay_income(state, taxed: bool) -> None:
     if not taxed:
+        counts = house_counts(state)
         for seat in range(state["n"]):
-            income = len(owned(state, seat, "house")) + 2 * len(owned(state, seat, "manor"))
+            income = counts[seat]
             if income:
                 state["players"][seat]["guilders"] += income
                 say(state, f"{name(state, seat)} received {income} guilder(s) income.")
