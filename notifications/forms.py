@@ -3,7 +3,7 @@ from __future__ import annotations
 from django import forms
 
 from .models import Preferences
-from .preferences import is_valid_time_zone, time_zone_choices
+from .preferences import is_valid_time_zone, time_zone_form_choices
 from .transports import check_webhook_url
 
 
@@ -40,7 +40,7 @@ class PreferencesForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].choices = [(z, z) for z in time_zone_choices()]
+        self.fields["time_zone"].choices = time_zone_form_choices()
         if self.instance and not self.is_bound:
             self.initial["reminder_hours"] = ", ".join(
                 str(h) for h in self.instance.reminder_hours or []

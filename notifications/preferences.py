@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.conf import settings
@@ -42,8 +43,16 @@ def zone(prefs: Preferences) -> ZoneInfo:
         return UTC
 
 
-def time_zone_choices() -> list[str]:
-    return sorted(available_timezones())
+@cache
+def time_zone_choices() -> tuple[str, ...]:
+    """Every time zone name, sorted. `available_timezones()` walks the tz database (tens of
+    milliseconds), so it is read once per process."""
+    return tuple(sorted(available_timezones()))
+
+
+@cache
+def time_zone_form_choices() -> tuple[tuple[str, str], ...]:
+    return tuple((z, z) for z in time_zone_choices())
 
 
 def is_valid_time_zone(name: str) -> bool:

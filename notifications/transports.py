@@ -43,10 +43,19 @@ class EmailTransport:
         except (smtplib.SMTPException, OSError) as error:
             raise TransportError(f"mail server: {error}") from error
         status = getattr(message, "anymail_status", None)
-        if status is not None and status.message_id:
-            ids = status.message_id
-            return ids if isinstance(ids, str) else ",".join(sorted(map(str, ids)))
+        if status is not None and status.message_id is not None and status.message_id != "":
+            return provider_id(status.message_id)
         return message.extra_headers.get("Message-ID", "")
+
+
+def provider_id(ids) -> str:
+    """anymail's `message_id` as text: one id (a string, or a number as anymail's test
+    backend gives), or a set of them when recipients got different ids."""
+    if isinstance(ids, str):
+        return ids
+    if isinstance(ids, (set, frozenset, list, tuple)):
+        return ",".join(sorted(str(i) for i in ids if i is not None))
+    return str(ids)
 
 
 def webhook_payload(text: str) -> dict:
