@@ -15,17 +15,20 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Match, MatchStatus, MoveKind, Seat, TimeControl
 
-from .models import Kind, SeatClock
+from .models import Kind, Preferences, SeatClock
 from .preferences import (
     in_quiet_hours,
+    prefs_by_user,
     prefs_for,
     quiet_end_after,
     quiet_start_before,
     vacation_days,
+    vacation_days_by_user,
     zone,
 )
 
@@ -80,11 +83,14 @@ def counted_seconds(start: datetime, end: datetime, tz: ZoneInfo, off: Callable[
     return int(total.total_seconds())
 
 
-def compute_deadline(match: Match, user, start: datetime, seconds: int) -> datetime:
-    """`seconds` of the player's counted time after `start`, never inside quiet hours."""
-    prefs = prefs_for(user)
+def compute_deadline(
+    match: Match, user, start: datetime, seconds: int, calendar: tuple | None = None
+) -> datetime:
+    """`seconds` of the player's counted time after `start`, never inside quiet hours.
+    `calendar` is the player's (preferences, vacation days) when the caller has them."""
+    prefs, vacation = calendar or (prefs_for(user), vacation_days(user))
     tz = zone(prefs)
-    deadline = add_counted(start, seconds, tz, _is_off_day(match, vacation_days(user)))
+    deadline = add_counted(start, seconds, tz, _is_off_day(match, vacation))
     if in_quiet_hours(prefs, deadline):
         deadline = quiet_end_after(prefs, deadline) + QUIET_GRACE
     return deadline
@@ -102,8 +108,11 @@ def deadline_for(match: Match, seat: Seat, now: datetime) -> datetime | None:
     time the seat took over its previous decision, then earns the increment; the deadline is
     when what is left runs out.
     """
+    from .outbox import calendar_of
+
+    calendar = calendar_of(match, seat.user)  # read once per move for every hook
     if match.time_control != TimeControl.BANK:
-        return compute_deadline(match, seat.user, now, match.days_per_move * DAY)
+        return compute_deadline(match, seat.user, now, match.days_per_move * DAY, calendar)
     clock, _ = SeatClock.objects.get_or_create(
         match=match, seat=seat.number, defaults={"bank_seconds": _initial_bank(match)}
     )
@@ -120,25 +129,32 @@ def deadline_for(match: Match, seat: Seat, now: datetime) -> datetime | None:
             .first()
         )
     if answered is not None:
-        prefs = prefs_for(seat.user)
-        off = _is_off_day(match, vacation_days(seat.user))
+        prefs, vacation = calendar
+        off = _is_off_day(match, vacation)
         used = counted_seconds(clock.asked_at, answered.created_at, zone(prefs), off)
         clock.bank_seconds = max(0, clock.bank_seconds - used) + match.increment_days * DAY
     if answered is not None or clock.asked_seq is None:
         clock.asked_at = now
         clock.asked_seq = match.head_seq
     clock.save()
-    return compute_deadline(match, seat.user, clock.asked_at, clock.bank_seconds)
+    return compute_deadline(match, seat.user, clock.asked_at, clock.bank_seconds, calendar)
 
 
-def effective_deadline(seat: Seat) -> datetime | None:
+_NOT_GIVEN = object()
+
+
+def effective_deadline(
+    seat: Seat, calendar: tuple | None = None, clock=_NOT_GIVEN
+) -> datetime | None:
     """The seat's deadline as it stands now: the stored one, later if vacation was booked
-    after it was set."""
+    after it was set. `calendar` (preferences, vacation days) and `clock` (the seat's
+    SeatClock or None) may be given by a caller that read them for many seats at once."""
     if seat.deadline_at is None:
         return None
     match = seat.match
     if match.time_control == TimeControl.BANK:
-        clock = SeatClock.objects.filter(match=match, seat=seat.number).first()
+        if clock is _NOT_GIVEN:
+            clock = SeatClock.objects.filter(match=match, seat=seat.number).first()
         if clock is None or clock.asked_at is None:
             return seat.deadline_at
         start, seconds = clock.asked_at, clock.bank_seconds
@@ -146,7 +162,7 @@ def effective_deadline(seat: Seat) -> datetime | None:
         if seat.waiting_since is None:
             return seat.deadline_at
         start, seconds = seat.waiting_since, match.days_per_move * DAY
-    return max(seat.deadline_at, compute_deadline(match, seat.user, start, seconds))
+    return max(seat.deadline_at, compute_deadline(match, seat.user, start, seconds, calendar))
 
 
 def _seats_with_deadline_before(moment: datetime):
@@ -159,14 +175,72 @@ def _seats_with_deadline_before(moment: datetime):
     )
 
 
-def overdue(now: datetime | None = None) -> list[tuple[int, int, int]]:
-    """(match_id, seat, deadline_seq) of every seat whose deadline has passed."""
-    now = now or timezone.now()
+SWEEP_BATCH = 200  # seats per query: the first 200 by deadline come from seat_deadline_due
+SWEEP_MAX_BATCHES = 25  # a sweep hands on at most 5,000 seats; the next sweep takes the rest
+
+
+def _seat_batches(moment: datetime, batch: int = SWEEP_BATCH):
+    """The seats with a deadline before `moment`, `batch` at a time in deadline order, each
+    batch with its players' preferences and vacations and its time-bank clocks read in one
+    query each: a list of (seat, calendar, clock) per batch."""
+    after = None
+    while True:
+        query = _seats_with_deadline_before(moment)
+        if after is not None:
+            query = query.filter(
+                Q(deadline_at__gt=after[0]) | Q(deadline_at=after[0], pk__gt=after[1])
+            )
+        seats = list(query.order_by("deadline_at", "pk")[:batch])
+        if not seats:
+            return
+        yield _with_calendars(seats)
+        if len(seats) < batch:
+            return
+        after = (seats[-1].deadline_at, seats[-1].pk)
+
+
+def _with_calendars(seats: list[Seat]) -> list[tuple]:
+    users = {s.user_id for s in seats if s.user_id}
+    prefs = prefs_by_user(users)
+    vacations = vacation_days_by_user(users)
+    bank = [s for s in seats if s.match.time_control == TimeControl.BANK]
+    clocks = {}
+    if bank:
+        wanted = Q()
+        for s in bank:
+            wanted |= Q(match_id=s.match_id, seat=s.number)
+        clocks = {(c.match_id, c.seat): c for c in SeatClock.objects.filter(wanted)}
+    out = []
+    for seat in seats:
+        if seat.user_id:
+            default = Preferences(user=seat.user)
+            calendar = (prefs.get(seat.user_id, default), vacations.get(seat.user_id, set()))
+        else:
+            calendar = (Preferences(), set())
+        out.append((seat, calendar, clocks.get((seat.match_id, seat.number))))
+    return out
+
+
+def _overdue_in(batch: list[tuple], now: datetime) -> list[tuple[int, int, int]]:
     found = []
-    for seat in _seats_with_deadline_before(now):
-        deadline = effective_deadline(seat)
+    for seat, calendar, clock in batch:
+        deadline = effective_deadline(seat, calendar, clock)
         if deadline is not None and deadline <= now and seat.deadline_seq is not None:
             found.append((seat.match_id, seat.number, seat.deadline_seq))
+    return found
+
+
+def overdue(
+    now: datetime | None = None, max_batches: int | None = None
+) -> list[tuple[int, int, int]]:
+    """(match_id, seat, deadline_seq) of every seat whose deadline has passed (of the first
+    `max_batches` × SWEEP_BATCH seats by deadline, when given)."""
+    now = now or timezone.now()
+    found = []
+    for n, batch in enumerate(_seat_batches(now)):
+        if max_batches is not None and n >= max_batches:
+            break
+        found.extend(_overdue_in(batch, now))
     return found
 
 
@@ -181,13 +255,19 @@ def sweep_deadlines(
         def enforce(match_id: int, seat: int, deadline_seq: int) -> None:
             enforce_deadline.delay(match_id, seat, deadline_seq)
 
-    found = overdue(now)
-    for match_id, seat, deadline_seq in found:
-        try:
-            enforce(match_id, seat, deadline_seq)
-        except Exception:  # one match must not stop the sweep; the next sweep retries
-            log.exception("enforcing the deadline of match %s seat %s failed", match_id, seat)
-    return len(found)
+    now = now or timezone.now()
+    handed = 0
+    for n, batch in enumerate(_seat_batches(now)):
+        if n >= SWEEP_MAX_BATCHES:
+            log.warning("deadline sweep stopped after %s seats; the next sweep goes on", handed)
+            break
+        for match_id, seat, deadline_seq in _overdue_in(batch, now):
+            handed += 1
+            try:
+                enforce(match_id, seat, deadline_seq)
+            except Exception:  # one match must not stop the sweep; the next sweep retries
+                log.exception("enforcing the deadline of match %s seat %s failed", match_id, seat)
+    return handed
 
 
 def enforce(match_id: int, seat: int, deadline_seq: int):
@@ -217,13 +297,16 @@ def send_reminders(now: datetime | None = None) -> int:
 
     now = now or timezone.now()
     written = 0
-    for seat in _seats_with_deadline_before(now + timedelta(hours=MAX_REMINDER_HOURS)):
+    seats = (
+        item for batch in _seat_batches(now + timedelta(hours=MAX_REMINDER_HOURS)) for item in batch
+    )
+    for seat, calendar, clock in seats:
         if seat.user is None or seat.played_by_bot or seat.number not in seat.match.to_act:
             continue
-        deadline = effective_deadline(seat)
+        deadline = effective_deadline(seat, calendar, clock)
         if deadline is None or deadline <= now:
             continue
-        prefs = prefs_for(seat.user)
+        prefs = calendar[0]
         hours = sorted({int(h) for h in prefs.reminder_hours or [] if 0 < int(h) <= 168})
         asked = seat.waiting_since or now
         # A reminder only makes sense some time after the player was asked.

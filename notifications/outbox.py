@@ -24,7 +24,13 @@ from django.utils import timezone
 from games.models import Match, MatchStatus, MoveKind, Seat
 
 from .models import Channel, Kind, Notification, Status
-from .preferences import prefs_for, quiet_end_after, wants_email
+from .preferences import (
+    prefs_for,
+    quiet_end_after,
+    vacation_days,
+    vacation_days_by_user,
+    wants_email,
+)
 from .transports import TransportError, transport_for
 
 log = logging.getLogger(__name__)
@@ -114,12 +120,61 @@ def enqueue(ids: Iterable[int]) -> None:
             log.warning("notification %s left for the outbox sweep: broker: %s", pk, error)
 
 
+# --- the people of a match, read once per move -------------------------------------------
+#
+# The service layer calls several hooks for one move inside one transaction (deadline_for
+# for each seat asked, then moves_appended; match_started then moves_appended when a match
+# begins), each on the same locked `Match` instance. The seats with their users and
+# preferences (and, when a deadline needs them, their vacation days) are read once and kept
+# on that instance for the rest of the transaction: keyed by the head of the log, and
+# dropped when the transaction commits. Outside a transaction nothing is kept.
+
+_MEMO = "_notifications_people"
+
+
+class _People:
+    def __init__(self, match: Match):
+        self.seats = [
+            s
+            for s in match.seats.select_related("user", "user__notification_prefs").order_by(
+                "number"
+            )
+            if s.user_id and not s.is_bot
+        ]
+        self.users = {s.user_id: s.user for s in self.seats}
+        self._vacations: dict[int, set] | None = None
+
+    def prefs(self, user_id: int):
+        user = self.users.get(user_id)
+        return None if user is None else prefs_for(user)  # select_related: no query
+
+    def vacations(self, user_id: int) -> set:
+        if self._vacations is None:
+            self._vacations = vacation_days_by_user(self.users)
+        return self._vacations.get(user_id, set())
+
+
+def people_of(match: Match) -> _People:
+    memo = match.__dict__.get(_MEMO)
+    if memo is not None and memo[0] == match.head_seq:
+        return memo[1]
+    people = _People(match)
+    if transaction.get_connection().in_atomic_block:
+        match.__dict__[_MEMO] = (match.head_seq, people)
+        transaction.on_commit(lambda: match.__dict__.pop(_MEMO, None))
+    return people
+
+
+def calendar_of(match: Match, user) -> tuple:
+    """(preferences, vacation days) of a player of `match`, from the move's memo."""
+    people = people_of(match)
+    if user is None or user.pk not in people.users:
+        return prefs_for(user), vacation_days(user)
+    return people.prefs(user.pk), people.vacations(user.pk)
+
+
 def _people(match: Match) -> list[Seat]:
-    return [
-        s
-        for s in match.seats.select_related("user").order_by("number")
-        if s.user_id and not s.is_bot
-    ]
+    return people_of(match).seats
 
 
 def players_invited(match: Match, emails: list[str], inviter: str) -> None:

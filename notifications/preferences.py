@@ -120,10 +120,26 @@ def local_time(prefs: Preferences, at: datetime | None) -> str:
 def vacation_days(user) -> set[date]:
     if user is None or user.pk is None:
         return set()
-    days = set()
-    for vacation in Vacation.objects.filter(user=user):
+    return vacation_days_by_user([user.pk]).get(user.pk, set())
+
+
+def prefs_by_user(user_ids) -> dict[int, Preferences]:
+    """The saved preferences of several users in one query (users without any are absent)."""
+    ids = {pk for pk in user_ids if pk is not None}
+    if not ids:
+        return {}
+    return {p.user_id: p for p in Preferences.objects.filter(user_id__in=ids)}
+
+
+def vacation_days_by_user(user_ids) -> dict[int, set[date]]:
+    """Every user's vacation days, for several users in one query."""
+    ids = {pk for pk in user_ids if pk is not None}
+    days: dict[int, set[date]] = {pk: set() for pk in ids}
+    if not ids:
+        return days
+    for vacation in Vacation.objects.filter(user_id__in=ids):
         for n in range(vacation.days):
-            days.add(vacation.first_day + timedelta(days=n))
+            days[vacation.user_id].add(vacation.first_day + timedelta(days=n))
     return days
 
 
