@@ -1,14 +1,41 @@
 from __future__ import annotations
 
+from functools import cache
+
 from django import forms
+from django.forms.utils import flatatt
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 from .models import Preferences
 from .preferences import is_valid_time_zone, time_zone_form_choices
 from .transports import check_webhook_url
 
 
+@cache
+def _time_zone_options() -> str:
+    return "".join(
+        f'<option value="{escape(z)}">{escape(z)}</option>' for z, _ in time_zone_form_choices()
+    )
+
+
+class TimeZoneSelect(forms.Select):
+    """A select of every time zone. Django renders a select option by option through a
+    template (about 60 ms for ~600 zones); the options never change, so their HTML is
+    built once per process and only the chosen one is marked."""
+
+    def render(self, name, value, attrs=None, renderer=None):
+        attrs = self.build_attrs(self.attrs, attrs)
+        attrs["name"] = name
+        options = _time_zone_options()
+        if value:
+            chosen = f'<option value="{escape(value)}">'
+            options = options.replace(chosen, chosen[:-1] + " selected>", 1)
+        return mark_safe(f"<select{flatatt(attrs)}>{options}</select>")  # noqa: S308
+
+
 class PreferencesForm(forms.ModelForm):
-    time_zone = forms.ChoiceField(choices=())
+    time_zone = forms.ChoiceField(choices=(), widget=TimeZoneSelect)
     reminder_hours = forms.CharField(
         required=False, help_text="Hours before a deadline, comma separated: 24, 2"
     )
