@@ -109,8 +109,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_BEAT_SCHEDULE: dict = {}  # filled by notifications.schedule
-from notifications.schedule import CELERY_BEAT_SCHEDULE  # noqa: E402,F401,F811
+from notifications.schedule import CELERY_BEAT_SCHEDULE  # noqa: E402,F401  the sweeps
+
+# beat's record of when each sweep last ran: with the other files of this installation.
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # --- Email ------------------------------------------------------------------------------
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "notifications.mailbox.LocalMailboxBackend")
