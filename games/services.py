@@ -25,6 +25,7 @@ from games.engine import (
     get_game,
     new_seed,
     next_automatic,
+    seats_to_ask,
     seed_commitment,
 )
 from games.models import (
@@ -258,7 +259,7 @@ class _Turn:
                     source=automatic.source,
                 )
                 continue
-            bots = [s for s in self.game.to_act(self.state) if self.seats[s].played_by_bot]
+            bots = [s for s in seats_to_ask(self.game, self.state) if self.seats[s].played_by_bot]
             if not bots:
                 return
             seat = bots[0]
@@ -288,9 +289,10 @@ class _Turn:
         match.prompt = game.prompt(self.state, to_act[0]) if to_act else ""
         match.save()
         remember_position(match, self.state)
+        asked = set(seats_to_ask(game, self.state))  # a forced seat waits unasked, see driver
         newly = []
         for seat in self.seats:
-            waiting = seat.number in to_act and not seat.played_by_bot
+            waiting = seat.number in asked and not seat.played_by_bot
             asked_again = seat.number not in previous_to_act or seat.number in self.moved_seats
             if waiting and (asked_again or seat.deadline_at is None):
                 seat.deadline_at = notify.deadline_for(match, seat, now)

@@ -13,7 +13,7 @@ from .contract import (
     copy_state,
 )
 from .digest import GENESIS, canonical_json, chain_digest
-from .driver import AutomaticMove, next_automatic
+from .driver import AutomaticMove, next_automatic, seats_to_ask
 from .registry import available_games, get_game, register
 from .rng import event_rng, new_seed, seed_commitment
 
@@ -38,5 +38,6 @@ __all__ = [
     "new_seed",
     "next_automatic",
     "register",
+    "seats_to_ask",
     "seed_commitment",
 ]

@@ -1,8 +1,7 @@
 """How a match moves on between people: forced decisions and standing orders.
 
-The platform (games.services) and the pure playouts (games.engine.playout) both use
-`next_automatic`, so a simulated game and a real match resolve the same decisions without a
-person.
+The platform (games.services) and the pure playouts (games.engine.playout) both use these
+functions, so a simulated game and a real match resolve the same decisions without a person.
 """
 
 from __future__ import annotations
@@ -27,18 +26,32 @@ def next_automatic(
 ) -> AutomaticMove | None:
     """The next decision nobody needs to be asked about, if any.
 
-    A seat with exactly one legal move plays it (the rulebook leaves no choice); a seat whose
-    standing orders answer the question plays that. Seats are looked at in `to_act` order.
+    A seat whose standing orders answer the question plays that. A seat with exactly one
+    legal move plays it (the rulebook leaves no choice) — but in a simultaneous decision only
+    once no other seat still has a real choice: a forced answer given at once would tell the
+    others why (a sealed bid of zero from a player with no silver, no playable card in a
+    hidden hand). Seats are looked at in `to_act` order.
     """
     if game.result(state) is not None:
         return None
-    for seat in game.to_act(state):
+    seats = game.to_act(state)
+    forced: list[AutomaticMove] = []
+    for seat in seats:
         legal = game.legal_moves(state, seat)
         if len(legal) == 1:
-            return AutomaticMove(seat, legal[0], FORCED)
+            forced.append(AutomaticMove(seat, legal[0], FORCED))
+            continue
         seat_orders = (orders or {}).get(seat)
         if seat_orders:
             move = game.standing_move(state, seat, seat_orders)
             if move is not None:
                 return AutomaticMove(seat, move, STANDING)
+    if forced and len(forced) == len(seats):
+        return forced[0]
     return None
+
+
+def seats_to_ask(game: Game, state: State) -> list[int]:
+    """When `next_automatic` finds nothing: the seats whose answer is awaited from a person
+    (or a bot). A seat with one legal move waits, unasked, for the others to answer."""
+    return [s for s in game.to_act(state) if len(game.legal_moves(state, s)) != 1]

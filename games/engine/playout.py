@@ -12,7 +12,7 @@ from typing import Any
 
 from .contract import Game, IllegalMove, Move, State
 from .digest import GENESIS, chain_digest
-from .driver import next_automatic
+from .driver import next_automatic, seats_to_ask
 from .rng import event_rng
 
 
@@ -61,7 +61,7 @@ def play(
             seat, move, source = automatic.seat, automatic.move, automatic.source
             playout.forced += 1
         else:
-            seats = game.to_act(state)
+            seats = seats_to_ask(game, state)
             bot_rng = event_rng(seed + ":bot", len(playout.log) + 1)
             seat = seats[0] if len(seats) == 1 else bot_rng.choice(seats)
             move = game.bot_move(state, seat, bot_rng)

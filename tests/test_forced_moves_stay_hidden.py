@@ -1,0 +1,59 @@
+"""A forced answer in a simultaneous decision waits for the others, so its timing tells
+nobody that the seat had no choice (a zero bid from an empty purse, no playable card)."""
+
+import pytest
+
+from games import services
+from games.engine import event_rng, next_automatic, register, seats_to_ask
+from tests.factories import make_user
+from tests.sealed_cards import SealedCards
+
+pytestmark = pytest.mark.django_db
+
+
+class LastTrick(SealedCards):
+    """The last trick of Sealed Cards: the first seat holds one card, the second two."""
+
+    slug = "last-trick"
+
+    def setup(self, players, options, rng):
+        state = super().setup(players, options, rng)
+        state["hands"] = [[5], [3, 9]]
+        state["trick"] = 3
+        return state
+
+
+GAME = register(LastTrick())
+
+
+def test_the_driver_defers_a_forced_seat_while_another_has_a_choice():
+    state = GAME.setup(["A", "B"], {}, event_rng("s", 0))
+    assert next_automatic(GAME, state) is None
+    assert seats_to_ask(GAME, state) == [1]
+    state = GAME.apply(state, 1, {"type": "play", "card": 9}, None)
+    forced = next_automatic(GAME, state)
+    assert (forced.seat, forced.move, forced.source) == (0, {"type": "play", "card": 5}, "forced")
+
+
+def test_the_forced_seat_looks_like_any_seat_still_deciding():
+    anna, bram = make_user("Anna"), make_user("Bram")
+    match = services.create_match(
+        creator=anna, game_slug="last-trick", players=2, invite_emails=[bram.email], seed="s"
+    )
+    services.join_match(match_id=match.pk, user=bram)
+    match.refresh_from_db()
+    forced_seat = 0
+    chooser = 1
+    assert match.head_seq == 0  # nothing played yet: the forced card waits
+    assert sorted(match.to_act) == [0, 1]  # everyone sees both seats as deciding
+    seats = {s.number: s for s in match.seats.all()}
+    assert seats[forced_seat].deadline_at is None  # not asked: no deadline, no turn email
+    assert seats[chooser].deadline_at is not None
+    result = services.submit_move(
+        match_id=match.pk, seat=chooser, move={"type": "play", "card": 3}, source="web"
+    )
+    assert result.ok
+    match.refresh_from_db()
+    moves = list(match.moves.order_by("seq").values_list("seat", "source"))
+    assert moves == [(chooser, "web"), (forced_seat, "forced")]
+    assert match.status == "finished"
