@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from games import selectors
 from games.commands import menu
-from games.engine import Game, State
+from games.engine import Game, State, seats_to_ask
 from games.models import Match, MatchStatus, Seat
 
 log = logging.getLogger(__name__)
@@ -111,8 +111,12 @@ def my_matches(user) -> list[LobbyRow]:
     rows = []
     for seat in seats:
         match = seat.match
+        # Asked seats have a deadline; a seat whose one legal move waits for the others has not.
         your_turn = (
-            match.status == MatchStatus.ACTIVE and seat.number in match.to_act and not seat.resigned
+            match.status == MatchStatus.ACTIVE
+            and seat.number in match.to_act
+            and not seat.resigned
+            and seat.deadline_at is not None
         )
         deadline = shown_deadline(seat) if your_turn else None
         rows.append(
@@ -165,6 +169,7 @@ class MatchPage:
     move_groups: list[MoveGroup]
     numbered: bool
     your_turn: bool
+    deferred_command: str
     waiting_on: list[str]
     history: list[dict[str, Any]]
     result_lines: list[str]
@@ -229,6 +234,11 @@ def match_page(match: Match, user) -> MatchPage:
         view = game.view(state, viewer)
         text_board = game.render_text(view)
     commands, numbered = _legal_commands(match, game, state, playing)
+    # A seat with one legal move in a simultaneous decision is not asked: the move is played
+    # for it once the others have answered (games/engine/driver.py).
+    deferred = ""
+    if commands and playing.number not in seats_to_ask(game, state):
+        deferred, commands = commands[0], []
     your_turn = bool(commands)
     return MatchPage(
         match=match,
@@ -243,6 +253,7 @@ def match_page(match: Match, user) -> MatchPage:
         move_groups=group_commands(commands),
         numbered=numbered,
         your_turn=your_turn,
+        deferred_command=deferred,
         waiting_on=[seats[n].name for n in match.to_act if 0 <= n < len(seats)],
         history=selectors.recent_history(match, viewer) if state is not None else [],
         result_lines=result_lines(match, seats),

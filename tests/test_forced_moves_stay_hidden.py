@@ -15,6 +15,7 @@ class LastTrick(SealedCards):
     """The last trick of Sealed Cards: the first seat holds one card, the second two."""
 
     slug = "last-trick"
+    max_players = 2
 
     def setup(self, players, options, rng):
         state = super().setup(players, options, rng)
@@ -23,7 +24,17 @@ class LastTrick(SealedCards):
         return state
 
 
-GAME = register(LastTrick())
+GAME = LastTrick()
+
+
+@pytest.fixture(autouse=True)
+def registered():
+    """Registered for these tests only: other tests iterate over every registered game."""
+    from games.engine import registry
+
+    register(GAME)
+    yield
+    del registry._games[GAME.slug]
 
 
 def test_the_driver_defers_a_forced_seat_while_another_has_a_choice():
@@ -57,3 +68,31 @@ def test_the_forced_seat_looks_like_any_seat_still_deciding():
     moves = list(match.moves.order_by("seq").values_list("seat", "source"))
     assert moves == [(chooser, "web"), (forced_seat, "forced")]
     assert match.status == "finished"
+
+
+def test_the_forced_seat_is_told_its_move_will_be_played_and_shown_no_button(client):
+    anna, bram = make_user("Anna"), make_user("Bram")
+    match = services.create_match(
+        creator=anna, game_slug="last-trick", players=2, invite_emails=[bram.email], seed="s"
+    )
+    services.join_match(match_id=match.pk, user=bram)
+    forced_user = match.seats.get(number=0).user
+    client.force_login(forced_user)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Your only choice (play 5) will be played for you" in page
+    assert 'name="command" value="play 5"' not in page
+    assert "Your turn" not in page
+
+
+def test_the_lobby_does_not_list_a_deferred_seat_as_its_turn():
+    from games.pages import my_matches
+
+    anna, bram = make_user("Anna"), make_user("Bram")
+    match = services.create_match(
+        creator=anna, game_slug="last-trick", players=2, invite_emails=[bram.email], seed="s"
+    )
+    services.join_match(match_id=match.pk, user=bram)
+    forced_user = match.seats.get(number=0).user
+    chooser_user = match.seats.get(number=1).user
+    assert [row.your_turn for row in my_matches(forced_user)] == [False]
+    assert [row.your_turn for row in my_matches(chooser_user)] == [True]
