@@ -120,6 +120,9 @@ def match_move(request: HttpRequest, pk: int) -> JsonResponse:
         move = interpret(match.game, selectors.load_state(match), seat.number, command)
     except IllegalMove as error:
         return _duplicate(match, key) or _error(400, error.message)
+    except (ValueError, KeyError, IndexError, TypeError):
+        # A rules parser tripped over odd input: still a clear answer, not a 500.
+        return _error(400, f"That command could not be read. {match.game.help_text()}".strip())
     result = services.submit_move(
         match_id=match.pk,
         seat=seat.number,

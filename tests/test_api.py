@@ -81,3 +81,19 @@ def test_session_post_without_csrf_token_is_refused():
     response = post(client, match, {"command": "1"})
     assert response.status_code == 403
     assert Move.objects.filter(match=match).count() == 0
+
+
+def test_a_parser_that_trips_gives_a_clear_answer_not_a_500(client, monkeypatch):
+    from tests.sealed_cards import GAME
+
+    match, anna, bram = two_player_match()
+    token = api_token(match.seats.get(number=anna).user)
+
+    def broken_parse(text, state, seat):
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(GAME, "parse", broken_parse)
+    response = post(client, match, {"command": "play now"}, token)
+    assert response.status_code == 400
+    assert "could not be read" in response.json()["error"]
+    assert Move.objects.filter(match=match).count() == 0
