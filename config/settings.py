@@ -114,6 +114,19 @@ from notifications.schedule import CELERY_BEAT_SCHEDULE  # noqa: E402,F401  the 
 # beat's record of when each sweep last ran: with the other files of this installation.
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
+# --- Cache ------------------------------------------------------------------------------
+# Rate limits, throttles and the position cache must be shared by every web and worker
+# process: Redis in production (CACHE_URL=redis://host:6379/1). The embedded default is one
+# process, where local memory is shared by everything that runs.
+CACHE_URL = env_str("CACHE_URL", "")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
 # --- Email ------------------------------------------------------------------------------
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "notifications.mailbox.LocalMailboxBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Postal Boards <play@localhost>")
