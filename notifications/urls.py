@@ -9,4 +9,5 @@ urlpatterns = [
     path("matches/<int:pk>/chat/", views.chat_post, name="chat_post"),
     path("mailbox/", views.mailbox, name="mailbox"),
     path("mailbox/<str:name>/", views.mailbox_message, name="mailbox_message"),
+    path("mailbox/<str:name>/html/", views.mailbox_message_html, name="mailbox_message_html"),
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from csp.constants import NONE, SELF
+from csp.decorators import csp
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -11,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import NoReverseMatch, reverse
+from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -159,3 +162,23 @@ def mailbox_message(request: HttpRequest, name: str) -> HttpResponse:
         )
         return redirect(reverse("notifications:mailbox") + f"?to={sender}")
     return _page(request, "notifications/mailbox_message.html", {"mail": mail, "form": form})
+
+
+# An email's HTML part is shown in a sandboxed frame of its own: email HTML is styled
+# inline, which the site's policy forbids, and it may run nothing and load nothing.
+@xframe_options_sameorigin
+@csp(
+    {
+        "default-src": [NONE],
+        "style-src": ["'unsafe-inline'"],
+        "img-src": ["data:"],
+        "frame-ancestors": [SELF],
+        "sandbox": True,
+    }
+)
+def mailbox_message_html(request: HttpRequest, name: str) -> HttpResponse:
+    _debug_only()
+    mail = local_mailbox.get_mail(name)
+    if mail is None or not mail.html:
+        raise Http404("No such message in the local mailbox.")
+    return HttpResponse(mail.html, content_type="text/html; charset=utf-8")
