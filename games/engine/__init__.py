@@ -10,7 +10,10 @@ from .contract import (
     StandingOrder,
     State,
     View,
+    check_move,
     copy_state,
+    places,
+    shared_groups,
 )
 from .digest import GENESIS, canonical_json, chain_digest
 from .driver import AutomaticMove, next_automatic, seats_to_ask
@@ -32,12 +35,15 @@ __all__ = [
     "available_games",
     "canonical_json",
     "chain_digest",
+    "check_move",
     "copy_state",
     "event_rng",
     "get_game",
     "new_seed",
     "next_automatic",
+    "places",
     "register",
     "seats_to_ask",
     "seed_commitment",
+    "shared_groups",
 ]

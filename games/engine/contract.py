@@ -26,6 +26,7 @@ Public and private
 from __future__ import annotations
 
 import copy
+import functools
 import pickle
 from dataclasses import dataclass, field
 from typing import Any
@@ -72,12 +73,16 @@ class StandingOrder:
 
 @dataclass
 class Result:
-    """The end of a match. `scores[seat]`; `ranking` lists seats best first."""
+    """The end of a match. `scores[seat]`; `ranking` lists seats best first.
+
+    `shared` lists groups of seats the rulebook cannot separate: they share a place (each
+    group is a run of neighbours in `ranking`). `places(result)` reads the places back."""
 
     scores: list[int]
     ranking: list[int]
     notes: list[str] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
+    shared: list[list[int]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -85,11 +90,153 @@ class Result:
             "ranking": self.ranking,
             "notes": self.notes,
             "details": self.details,
+            "shared": self.shared,
         }
 
 
+def shared_groups(ranking: list[int], same) -> list[list[int]]:
+    """Runs of neighbours in `ranking` that `same(a, b)` cannot separate, two or more long."""
+    groups: list[list[int]] = []
+    run: list[int] = []
+    for seat in ranking:
+        if run and same(run[-1], seat):
+            run.append(seat)
+        else:
+            if len(run) > 1:
+                groups.append(run)
+            run = [seat]
+    if len(run) > 1:
+        groups.append(run)
+    return groups
+
+
+def places(result: dict[str, Any]) -> list[tuple[int, int, bool]]:
+    """(place, seat, shared) for each seat of a result's ranking, best first.
+
+    Seats in one `shared` group take the place of the first of them, and the next seat the
+    place after all of them (1, 1, 3). A result stored before places could be shared has no
+    `shared` and ranks everybody apart."""
+    group_of = {}
+    for group in result.get("shared") or []:
+        for seat in group:
+            group_of[seat] = tuple(group)
+    out: list[tuple[int, int, bool]] = []
+    for index, seat in enumerate(result.get("ranking") or []):
+        group = group_of.get(seat)
+        if out and group is not None and group_of.get(out[-1][1]) == group:
+            out.append((out[-1][0], seat, True))
+        else:
+            out.append((index + 1, seat, group is not None))
+    return out
+
+
+# Bounds on a move's values: far above anything a game needs, far below what could cost time.
+MAX_WHOLE_NUMBER = 10**9
+MAX_TEXT = 500
+MAX_ITEMS = 200
+MAX_DEPTH = 6
+
+# Kinds a game may declare for a move's fields (Game.move_fields).
+FIELD_KINDS = {
+    "int": ("a whole number", lambda v: type(v) is int),
+    "str": ("a word", lambda v: type(v) is str),
+    "bool": ("true or false", lambda v: type(v) is bool),
+    "str?": ("a word or null", lambda v: v is None or type(v) is str),
+    "ints": (
+        "a list of whole numbers",
+        lambda v: type(v) is list and all(type(x) is int for x in v),
+    ),
+    "strs": ("a list of words", lambda v: type(v) is list and all(type(x) is str for x in v)),
+}
+
+# What a game's own code raises when a move's values are of a shape it did not expect.
+SHAPE_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError)
+
+
+def _check_value(value: Any, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise IllegalMove("That move is nested too deeply to be a move.")
+    if value is None or type(value) is bool or type(value) is str and len(value) <= MAX_TEXT:
+        return
+    if type(value) is int:
+        if abs(value) > MAX_WHOLE_NUMBER:
+            raise IllegalMove(f"{value} is too large a number for any move.")
+        return
+    if type(value) is float:
+        raise IllegalMove(f"Numbers in a move are whole numbers; {value!r} is not.")
+    if type(value) is str:
+        raise IllegalMove(f"That move holds a text longer than {MAX_TEXT} characters.")
+    if type(value) is list:
+        if len(value) > MAX_ITEMS:
+            raise IllegalMove(f"That move lists more than {MAX_ITEMS} things.")
+        for item in value:
+            _check_value(item, depth + 1)
+        return
+    if type(value) is dict:
+        if len(value) > MAX_ITEMS:
+            raise IllegalMove(f"That move has more than {MAX_ITEMS} fields.")
+        for key, item in value.items():
+            if type(key) is not str:
+                raise IllegalMove("The fields of a move are named by words.")
+            _check_value(item, depth + 1)
+        return
+    raise IllegalMove("A move holds only JSON values: objects, lists, words, numbers, true/false.")
+
+
+def check_move(game: Game, move: Any) -> None:
+    """The shape every move must have before a game's own rules look at it: a JSON object
+    with a "type" naming a move, holding only JSON values of bounded size, whole numbers and
+    no floats; and, where the game declares its `move_fields`, only those fields, each of its
+    kind. Raises IllegalMove with a sentence for the player."""
+    if type(move) is not dict:
+        raise IllegalMove('A move is a JSON object with a "type", such as {"type": "pass"}.')
+    kind = move.get("type")
+    if type(kind) is not str:
+        raise IllegalMove('A move needs a "type" naming it, such as {"type": "pass"}.')
+    _check_value(move, 0)
+    if not game.move_fields:
+        return
+    fields = game.move_fields.get(kind)
+    if fields is None:
+        known = ", ".join(sorted(game.move_fields))
+        raise IllegalMove(f"{game.title} has no {kind[:40]!r} move; the moves are {known}.")
+    for key, value in move.items():
+        if key == "type":
+            continue
+        spec = fields.get(key)
+        if spec is None:
+            raise IllegalMove(f"A {kind!r} move has no field {key[:40]!r}.")
+        description, fits = FIELD_KINDS[spec]
+        if not fits(value):
+            raise IllegalMove(f"The {key!r} of a {kind!r} move is {description}.")
+
+
+def _guarded(apply):
+    """Wrap a game's `apply` so that any JSON value as a move gets IllegalMove and nothing
+    else: the shape is checked first (`check_move`), and an error the game's own code raises
+    on a value it did not expect becomes IllegalMove. The rules still check what they need
+    before they change the state, so a refused move leaves it as it was."""
+
+    @functools.wraps(apply)
+    def guarded_apply(self, state, seat, move, rng):
+        check_move(self, move)
+        try:
+            return apply(self, state, seat, move, rng)
+        except IllegalMove:
+            raise
+        except SHAPE_ERRORS as error:
+            raise IllegalMove(
+                "That move is not one this game understands now; send one of the listed moves."
+            ) from error
+
+    guarded_apply.guarded = True
+    return guarded_apply
+
+
 class Game:
-    """Base class for a game's rules. Subclasses override every method that raises."""
+    """Base class for a game's rules. Subclasses override every method that raises.
+
+    Every subclass's `apply` is wrapped by `_guarded`: see `check_move`."""
 
     slug: str = ""
     title: str = ""
@@ -98,6 +245,14 @@ class Game:
     version: int = 1
     options: tuple[Option, ...] = ()
     standing_orders: tuple[StandingOrder, ...] = ()
+    # Move type -> field -> kind (a key of FIELD_KINDS). Empty: only the generic checks.
+    move_fields: dict[str, dict[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        apply = cls.__dict__.get("apply")
+        if apply is not None and not getattr(apply, "guarded", False):
+            cls.apply = _guarded(apply)
 
     # --- setting up -------------------------------------------------------------------
 
@@ -144,7 +299,8 @@ class Game:
         raise NotImplementedError
 
     def apply(self, state: State, seat: int, move: Move, rng) -> State:
-        """Play `move` for `seat`; raise IllegalMove if it is not legal. May mutate `state`."""
+        """Play `move` for `seat`; raise IllegalMove if it is not legal. May mutate `state`,
+        but only once the move is known to be legal: a refused move leaves it unchanged."""
         raise NotImplementedError
 
     def default_move(self, state: State, seat: int) -> Move:
@@ -153,6 +309,12 @@ class Game:
 
     def bot_move(self, state: State, seat: int, rng) -> Move:
         raise NotImplementedError
+
+    def asks_when_forced(self, state: State, seat: int) -> bool:
+        """True when `seat`, alone to act, has one legal move only because of what it alone
+        knows (a purse behind a screen): it is then asked like anyone, since playing the
+        move at once would tell the table why. See games.engine.driver."""
+        return False
 
     def standing_move(self, state: State, seat: int, orders: frozenset[str]) -> Move | None:
         """The move a seat's standing orders make for it now, if any."""

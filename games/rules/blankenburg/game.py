@@ -41,6 +41,7 @@ class Blankenburg(Game):
             "a random sixth citizen. Always on with six players.",
         ),
     )
+    move_fields = moves.MOVE_FIELDS
     standing_orders = (
         StandingOrder("skip-build", "Finish my building turn when I can neither build nor repair"),
         StandingOrder("decline-offers", "Decline every offer from events and visitors"),

@@ -143,7 +143,20 @@ def apply_move(state: State, seat: int, move: dict, rng) -> State:
         raise IllegalMove("It is not your turn to act.")
     if not isinstance(move, dict):
         raise IllegalMove("A move is an object with a type.")
+    earlier_news = state["news"]
     state["news"] = []
+    try:
+        dispatch(state, seat, move, rng)
+    except IllegalMove:
+        state["news"] = earlier_news  # a refused move leaves the state as it was
+        raise
+    if state["phase"] == "end":
+        rules.start_turn(state, rng)
+    return state
+
+
+def dispatch(state: State, seat: int, move: dict, rng) -> None:
+    """Hand the move to its rule function; each checks it before changing anything."""
     phase = state["phase"]
     kind = move.get("type")
     if phase == "merchant" and kind == "extra":
@@ -191,10 +204,26 @@ def apply_move(state: State, seat: int, move: dict, rng) -> State:
         rules.done_final_repair(state, seat)
     else:
         raise IllegalMove(f"That move ({kind}) is not possible now; {PHASE_ASK[phase]}.")
-    if state["phase"] == "end":
-        rules.start_turn(state, rng)
-    return state
 
+
+# The fields of each move (games.engine.check_move refuses any other shape).
+MOVE_FIELDS = {
+    "extra": {"resource": "str"},
+    "select": {"resources": "strs"},
+    "bid": {"silver": "int"},
+    "take": {"resource": "str"},
+    "demolish": {"space": "int"},
+    "build": {"card": "int", "space": "int"},
+    "repair": {"space": "int"},
+    "done": {},
+    "accept": {"resource": "str", "deck": "str", "space": "int"},
+    "decline": {},
+    "buy_plan": {"deck": "str", "discard": "ints"},
+    "pass": {},
+    "keep": {"card": "int"},
+    "buy": {"resource": "str"},
+    "sell": {"resource": "str", "count": "int"},
+}
 
 PHASE_ASK = {
     "merchant": "choose your extra starting resource",

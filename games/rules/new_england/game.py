@@ -15,7 +15,7 @@ from .data import (
     MISSING,
     WIDTH,
 )
-from .moves import apply_move, legal_moves
+from .moves import MOVE_FIELDS, apply_move, legal_moves
 
 CELL_SIZE = 40
 LAND_FILLS = {"S": "#b5651d", "F": "#4a4a4a", "P": "#6aa84f"}
@@ -55,6 +55,7 @@ class NewEngland(Game):
             "in three rounds, counter-clockwise from the start player's right.",
         ),
     )
+    move_fields = MOVE_FIELDS
     standing_orders = (
         StandingOrder("pass-when-broke", "End my buying turn when I cannot afford a purchase"),
     )

@@ -86,6 +86,20 @@ def buying_moves(state: State, seat: int) -> list[dict]:
     return moves
 
 
+# The fields of each move (games.engine.check_move refuses any other shape).
+MOVE_FIELDS = {
+    "start_tile": {"land": "str", "cells": "strs"},
+    "select": {"cards": "int"},
+    "chip": {"chip": "int"},
+    "pass": {},
+    "buy_tile": {"slot": "int", "at": "str"},
+    "buy_card": {"slot": "int", "cells": "strs", "at": "str", "store": "bool"},
+    "play_stored": {"stored": "int", "cells": "strs", "at": "str"},
+    "move": {"figure": "str", "from": "str", "to": "str"},
+    "reveal": {"what": "str"},
+}
+
+
 def apply_move(state: State, seat: int, move: dict) -> State:
     if not isinstance(move, dict):
         raise IllegalMove("A move is an object with a type.")
