@@ -738,8 +738,20 @@ def build(state, seat: int, move: dict) -> None:
     building, cells, facing = check_build(state, seat, move, free=False)
     player = state["players"][seat]
     discount = move.get("discount", "")
-    if discount not in discount_options(state, seat, building):
-        raise IllegalMove("Choose your Master Builder discount: 1 guilder or 1 wood.")
+    options = discount_options(state, seat, building)
+    if discount not in options:
+        if options == [""]:
+            raise IllegalMove("Only the player who chose the Master Builder has a discount.")
+        raise IllegalMove(
+            "Choose your Master Builder discount: "
+            + " or ".join(
+                " and ".join(
+                    f"{d.count(c)} {w}" for c, w in (("g", "guilder"), ("w", "wood")) if c in d
+                )
+                for d in options
+            )
+            + "."
+        )
     g, w = cost_after(state, building, discount)
     if not can_afford(player, g, w):
         raise IllegalMove(

@@ -452,7 +452,8 @@ def parse(text: str, state, seat: int) -> dict:
         food: list[str] = []
         for k, good in re.findall(r"(?:(\d+)\s+)?(fish|grain|livestock|game)", food_part):
             food += [good] * (int(k) if k else 1)
-        return {"type": "pledge", "guilders": guilders, "food": sorted(food)}
+        # The menu's order (fish, grain, livestock, game), so a typed pledge equals its entry.
+        return {"type": "pledge", "guilders": guilders, "food": sorted(food, key=PRODUCTS.index)}
     raise ParseError(
         f"I did not understand {raw.strip()!r}. Expected a command such as: "
         + "; ".join(format_move(state, seat, m) for m in R.legal_moves(state, seat)[:6])
@@ -520,15 +521,22 @@ def parse_build(text: str, state, seat: int, head: str) -> dict:
             )
         move["partners"] = [s for s in R.clockwise(state, seat) if s in partners]
         return move
-    move["discount"] = parse_discount(rest)
-    if move["discount"] is None:
-        options = []
+    if state["phase"] == "opening_building":
+        return move
+    discount = parse_discount(rest)
+    if discount is None:  # never a discount the player did not type
+        options = [""]
         if state["phase"] == "act" and state["act"]["char"] == "builder":
             building = R.BOAT if key == "boat" else BUILDINGS[key]
             options = R.discount_options(state, seat, building)
-        move["discount"] = options[0] if options else ""
-    if state["phase"] == "opening_building":
-        del move["discount"]
+        if "" not in options:
+            raise ParseError(
+                "You chose the Master Builder: say which discount you take, "
+                + " or ".join(f"'build ...{discount_text(d)}'" for d in options)
+                + "."
+            )
+        discount = ""
+    move["discount"] = discount
     return move
 
 

@@ -1,6 +1,6 @@
 """Small tools to build Nieuwstad positions for the tests."""
 
-from games.engine import event_rng
+from games.engine import event_rng, next_automatic, seats_to_ask
 from games.rules.nieuwstad import GAME
 from games.rules.nieuwstad import board as B
 from games.rules.nieuwstad import rules as R
@@ -66,3 +66,25 @@ def deck_top(state: dict, *cards: str) -> None:
     for card in cards:
         state["deck"].remove(card)
     state["deck"].extend(reversed(cards))
+
+
+def walk(players: int, seed: str, **options):
+    """Every position of a bot game played as the platform plays it (forced moves, then the
+    bot of a seat to ask), the final one included."""
+    options = GAME.validate_options(players, options)
+    state = GAME.setup(NAMES[:players], options, event_rng(seed, 0))
+    seq = 0
+    while True:
+        yield state
+        if GAME.result(state) is not None:
+            return
+        automatic = next_automatic(GAME, state)
+        seq += 1
+        if automatic is not None:
+            seat, move = automatic.seat, automatic.move
+        else:
+            bot_rng = event_rng(seed + ":bot", seq)
+            seats = seats_to_ask(GAME, state)
+            seat = seats[0] if len(seats) == 1 else bot_rng.choice(seats)
+            move = GAME.bot_move(state, seat, bot_rng)
+        state = GAME.apply(state, seat, move, event_rng(seed, seq))

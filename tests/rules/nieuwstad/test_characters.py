@@ -96,10 +96,14 @@ def test_city_building_must_touch_market_or_building_and_match_roads():
     give(state, 0, guilders=9, wood=9)
     send(state, 0, "master builder")
     with pytest.raises(IllegalMove, match="border the Market or another building"):
-        GAME.apply(state, 0, GAME.parse("build house at B2 facing north", state, 0), None)
+        GAME.apply(
+            state, 0, GAME.parse("build house at B2 facing north less 1 wood", state, 0), None
+        )
     with pytest.raises(IllegalMove, match="Market has stone roads"):
-        GAME.apply(state, 0, GAME.parse("build house at D3 facing north", state, 0), None)
-    send(state, 0, "build house at D3 facing south")
+        GAME.apply(
+            state, 0, GAME.parse("build house at D3 facing north less 1 wood", state, 0), None
+        )
+    send(state, 0, "build house at D3 facing south less 1 wood")
     # A sand edge (the House's west side) next to a stone edge is refused.
     give(state, 1, guilders=9, wood=9)
     with pytest.raises(IllegalMove, match="Roads must match"):
@@ -113,8 +117,8 @@ def test_outer_area_ignores_roads_and_green_stays_outside():
     give(state, 0, guilders=9, wood=9)
     send(state, 0, "master builder")
     with pytest.raises(IllegalMove, match="green"):
-        GAME.apply(state, 0, GAME.parse("build pasture at C4", state, 0), None)
-    send(state, 0, "build pasture at A1")
+        GAME.apply(state, 0, GAME.parse("build pasture at C4 less 1 wood", state, 0), None)
+    send(state, 0, "build pasture at A1 less 1 wood")
 
 
 def test_two_space_building_over_two_districts():
@@ -122,7 +126,7 @@ def test_two_space_building_over_two_districts():
     clear(state, "D2", "E2")
     give(state, 0, guilders=9, wood=9)
     send(state, 0, "master builder")
-    send(state, 0, "build manor house at D3+E3 facing south")
+    send(state, 0, "build manor house at D3+E3 facing south less 1 wood")
     b = state["buildings"][state["cells"]["D3"]]
     assert R.B.district_of(state, b["cells"]) == {"NW", "NE"}
     assert state["cells"]["E3"] == state["cells"]["D3"]
