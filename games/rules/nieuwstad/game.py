@@ -43,6 +43,7 @@ class Nieuwstad(Game):
         ),
     )
     standing_orders = STANDING_ORDERS
+    move_fields = R.MOVE_FIELDS
 
     def setup(self, players, options, rng):
         state = R.setup(players, options, rng, ruleset=self.version)

@@ -675,19 +675,33 @@ def check_build(state, seat: int, move: dict, free: bool) -> tuple[Building, lis
     if key == "boat":
         if None not in state["boats"]:
             raise IllegalMove("Both Boats on the lake are taken.")
+        if cells or facing is not None:
+            raise IllegalMove("A Boat goes on the lake: name no spaces and no facing.")
         return building, [], None
     if free and state["supply"][key] <= 0:
         raise IllegalMove(f"No {building.name} is left.")
+    cells, facing = check_place(state, building, cells, facing)
+    return building, cells, facing
+
+
+def check_place(state, building: Building, cells, facing) -> tuple[list[str], str | None]:
+    """The spaces and facing of a building as the state keeps them (sorted; no facing in the
+    outer area), or IllegalMove saying what is wrong with the place."""
+    geo = B.geometry(state["board"])
     if not isinstance(cells, list) or len(cells) != building.size:
         raise IllegalMove(f"The {building.name} covers {building.size} space(s).")
-    geo = B.geometry(state["board"])
+    for cell in cells:
+        if not isinstance(cell, str) or cell not in geo.area:
+            raise IllegalMove(f"{str(cell)[:10] or 'That'} is not a space on this board.")
+    if facing is not None and facing not in DIR_NAMES:
+        raise IllegalMove("A building faces north, east, south or west (N, E, S or W).")
     cells = B.sort_cells(cells)
     if all(geo.area.get(c) == "country" for c in cells):
         facing = None
     error = B.placement_error(state, building, cells, facing)
     if error:
         raise IllegalMove(error)
-    return building, cells, facing
+    return cells, facing
 
 
 def place(state, seat: int | None, building: Building, cells: list[str], facing) -> None:
@@ -873,17 +887,7 @@ def propose(state, seat: int, move: dict) -> None:
     ):
         raise IllegalMove("Name one or more other players to build with.")
     partners = [s for s in clockwise(state, seat) if s in partners]
-    cells = move.get("cells") or []
-    if not isinstance(cells, list) or len(cells) != building.size:
-        raise IllegalMove(f"The {building.name} covers {building.size} space(s).")
-    cells = B.sort_cells(cells)
-    facing = move.get("facing")
-    geo = B.geometry(state["board"])
-    if all(geo.area.get(c) == "country" for c in cells):
-        facing = None
-    error = B.placement_error(state, building, cells, facing)
-    if error:
-        raise IllegalMove(error)
+    cells, facing = check_place(state, building, move.get("cells") or [], move.get("facing"))
     split = shares(state, seat, building, partners)
     for s, d in split.items():
         if not can_afford(state["players"][s], d["guilders"], d["wood"]):
@@ -1704,6 +1708,25 @@ def choose_moves(state) -> list[dict]:
 
 
 # --- the move menu and dispatch ---------------------------------------------------------
+
+# Every move's fields and their kinds (games.engine.contract.FIELD_KINDS): the contract
+# refuses any other shape before these rules look at a move.
+MOVE_FIELDS = {
+    **{kind: {} for kind in ("pass", "done", "accept", "decline", "watch", "nowatch")},
+    **{kind: {} for kind in ("tax", "notax", "skip", "sawmill")},
+    "forest": {"cell": "str"},
+    "choose": {"character": "str", "repeat": "str"},
+    "build": {"building": "str", "cells": "strs", "facing": "str?", "discount": "str"},
+    "propose": {"building": "str", "cells": "strs", "facing": "str?", "partners": "ints"},
+    "farm": {"extra": "strs"},
+    "buy": {"count": "int", "good": "str", "at": "str"},
+    "play": {"card": "str", "target": "str", "district": "str", "take": "str"},
+    "sell": {"good": "str", "count": "int", "at": "str"},
+    "convert": {"good": "str", "count": "int"},
+    "pasty": {"filling": "str"},
+    "join": {"food": "str"},
+    "pledge": {"guilders": "int", "food": "strs"},
+}
 
 
 def legal_moves(state, seat: int) -> list[dict]:
