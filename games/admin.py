@@ -151,7 +151,7 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [SeatInline, MoveInline]
     actions = ["verify_log", "export_json"]
     exclude = ["seed"]  # secret until the end; shown by `revealed_seed` once the match is over
-    readonly_fields = ["revealed_seed", "links"]
+    readonly_fields = ["revealed_seed", "standing", "links"]
     list_per_page = 50
 
     def get_queryset(self, request):
@@ -182,6 +182,19 @@ class MatchAdmin(admin.ModelAdmin):
     @admin.display(description="seed")
     def revealed_seed(self, match: Match) -> str:
         return match.seed if match.is_over else "(secret until the match is over)"
+
+    @admin.display(description="standing")
+    def standing(self, match: Match) -> str:
+        lines = selectors.standings(match)
+        return (
+            "; ".join(
+                f"{line.place}. {line.name}"
+                + ("" if line.score is None else f" {line.score}")
+                + (" (shared)" if line.shared else "")
+                for line in lines
+            )
+            or "-"
+        )
 
     @admin.display(description="tools")
     def links(self, match: Match) -> str:

@@ -24,6 +24,8 @@ class MenuEntry:
 
 def menu(game: Game, state: State, seat: int) -> list[MenuEntry]:
     """The legal moves as numbered commands, or [] when there are too many to list."""
+    if game.reads_numbers(state, seat):
+        return []  # a number is the game's own command here ("7" for chip 7)
     legal = game.legal_moves(state, seat)
     if len(legal) > MENU_LIMIT:
         return []
@@ -36,7 +38,7 @@ def interpret(game: Game, state: State, seat: int, text: str) -> Move:
     if not text:
         raise ParseError("The command is empty.")
     number = text.rstrip(".)").lstrip("#")
-    if number.isdigit():
+    if number.isdigit() and not game.reads_numbers(state, seat):
         entries = menu(game, state, seat)
         if not entries:
             raise ParseError("There are too many choices to number; type the command instead.")

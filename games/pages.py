@@ -172,7 +172,7 @@ class MatchPage:
     deferred_command: str
     waiting_on: list[str]
     history: list[dict[str, Any]]
-    result_lines: list[str]
+    result_lines: list[dict[str, Any]]
     result_notes: list[str]
     standing_orders: list[dict[str, Any]] = field(default_factory=list)
 
@@ -205,16 +205,16 @@ def group_commands(commands: list[str]) -> list[MoveGroup]:
     return [MoveGroup(label, items) for label, items in groups.items()]
 
 
-def result_lines(match: Match, seats: list[Seat]) -> list[str]:
-    """The result in words, best first ('Anna - 22 points'), then the notes."""
-    result = match.result
-    if not result:
+def result_lines(match: Match, seats: list[Seat]) -> list[dict[str, Any]]:
+    """The result in words, best first: place and 'Anna - 22 points' ('shared' in a tie)."""
+    if not match.result:
         return []
-    scores = result.get("scores")
     lines = []
-    for number in result.get("ranking", []):
-        name = seats[number].name if 0 <= number < len(seats) else f"Seat {number + 1}"
-        lines.append(f"{name} - {scores[number]} points" if scores else name)
+    for line in selectors.standings(match, [s.name for s in seats]):
+        text = line.name if line.score is None else f"{line.name} - {line.score} points"
+        if line.shared:
+            text += " (shared place)"
+        lines.append({"place": line.place, "text": text})
     return lines
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import State, chain_digest, copy_state
+from games.engine import State, chain_digest, copy_state, places
 from games.models import Match, MatchStatus, Move, Seat, Snapshot
 from games.replay import (
     LoggedMove,
@@ -30,6 +30,36 @@ def _entries(moves) -> list[LoggedMove]:
 
 def seat_names(match: Match) -> list[str]:
     return [s.display_name or s.name for s in match.seats.order_by("number")]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of a finished match's result: place 1 is the best; `shared` when the rules
+    could not separate this seat from a neighbour (1, 1, 3)."""
+
+    place: int
+    seat: int
+    name: str
+    score: int | None
+    shared: bool
+
+
+def standings(match: Match, names: list[str] | None = None) -> list[Standing]:
+    """The result as places, best first. Every page, email and admin view of a result reads
+    it here, so a shared place is shown as shared everywhere."""
+    result = match.result or {}
+    names = names if names is not None else seat_names(match)
+    scores = result.get("scores")
+    return [
+        Standing(
+            place=place,
+            seat=seat,
+            name=names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}",
+            score=scores[seat] if scores else None,
+            shared=shared,
+        )
+        for place, seat, shared in places(result)
+    ]
 
 
 def setup_state(match: Match) -> State:

@@ -323,6 +323,8 @@ def _with_resignations(result: dict, seats: list[Seat]) -> dict:
         result["notes"] = list(result.get("notes", [])) + [
             f"{seats[s].name} resigned and ranks last." for s in resigned
         ]
+        kept = [[s for s in group if s not in resigned] for group in result.get("shared", [])]
+        result["shared"] = [group for group in kept if len(group) > 1]
     return result
 
 

@@ -202,15 +202,19 @@ def _seat_row(row: Notification) -> Seat | None:
 
 
 def _result(match: Match) -> dict:
-    names = selectors.seat_names(match)
     result = match.result or {}
-    scores = result.get("scores")
-    ranking = []
-    for place, seat in enumerate(result.get("ranking", []), 1):
-        score = f"{scores[seat]} points" if scores else ""
-        ranking.append({"place": place, "name": names[seat], "score": score})
+    ranking = [
+        {
+            "place": line.place,
+            "name": line.name,
+            "score": "" if line.score is None else f"{line.score} points",
+            "shared": line.shared,
+        }
+        for line in selectors.standings(match)
+    ]
     return {
         "ranking": ranking,
+        "winners": [entry["name"] for entry in ranking if entry["place"] == 1],
         "notes": [wrap(n, "  ") for n in result.get("notes", [])],
         "seed": match.seed if match.is_over else "",
         "commitment": match.seed_commitment,

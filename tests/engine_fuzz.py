@@ -80,3 +80,17 @@ def check_refusal(game: Game, state, seat, move) -> None:
     except IllegalMove as error:
         assert error.message, "an IllegalMove without a sentence"
         assert working == before, f"state changed by the refused move {move!r}"
+
+
+def check_round_trips(game: Game, players: int, seed: str) -> int:
+    """parse(format_move(m)) == m for every legal move of every seat to act, at every
+    position of one bot playout. Returns how many moves were checked."""
+    checked = 0
+    for state, seat in positions(game, players, seed, every=1):
+        if game.result(state) is not None:
+            continue
+        for move in game.legal_moves(state, seat):
+            text = game.format_move(state, seat, move)
+            assert game.parse(text, state, seat) == move, f"{text!r} does not read back as {move}"
+            checked += 1
+    return checked

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from games.engine import IllegalMove, available_games, check_move, places
 from games.engine.contract import Result, shared_groups
-from tests.engine_fuzz import check_refusal, moves_for, positions
+from tests.engine_fuzz import check_refusal, check_round_trips, moves_for, positions
 
 GAMES = {g.slug: g for g in available_games()}
 
@@ -82,3 +82,20 @@ def test_shared_groups_are_runs_of_neighbours():
     scores = [3, 3, 1, 3]
     assert shared_groups([0, 1, 3, 2], lambda a, b: scores[a] == scores[b]) == [[0, 1, 3]]
     assert shared_groups([0, 2, 1], lambda a, b: scores[a] == scores[b]) == []
+
+
+def _round_tripped(slug):
+    # Nieuwstad's pledges do not round-trip yet; that fix is its own slice of issue 12.
+    marks = [pytest.mark.xfail(reason="Nieuwstad pledge order", strict=False)]
+    return pytest.param(slug, marks=marks if slug == "nieuwstad" else [])
+
+
+@pytest.mark.parametrize("slug", [_round_tripped(slug) for slug in sorted(GAMES)])
+def test_every_legal_move_reads_back_from_its_text(slug):
+    """Issue 12, item 5: the text protocol round-trips every legal move at every position of
+    a playout, not only the moves bots choose."""
+    game = GAMES[slug]
+    checked = 0
+    for players in sorted({game.min_players, game.max_players}):
+        checked += check_round_trips(game, players, f"round-trip-{slug}")
+    assert checked > 20

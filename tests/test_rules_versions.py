@@ -61,3 +61,12 @@ def test_stored_logs_replay_to_their_digests(path):
 
 def test_there_are_stored_logs():
     assert STORED_LOGS
+
+
+@pytest.mark.parametrize("slug", ["new-england"])
+def test_new_matches_of_a_game_with_a_second_version_use_it(slug):
+    newest = get_game(slug)
+    assert newest.version >= 2 and get_game(slug, 1).version == 1
+    match = services.create_match(creator=None, game_slug=slug, players=3, bots=3, seed="new")
+    assert match.rules_version == newest.version
+    assert verify_match(match).ok

@@ -316,6 +316,11 @@ class Game:
         move at once would tell the table why. See games.engine.driver."""
         return False
 
+    def reads_numbers(self, state: State, seat: int) -> bool:
+        """True when a bare number is itself a command now (New England's "7" for chip 7):
+        the platform then numbers no menu, so a number never means two things."""
+        return False
+
     def standing_move(self, state: State, seat: int, orders: frozenset[str]) -> Move | None:
         """The move a seat's standing orders make for it now, if any."""
         return None

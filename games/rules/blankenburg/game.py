@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine import Game, Option, Result, StandingOrder
+from games.engine import Game, Option, Result, StandingOrder, shared_groups
 
 from . import bots, moves, rules, text, views
 from .data import CITIZENS, EVENTS, GOLD_TOTAL, PLANS, RESOURCE_TOTAL, RESOURCES, VISITORS
@@ -97,11 +97,17 @@ class Blankenburg(Game):
         r = state["result"]
         if r is None:
             return None
+        # Ties go to more structures, then more silver [rulebook]; past that a place is shared.
+        tiebreak = [
+            (r["scores"][s], p["structures"], p["silver"])
+            for s, p in enumerate(r["details"]["players"])
+        ]
         return Result(
             scores=list(r["scores"]),
             ranking=list(r["ranking"]),
             notes=list(r["notes"]),
             details=r["details"],
+            shared=shared_groups(r["ranking"], lambda a, b: tiebreak[a] == tiebreak[b]),
         )
 
     def view(self, state, seat):

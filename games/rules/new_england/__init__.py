@@ -2,8 +2,9 @@
 
 from games.engine import register
 
-from .game import NewEngland
+from .game import NewEngland, NewEnglandV2
 
-GAME = register(NewEngland())
+GAME_V1 = register(NewEngland())
+GAME = register(NewEnglandV2())
 
-__all__ = ["GAME", "NewEngland"]
+__all__ = ["GAME", "GAME_V1", "NewEngland", "NewEnglandV2"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine import Game, Option, Result, StandingOrder
+from games.engine import Game, Option, Result, StandingOrder, places, shared_groups
 
 from . import bots, rules, text
 from .data import (
@@ -12,6 +12,7 @@ from .data import (
     COLUMNS,
     HEIGHT,
     LAND_NAMES,
+    MAX_PURCHASES,
     MISSING,
     WIDTH,
 )
@@ -78,8 +79,11 @@ class NewEngland(Game):
             return "take a bidding chip"
         if phase == "buy":
             cost = rules.price(state, seat)
-            left = 2 - state["purchases"]
-            return f"buy up to {left} more item(s) at {cost} shillings each, or pass"
+            left = MAX_PURCHASES - state["purchases"]
+            if left <= 0:
+                return "play a stored card, move a figure, or pass"
+            items = "item" if left == 1 else "items"
+            return f"buy up to {left} more {items} at {cost} shillings each, or pass"
         return "the game is over"
 
     def legal_moves(self, state, seat):
@@ -98,6 +102,10 @@ class NewEngland(Game):
             return {"type": "pass"}
         return legal_moves(state, seat)[0]
 
+    def reads_numbers(self, state, seat):
+        # "7" is chip 7 and "4" four cards: a numbered menu would make "7" mean two things.
+        return state["phase"] in ("bid", "select")
+
     def bot_move(self, state, seat, rng):
         return bots.bot_move(state, seat, rng)
 
@@ -105,7 +113,7 @@ class NewEngland(Game):
         if "pass-when-broke" not in orders or state["phase"] != "buy" or state["turn"] != seat:
             return None
         player = state["players"][seat]
-        if player["stored"] or rules.can_reveal(state, seat):
+        if rules.playable_stored(state, seat) or rules.can_reveal(state, seat):
             return None
         if state["purchases"] < 2 and player["money"] >= rules.price(state, seat):
             return None
@@ -116,16 +124,26 @@ class NewEngland(Game):
             return None
         total, details = rules.scores(state)
         order = rules.ranking(state, total)
+        money = [p["money"] for p in state["players"]]
+        names = state["names"]
+        # "Victory point ties are won by the player with the most money" [rulebook, line 26]
+        # and nothing more: a tie on both is a shared place, not seat order.
+        shared = shared_groups(order, lambda a, b: (total[a], money[a]) == (total[b], money[b]))
         notes = []
         for a, b in zip(order, order[1:]):
-            if total[a] == total[b]:
+            if total[a] == total[b] and money[a] != money[b]:
                 notes.append(
-                    f"{state['names'][a]} and {state['names'][b]} tie on {total[a]} points; "
-                    f"money decides ({state['players'][a]['money']} to "
-                    f"{state['players'][b]['money']} shillings)."
+                    f"{names[a]} and {names[b]} tie on {total[a]} points; money decides "
+                    f"({money[a]} to {money[b]} shillings)."
                 )
-        details["money"] = [p["money"] for p in state["players"]]
-        return Result(scores=total, ranking=order, notes=notes, details=details)
+        for group in shared:
+            who = " and ".join(names[s] for s in group)
+            notes.append(
+                f"{who} tie on {total[group[0]]} points and {money[group[0]]} shillings: "
+                f"they share a place."
+            )
+        details["money"] = money
+        return Result(scores=total, ranking=order, notes=notes, details=details, shared=shared)
 
     # --- what people see ---------------------------------------------------------------
 
@@ -156,9 +174,15 @@ class NewEngland(Game):
             cells.append(cell)
         # starter tiles: an outline around both halves, in the family's colour
         joins = []
+        starters = []
         for tile in tiles:
             if len(tile["cells"]) == 2:
                 a, b = tile["cells"]
+                starters.append(
+                    f"{letters[tile['owner']]} {LAND_NAMES[tile['land']]} "
+                    f"{CELL_NAMES[a]}+{CELL_NAMES[b]}"
+                    + (" (developed)" if tile["developed"] else "")
+                )
                 joins.append(
                     {
                         "x": (a % WIDTH) * CELL_SIZE + 21,
@@ -225,6 +249,7 @@ class NewEngland(Game):
             "status": self._status(state),
             "cells": cells,
             "joins": joins,
+            "starters": starters,
             "selection": selection,
             "chips": chips,
             "players": players,
@@ -238,9 +263,10 @@ class NewEngland(Game):
         result = self.result(state)
         if result is not None:
             lines = []
-            for rank, s in enumerate(result.ranking, start=1):
+            for rank, s, tied in places(result.as_json()):
                 lines.append(
-                    f"{rank}. {state['names'][s]} ({families[s]}): {result.scores[s]} points "
+                    f"{rank}.{'=' if tied else ''} {state['names'][s]} ({families[s]}): "
+                    f"{result.scores[s]} points "
                     f"({result.details['cards'][s]} from cards, {result.details['bonus'][s]} "
                     f"bonus), {state['players'][s]['money']} shillings"
                 )
@@ -306,4 +332,17 @@ class NewEngland(Game):
         rules.check_invariants(state)
 
 
-__all__ = ["NewEngland"]
+class NewEnglandV2(NewEngland):
+    """Version 2 (issue 12): a card stored in a barn is played only in a later turn, and
+    figure moves are not capped. The flag in the state selects the rules (rules.is_v2)."""
+
+    version = 2
+
+    def setup(self, players, options, rng):
+        state = super().setup(players, options, rng)
+        state["ruleset"] = 2
+        state["stored_now"] = 0
+        return state
+
+
+__all__ = ["NewEngland", "NewEnglandV2"]

@@ -67,10 +67,10 @@ def buying_moves(state: State, seat: int) -> list[dict]:
                     moves.append({"type": "buy_card", "slot": slot, **use})
                 if storable:
                     moves.append({"type": "buy_card", "slot": slot, "store": True})
-    for index, card_id in enumerate(player["stored"], start=1):
+    for index, card_id in enumerate(player["stored"][: rules.playable_stored(state, seat)], 1):
         for use in card_uses(state, seat, card_id):
             moves.append({"type": "play_stored", "stored": index, **use})
-    if state["figure_moves"] < MAX_FIGURE_MOVES:
+    if rules.is_v2(state) or state["figure_moves"] < MAX_FIGURE_MOVES:
         for tile_id, tile in enumerate(state["tiles"]):
             if tile["owner"] == seat and tile["figure"] in ("pilgrim", "ship"):
                 here = CELL_NAMES[tile["cells"][0]]

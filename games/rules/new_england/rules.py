@@ -43,6 +43,13 @@ State = dict[str, Any]
 
 EMPTY = -1
 
+
+def is_v2(state: State) -> bool:
+    """Rules version 2 (issue 12): a card stored in a barn waits for a later turn, and figure
+    moves are not capped. Version 1 matches replay as they were played."""
+    return state.get("ruleset", 1) >= 2
+
+
 # --- setup -----------------------------------------------------------------------------
 
 
@@ -268,6 +275,18 @@ def _begin_buying_turn(state: State, seat: int) -> None:
     state["purchases"] = 0
     state["revealed"] = False
     state["figure_moves"] = 0
+    if is_v2(state):
+        state["stored_now"] = 0
+
+
+def playable_stored(state: State, seat: int) -> int:
+    """How many of the seat's stored cards may be played now: the first ones. "Stored
+    development cards can be played at later turns" [rulebook, line 21]: in version 2 the
+    cards stored this turn, last in the list, wait."""
+    count = len(state["players"][seat]["stored"])
+    if is_v2(state) and state["turn"] == seat:
+        count -= state["stored_now"]
+    return count
 
 
 def end_buying_turn(state: State, seat: int) -> None:
@@ -283,7 +302,7 @@ def end_buying_turn(state: State, seat: int) -> None:
 def _after_purchase(state: State, seat: int) -> None:
     # By-mail shortcut: after a second purchase nothing is left to do unless a stored card
     # may still be played, so the turn ends by itself.
-    if state["purchases"] >= MAX_PURCHASES and not state["players"][seat]["stored"]:
+    if state["purchases"] >= MAX_PURCHASES and not playable_stored(state, seat):
         end_buying_turn(state, seat)
 
 
@@ -368,11 +387,20 @@ def _free_tile(state: State, seat: int, cell: int) -> dict | None:
     return None
 
 
+def example_cells(card_id: int) -> str:
+    """The card's shape laid from E5, for an example with the right number of parcels."""
+    col, row = CELL_INDEX["E5"] % WIDTH, CELL_INDEX["E5"] // WIDTH
+    cells = sorted((row + dr) * WIDTH + col + dc for dc, dr in ROTATIONS[CARDS[card_id].shape][0])
+    return " ".join(CELL_NAMES[c] for c in cells)
+
+
 def development_cells(state: State, seat: int, card_id: int, names: Any) -> list[int]:
     """Check a land development's parcels; return them as indices or raise IllegalMove."""
     card = CARDS[card_id]
     if not isinstance(names, list) or not names:
-        raise IllegalMove(f"Name the {card.size} parcels to develop, e.g. 'develop E5 E6'.")
+        raise IllegalMove(
+            f"Name the {card.size} parcels to develop, e.g. 'develop {example_cells(card_id)}'."
+        )
     cells = sorted({cell_of(n) for n in names})
     kind = LAND_NAMES[card.land]
     if len(cells) != card.size or len(names) != card.size:
@@ -476,6 +504,8 @@ def _settle_card(state: State, seat: int, card_id: int, move: dict) -> None:
         if not can_store(state, seat):
             raise IllegalMove("You have no empty barn to store a card in.")
         player["stored"].append(card_id)
+        if is_v2(state):
+            state["stored_now"] += 1
         return
     if card.kind == "land":
         cells = development_cells(state, seat, card_id, move.get("cells"))
@@ -516,12 +546,14 @@ def play_stored(state: State, seat: int, move: dict) -> None:
             if stored
             else "You have no card stored in a barn."
         )
+    if index > playable_stored(state, seat):
+        raise IllegalMove("A card stored in a barn this turn can be played only in a later turn.")
     if move.get("store"):
         raise IllegalMove("That card is already stored.")
     card_id = stored[index - 1]
     _settle_card(state, seat, card_id, move)
     stored.pop(index - 1)
-    if state["purchases"] >= MAX_PURCHASES and not stored:
+    if state["purchases"] >= MAX_PURCHASES and not playable_stored(state, seat):
         end_buying_turn(state, seat)
 
 
@@ -529,7 +561,7 @@ def move_figure(state: State, seat: int, figure: Any, source: Any, target: Any) 
     _require_turn(state, seat, "buy")
     if figure not in MOVABLE:
         raise IllegalMove("Only pilgrims and ships may be moved; barns stay where they are.")
-    if state["figure_moves"] >= MAX_FIGURE_MOVES:
+    if not is_v2(state) and state["figure_moves"] >= MAX_FIGURE_MOVES:
         raise IllegalMove(f"You have moved figures {MAX_FIGURE_MOVES} times this turn.")
     origin = tile_at(state, cell_of(source))
     if origin is None or origin["owner"] != seat or origin["figure"] != figure:

@@ -106,7 +106,8 @@ def _card_use(state: dict, seat: int, card_id: int, rest: str, label: str) -> di
             listed = "; ".join(" ".join(u["cells"]) for u in uses[:30]) or "none"
             raise ParseError(
                 f"{label} is {card.name}: say which {card.size} parcels to develop, e.g. "
-                f"'{command}, develop {' '.join(uses[0]['cells']) if uses else 'E5 E6'}'"
+                f"'{command}, develop "
+                f"{' '.join(uses[0]['cells']) if uses else rules.example_cells(card_id)}'"
                 f" (or 'store'). Legal placements now: {listed}."
             )
         chosen = _sorted_cells(cells)
@@ -136,6 +137,11 @@ def parse(text: str, state: dict, seat: int) -> dict:
         r"(pass|done|end|end turn|finish|stop|no more|nothing)( please| thanks)?", line
     ):
         return {"type": "pass"}
+    bare = re.fullmatch(r"#?(\d+)\.?", line)
+    if bare and state.get("phase") == "bid":  # a bare number is a chip (no menu numbers)
+        return {"type": "chip", "chip": int(bare.group(1))}
+    if bare and state.get("phase") == "select":
+        line = f"{bare.group(1)} cards"
     m = re.fullmatch(r"(?:choose |select |take |put |deal )?(\d+)(?: development)? cards?", line)
     m = m or re.fullmatch(r"(?:choose|select|cards) (\d+)(?: cards?)?", line)
     if m:
@@ -317,6 +323,19 @@ def _cell_text(cell: dict) -> str:
     return f"{cell['letter']}{land}{FIGURE_MARKS.get(cell['figure'], ' ')} "
 
 
+def _wrap_list(items: list[str], indent: str, width: int = 76) -> list[str]:
+    lines, line = [], indent
+    for item in items:
+        piece = item if line == indent else "; " + item
+        if len(line) + len(piece) > width and line != indent:
+            lines.append(line)
+            line, piece = indent, item
+        line += piece
+    if line != indent:
+        lines.append(line)
+    return lines
+
+
 def render_text(view: dict) -> str:
     lines = [f"NEW ENGLAND - round {view['round']} - {view['status']}"]
     if view["seat"] is not None:
@@ -330,6 +349,9 @@ def render_text(view: dict) -> str:
         lines.append(f"{row + 1:>2}  " + "".join(_cell_text(c) for c in cells) + " ~")
     lines.append("Legend: A/H/P/W family; s/f/p settlement/field/pasture, S/F/P developed;")
     lines.append(f"        * pilgrim, # barn, ^ ship; ~ sea ({CELL_NAMES[MISSING[0]]} is sea).")
+    if view.get("starters"):
+        lines.append("Starter tiles (two parcels, one tile: developed together, one figure):")
+        lines.extend(_wrap_list(view["starters"], "  "))
     lines.append("")
     if view["selection"]:
         lines.append("Selection (each purchase costs the buyer the value of his chip):")

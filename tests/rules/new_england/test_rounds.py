@@ -211,8 +211,11 @@ def test_an_empty_deck_cannot_be_revealed_from():
 # --- barns -----------------------------------------------------------------------------------
 
 
-def test_a_card_that_cannot_be_used_may_be_stored_in_an_empty_barn_and_played_later():
+def test_version_1_let_a_card_stored_this_turn_be_played_at_once():
+    """The rules of version 1, kept for its stored logs; version 2 follows the rulebook
+    (tests/rules/new_england/test_rulings.py)."""
     state = fresh()
+    del state["ruleset"], state["stored_now"]
     figure(state, ANNA, "barn", "B2")
     square = card_named(state, "land", "F", "square")
     buying(state, ANNA, [{"card": square}, {"tile": "F"}, {"tile": "F"}], money=30)
