@@ -12,17 +12,7 @@ from tests.engine_fuzz import check_refusal, check_round_trips, moves_for, posit
 GAMES = {g.slug: g for g in available_games()}
 
 
-def _fuzzed(slug):
-    # A game that declares no move_fields gets only the generic shape check, and its own
-    # rules must then check every value before changing the state; Nieuwstad's do not yet
-    # (its fixes are another slice of issue 12): the test runs once it declares its fields.
-    undeclared = not GAMES[slug].move_fields and slug == "nieuwstad"
-    return pytest.param(
-        slug, marks=pytest.mark.skipif(undeclared, reason="Nieuwstad declares no move_fields yet")
-    )
-
-
-@pytest.mark.parametrize("slug", [_fuzzed(slug) for slug in sorted(GAMES)])
+@pytest.mark.parametrize("slug", sorted(GAMES))
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_json_move_is_refused_cleanly_in_every_game(slug, data):
@@ -84,13 +74,7 @@ def test_shared_groups_are_runs_of_neighbours():
     assert shared_groups([0, 2, 1], lambda a, b: scores[a] == scores[b]) == []
 
 
-def _round_tripped(slug):
-    # Nieuwstad's pledges do not round-trip yet; that fix is its own slice of issue 12.
-    marks = [pytest.mark.xfail(reason="Nieuwstad pledge order", strict=False)]
-    return pytest.param(slug, marks=marks if slug == "nieuwstad" else [])
-
-
-@pytest.mark.parametrize("slug", [_round_tripped(slug) for slug in sorted(GAMES)])
+@pytest.mark.parametrize("slug", sorted(GAMES))
 def test_every_legal_move_reads_back_from_its_text(slug):
     """Issue 12, item 5: the text protocol round-trips every legal move at every position of
     a playout, not only the moves bots choose."""
