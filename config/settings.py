@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "anymail",
     "games",
     "notifications",
+    "community",
 ]
 
 MIDDLEWARE = [

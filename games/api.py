@@ -16,6 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 from sesame.utils import get_token, get_user
 
+from community.access import can_watch
 from games import selectors, services
 from games.commands import interpret, menu
 from games.engine import IllegalMove
@@ -79,6 +80,8 @@ def match_detail(request: HttpRequest, pk: int) -> JsonResponse:
     if user is None:
         return _error(401, "Sign in, or send an API token.")
     match = get_object_or_404(Match, pk=pk)
+    if not can_watch(match, user):
+        return _error(404, "No such match.")
     seat = selectors.viewer_seat(match, user)
     return JsonResponse(match_json(match, seat.number if seat else None))
 

@@ -127,6 +127,18 @@ class MatchCreateForm(forms.Form):
         label="Invite by email",
         widget=forms.Textarea(attrs={"rows": 2, "placeholder": "one address per line"}),
     )
+    rated = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Rated",
+        help_text="The result changes the players' ratings (never with bots in the match).",
+    )
+    watchable = forms.BooleanField(
+        required=False,
+        initial=False,
+        label="Anyone may watch",
+        help_text="Others can follow the match while it is played, seeing only the public view.",
+    )
 
     def __init__(self, *args, game: Game, players: int, **kwargs):
         super().__init__(*args, **kwargs)

@@ -63,6 +63,11 @@ class Match(models.Model):
         max_length=10, choices=TimeoutPolicy.choices, default=TimeoutPolicy.DEFAULT_MOVE
     )
     forfeit_after = models.PositiveSmallIntegerField(default=3)
+    # Chosen by the creator. A rated match changes its players' ratings when it ends (only
+    # if every seat is a person); a watchable one can be followed by anyone while in play,
+    # from the public view. Finished matches are public in the archive either way.
+    rated = models.BooleanField(default=False)
+    watchable = models.BooleanField(default=False)
 
     # Projections of the log.
     head_seq = models.PositiveIntegerField(default=0)

@@ -16,6 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from community.ratings import record_finished
 from games.engine import (
     GENESIS,
     IllegalMove,
@@ -84,6 +85,8 @@ def create_match(
     timeout_policy: str = TimeoutPolicy.DEFAULT_MOVE,
     forfeit_after: int = 3,
     seed: str | None = None,
+    rated: bool = False,
+    watchable: bool = False,
 ) -> Match:
     """A new match with the creator in the first seat, invited and bot seats, the rest open.
     It starts at once when no seat is left open."""
@@ -122,6 +125,8 @@ def create_match(
             weekends_off=weekends_off,
             timeout_policy=timeout_policy,
             forfeit_after=max(1, forfeit_after),
+            rated=rated and bots == 0,
+            watchable=watchable,
         )
         number = 0
         if creator:
@@ -281,6 +286,7 @@ class _Turn:
             for seat in self.seats:
                 _clear_deadline(seat)
             match.save()
+            record_finished(match, self.seats)
             notify.moves_appended(match, self.appended, [])
             notify.match_finished(match)
             return
@@ -486,6 +492,7 @@ def _finish_by_resignation(turn: _Turn, people: list[Seat]) -> None:
     match.to_act = []
     match.prompt = ""
     match.save()
+    record_finished(match, seats)
     for seat in seats:
         _clear_deadline(seat)
     notify.moves_appended(match, turn.appended, [])

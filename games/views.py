@@ -21,6 +21,7 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 from sesame.utils import get_query_string, get_user
 
+from community.access import can_watch
 from games import pages, selectors, services
 from games.commands import interpret
 from games.engine import IllegalMove, available_games
@@ -199,6 +200,8 @@ def match_create(request: HttpRequest) -> HttpResponse:
                 invite_emails=form.cleaned_data["invite_emails"],
                 days_per_move=form.cleaned_data["days_per_move"],
                 timeout_policy=form.cleaned_data["timeout_policy"],
+                rated=form.cleaned_data["rated"],
+                watchable=form.cleaned_data["watchable"],
             )
         except services.ServiceError as error:
             form.add_error(None, error.message)
@@ -252,8 +255,17 @@ def match_join(request: HttpRequest, pk: int) -> HttpResponse:
 # --- the match ----------------------------------------------------------------------------
 
 
-def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def _watchable_match(request: HttpRequest, pk: int) -> Match:
+    """The match, if this visitor may look at it; a private match in play is a 404 to
+    anyone else, so its existence tells nothing."""
     match = get_object_or_404(Match, pk=pk)
+    if not can_watch(match, request.user):
+        raise Http404("No such match.")
+    return match
+
+
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _watchable_match(request, pk)
     page = pages.match_page(match, request.user)
     chat_template = "notifications/chat.html"
     context = {
@@ -295,7 +307,7 @@ def _chat_context(request: HttpRequest, match: Match, page: pages.MatchPage) -> 
 
 def match_poll(request: HttpRequest, pk: int) -> HttpResponse:
     """For htmx: 204 while nothing changed since `seq`, else a notice with a reload link."""
-    match = get_object_or_404(Match, pk=pk)
+    match = _watchable_match(request, pk)
     try:
         seen = int(request.GET.get("seq", ""))
     except ValueError:
@@ -403,7 +415,7 @@ def match_resign(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(Match, pk=pk)
+    match = _watchable_match(request, pk)
     if match.status == MatchStatus.OPEN:
         messages.info(request, "The match has not started; there is nothing to replay yet.")
         return redirect("match_detail", pk=match.pk)

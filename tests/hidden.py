@@ -79,6 +79,7 @@ def check_match_for_leaks(
                 options=options or {},
                 invite_emails=[u.email for u in users[1:]],
                 seed=seed,
+                watchable=True,  # the spectator follows the match from its public view
             )
             for user in users[1:]:
                 services.join_match(match_id=match.pk, user=user)

@@ -21,7 +21,7 @@ def post(client, match, body, token=None):
 
 
 def test_player_reads_own_view_and_a_stranger_the_public_one(client):
-    match, anna, bram = two_player_match()
+    match, anna, bram = two_player_match(watchable=True)
     anna_user = match.seats.get(number=anna).user
     client.force_login(anna_user)
     data = client.get(f"/api/matches/{match.pk}/").json()

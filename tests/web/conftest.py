@@ -58,6 +58,14 @@ def duel(anna, ben) -> Match:
 
 
 @pytest.fixture
+def watched_duel(duel) -> Match:
+    """The duel, made watchable by its creator: anyone may follow its public view."""
+    duel.watchable = True
+    duel.save(update_fields=["watchable"])
+    return duel
+
+
+@pytest.fixture
 def against_bot(anna) -> Match:
     match = services.create_match(creator=anna, game_slug="sealed-cards", players=2, bots=1)
     match.refresh_from_db()

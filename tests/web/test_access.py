@@ -26,7 +26,8 @@ def test_a_player_sees_their_own_hand_and_not_the_other_one(duel, anna, ben):
     assert 'id="move-form"' in page
 
 
-def test_a_spectator_sees_the_public_view_only(client, duel, anna, ben, outsider):
+def test_a_spectator_sees_the_public_view_only(client, watched_duel, anna, ben, outsider):
+    duel = watched_duel
     for viewer in (client, logged_in(outsider)):
         response = viewer.get(reverse("match_detail", args=[duel.pk]))
         assert response.status_code == 200

@@ -34,8 +34,11 @@ def test_the_games_board_is_included_with_view_seat_and_commands(board_template,
     assert 'id="text-board"' in page  # the text board is still offered
 
 
-def test_a_spectator_gets_the_board_with_no_seat_and_no_commands(board_template, duel, outsider):
-    page = logged_in(outsider).get(reverse("match_detail", args=[duel.pk])).content.decode()
+def test_a_spectator_gets_the_board_with_no_seat_and_no_commands(
+    board_template, watched_duel, outsider
+):
+    page = logged_in(outsider).get(reverse("match_detail", args=[watched_duel.pk]))
+    page = page.content.decode()
     assert "seat=None trick=1" in page
     assert 'form="move-form"' not in page
 

@@ -46,7 +46,13 @@ def assert_keeps_to_the_policy(response) -> None:
 @pytest.mark.parametrize("game", ["nieuwstad", "new-england", "blankenburg", "sealed-cards"])
 def test_match_pages_of_every_game_keep_to_the_policy(game, anna, client):
     players = {"nieuwstad": 2, "new-england": 3, "blankenburg": 3, "sealed-cards": 2}[game]
-    match = services.create_match(creator=anna, game_slug=game, players=players, bots=players - 1)
+    match = services.create_match(
+        creator=anna,
+        game_slug=game,
+        players=players,
+        bots=players - 1,
+        watchable=True,  # the anonymous client watches it
+    )
     for viewer in (logged_in(anna), client):
         assert_keeps_to_the_policy(viewer.get(reverse("match_detail", args=[match.pk])))
         assert_keeps_to_the_policy(viewer.get(reverse("match_replay", args=[match.pk])))

@@ -49,7 +49,8 @@ def test_the_poll_answers_204_until_the_match_moves(duel, anna, ben):
     assert "moved on" in response.content.decode()
 
 
-def test_the_seed_is_hidden_while_the_match_runs(duel, anna, outsider):
+def test_the_seed_is_hidden_while_the_match_runs(watched_duel, anna, outsider):
+    duel = watched_duel
     for client in (logged_in(anna), logged_in(outsider)):
         page = client.get(reverse("match_detail", args=[duel.pk])).content.decode()
         assert duel.seed_commitment in page

@@ -2,9 +2,8 @@
 
 from games.engine import register
 
-from .game import Nieuwstad, NieuwstadV2
+from .game import Nieuwstad
 
-GAME_V1 = register(Nieuwstad())  # matches created before rules version 2 replay with it
-GAME = register(NieuwstadV2())  # new matches
+GAME = register(Nieuwstad())
 
-__all__ = ["GAME", "GAME_V1", "Nieuwstad", "NieuwstadV2"]
+__all__ = ["GAME", "Nieuwstad"]

@@ -1,0 +1,17 @@
+"""Who may look at a match.
+
+Open matches are listed for joining and finished ones are public in the archive. A match in
+play is private to its players (and staff) unless its creator made it watchable; a watcher
+sees only the public view, like anyone without a seat."""
+
+from __future__ import annotations
+
+from games.models import Match, MatchStatus
+
+
+def can_watch(match: Match, user) -> bool:
+    if match.status != MatchStatus.ACTIVE or match.watchable:
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return user.is_staff or match.seats.filter(user_id=user.pk).exists()

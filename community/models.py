@@ -1,0 +1,80 @@
+"""Ratings and profile settings: projections of finished matches, never the truth.
+
+`manage.py rebuild_ratings` throws every row here away and derives them again from the
+finished matches, in the order they finished; the incremental updates do the same work one
+match at a time, inside the transaction that finishes the match.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Rating(models.Model):
+    """A player's current Weng-Lin (Plackett-Luce) rating in one game."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    game_slug = models.CharField(max_length=40)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    # mu - 3 sigma: what the leaderboard sorts by, so a newcomer's wide uncertainty
+    # does not put them on top after one lucky win.
+    ordinal = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game_slug"], name="one_rating_per_game")
+        ]
+        indexes = [models.Index(fields=["game_slug", "-ordinal"], name="leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.game_slug}: {self.ordinal:.1f}"
+
+
+class RatingChange(models.Model):
+    """What one finished match did to one player's rating."""
+
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    game_slug = models.CharField(max_length=40)
+    place = models.PositiveSmallIntegerField()  # 1 is first; players sharing a place share it
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    ordinal_after = models.FloatField()
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["finished_at", "match_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="one_change_per_match_player")
+        ]
+        indexes = [models.Index(fields=["user", "game_slug", "finished_at"], name="rating_history")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.match}: {self.mu_before:.1f} -> {self.mu_after:.1f}"
+
+
+class ProfileSettings(models.Model):
+    """What a player shows of themselves to others."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile_settings"
+    )
+    hidden = models.BooleanField(
+        default=False,
+        help_text="Others see only your name: no statistics, ratings history or matches.",
+    )
+
+    def __str__(self) -> str:
+        return f"{self.user}: {'hidden' if self.hidden else 'public'}"

@@ -1,0 +1,239 @@
+"""Reads for the leaderboard, profiles and the archive. Every list is paged."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Exists, OuterRef, Q
+from django.utils import timezone
+
+from community.charts import Point, rating_chart
+from community.models import ProfileSettings, Rating, RatingChange
+from community.names import public_name
+from community.ratings import places_of
+from games.engine import get_game
+from games.models import Match, MatchStatus, Move, MoveKind, MoveSource, Seat
+
+PAGE_SIZE = 25
+# A player's own decisions: what they chose, on the site, by email, through the API or by
+# the standing orders they left. Forced and automatic moves are nobody's decision.
+OWN_DECISION_SOURCES = (MoveSource.WEB, MoveSource.EMAIL, MoveSource.API, MoveSource.STANDING)
+RECENT_MATCHES_FOR_REPLY_TIME = 20
+
+
+def is_hidden(user) -> bool:
+    return ProfileSettings.objects.filter(user=user, hidden=True).exists()
+
+
+def leaderboard(game_slug: str, page_number: str | int | None) -> Page:
+    ratings = (
+        Rating.objects.filter(game_slug=game_slug)
+        .select_related("user", "user__profile_settings")
+        .order_by("-ordinal", "user_id")
+    )
+    page = Paginator(ratings, 50).get_page(page_number)
+    for offset, rating in enumerate(page.object_list):
+        rating.place = page.start_index() + offset
+        rating.name = public_name(rating.user)
+        settings = getattr(rating.user, "profile_settings", None)
+        rating.linked = not (settings and settings.hidden)
+    return page
+
+
+@dataclass
+class GameRecord:
+    title: str
+    slug: str
+    played: int = 0
+    places: list[tuple[int, int]] = field(default_factory=list)  # (place, times), best first
+    rating: Rating | None = None
+    chart: str = ""
+
+
+@dataclass
+class Reliability:
+    decisions: int
+    timeouts: int
+    resigned: int
+
+    @property
+    def on_time_percent(self) -> int | None:
+        total = self.decisions + self.timeouts
+        return round(100 * self.decisions / total) if total else None
+
+
+@dataclass
+class Profile:
+    user: object
+    name: str
+    games: list[GameRecord]
+    reliability: Reliability
+    usual_reply: timedelta | None
+    current: list[Match]
+    on_vacation_until: date | None
+
+
+def profile(user, viewer) -> Profile:
+    finished = (
+        Seat.objects.filter(user=user, match__status=MatchStatus.FINISHED)
+        .select_related("match")
+        .only("number", "match__game_slug", "match__result", "match__player_count")
+    )
+    played: Counter[str] = Counter()
+    places: dict[str, Counter[int]] = defaultdict(Counter)
+    for seat in finished.iterator(chunk_size=500):
+        match = seat.match
+        played[match.game_slug] += 1
+        ranks = places_of(match.result, match.player_count)
+        if seat.number < len(ranks):
+            places[match.game_slug][ranks[seat.number]] += 1
+    ratings = {r.game_slug: r for r in Rating.objects.filter(user=user)}
+    games = []
+    for slug in sorted(set(played) | set(ratings)):
+        title = _title(slug)
+        record = GameRecord(
+            title=title,
+            slug=slug,
+            played=played[slug],
+            places=sorted(places[slug].items()),
+            rating=ratings.get(slug),
+        )
+        history = RatingChange.objects.filter(user=user, game_slug=slug).order_by(
+            "finished_at", "match_id"
+        )[:200]
+        record.chart = rating_chart(
+            [
+                Point(
+                    c.finished_at,
+                    c.ordinal_after,
+                    f"#{c.match_id}, place {c.place}: {c.ordinal_after:.1f}",
+                )
+                for c in history
+            ],
+            f"{public_name(user)}'s {title} rating after each rated match",
+        )
+        games.append(record)
+    current = Match.objects.filter(seats__user=user, status=MatchStatus.ACTIVE)
+    if not (viewer.is_authenticated and (viewer.pk == user.pk or viewer.is_staff)):
+        # Matches in play are private unless watchable; a stranger does not learn of them.
+        current = current.filter(watchable=True)
+    return Profile(
+        user=user,
+        name=public_name(user),
+        games=games,
+        reliability=reliability(user),
+        usual_reply=usual_reply_time(user),
+        current=list(current.order_by("-started_at")[:PAGE_SIZE]),
+        on_vacation_until=_vacation_until(user),
+    )
+
+
+def reliability(user) -> Reliability:
+    own_seat = Seat.objects.filter(
+        match_id=OuterRef("match_id"), number=OuterRef("seat"), user=user
+    )
+    counts = Move.objects.filter(Exists(own_seat)).aggregate(
+        decisions=Count("pk", filter=Q(kind=MoveKind.MOVE, source__in=OWN_DECISION_SOURCES)),
+        timeouts=Count("pk", filter=Q(kind=MoveKind.TIMEOUT)),
+    )
+    resigned = Seat.objects.filter(user=user, resigned=True).count()
+    return Reliability(counts["decisions"], counts["timeouts"], resigned)
+
+
+def usual_reply_time(user) -> timedelta | None:
+    """The median time between the entry before a player's own decision and the decision,
+    over their most recent matches: how long they usually take once it is their turn."""
+    seats = dict(
+        Seat.objects.filter(user=user)
+        .order_by("-match_id")
+        .values_list("match_id", "number")[:RECENT_MATCHES_FOR_REPLY_TIME]
+    )
+    if not seats:
+        return None
+    gaps = []
+    previous: dict[int, datetime] = {}
+    moves = (
+        Move.objects.filter(match_id__in=seats)
+        .order_by("match_id", "seq")
+        .values_list("match_id", "seat", "kind", "source", "created_at")
+    )
+    for match_id, seat, kind, source, created_at in moves.iterator(chunk_size=2000):
+        before = previous.get(match_id)
+        if (
+            before is not None
+            and seat == seats[match_id]
+            and kind == MoveKind.MOVE
+            and source in OWN_DECISION_SOURCES
+        ):
+            gaps.append((created_at - before).total_seconds())
+        previous[match_id] = created_at
+    return timedelta(seconds=statistics.median(gaps)) if gaps else None
+
+
+def _vacation_until(user) -> date | None:
+    try:
+        from notifications.models import Vacation
+    except ImportError:  # the notifications app is optional for this page
+        return None
+    today = timezone.localdate()
+    vacation = (
+        Vacation.objects.filter(user=user, first_day__lte=today, last_day__gte=today)
+        .order_by("-last_day")
+        .first()
+    )
+    return vacation.last_day if vacation else None
+
+
+def _title(slug: str) -> str:
+    try:
+        return get_game(slug).title
+    except KeyError:
+        return slug
+
+
+@dataclass
+class ArchiveFilters:
+    game: str = ""
+    player: str = ""
+    finished_from: date | None = None
+    finished_to: date | None = None
+
+
+def archive(filters: ArchiveFilters, page_number: str | int | None) -> Page:
+    """Finished matches, newest first, with their players and placings."""
+    matches = Match.objects.filter(status=MatchStatus.FINISHED)
+    if filters.game:
+        matches = matches.filter(game_slug=filters.game)
+    if filters.player:
+        name = filters.player.strip()
+        matches = matches.filter(
+            Q(seats__display_name__icontains=name)
+            | Q(seats__user__first_name__icontains=name)
+            | Q(seats__user__last_name__icontains=name)
+        ).distinct()
+    if filters.finished_from:
+        matches = matches.filter(finished_at__date__gte=filters.finished_from)
+    if filters.finished_to:
+        matches = matches.filter(finished_at__date__lte=filters.finished_to)
+    matches = matches.order_by("-finished_at", "-pk").prefetch_related("seats__user")
+    page = Paginator(matches, PAGE_SIZE).get_page(page_number)
+    for match in page.object_list:
+        seats = sorted(match.seats.all(), key=lambda s: s.number)
+        ranks = places_of(match.result, len(seats))
+        match.placings = sorted(
+            (
+                (ranks[s.number] if s.number < len(ranks) else len(seats), _seat_public_name(s))
+                for s in seats
+            ),
+        )
+    return page
+
+
+def _seat_public_name(seat: Seat) -> str:
+    if seat.display_name:
+        return seat.display_name
+    return public_name(seat.user) if seat.user_id else "Open seat"
