@@ -2,8 +2,9 @@
 
 from games.engine import register
 
-from .game import Nieuwstad
+from .game import Nieuwstad, NieuwstadV2
 
-GAME = register(Nieuwstad())
+GAME_V1 = register(Nieuwstad())  # matches created before rules version 2 replay with it
+GAME = register(NieuwstadV2())  # new matches
 
-__all__ = ["GAME", "Nieuwstad"]
+__all__ = ["GAME", "GAME_V1", "Nieuwstad", "NieuwstadV2"]

@@ -22,6 +22,8 @@ STANDING_ORDERS = (
 
 
 class Nieuwstad(Game):
+    """Rules version 1, kept so matches created with it replay as they were played."""
+
     slug = "nieuwstad"
     title = "De Poorters van Nieuwstad"
     min_players = 2
@@ -44,7 +46,7 @@ class Nieuwstad(Game):
     move_fields = R.MOVE_FIELDS
 
     def setup(self, players, options, rng):
-        state = R.setup(players, options, rng)
+        state = R.setup(players, options, rng, ruleset=self.version)
         R.advance(state)
         return state
 
@@ -190,4 +192,20 @@ class Nieuwstad(Game):
             assert R.to_act(state), "nobody to act"
 
 
-__all__ = ["IllegalMove", "Nieuwstad"]
+class NieuwstadV2(Nieuwstad):
+    """Rules version 2: the rulebook's rulings (docs/rules/nieuwstad.md, section 7). The
+    state records its ruleset, and the rules branch on it where version 1 differs."""
+
+    version = 2
+    options = (
+        *Nieuwstad.options,
+        Option(
+            "resow",
+            "Balance variant (not the rulebook): every Farmer phase harvests each field "
+            "and sows it again",
+            False,
+        ),
+    )
+
+
+__all__ = ["IllegalMove", "Nieuwstad", "NieuwstadV2"]

@@ -64,7 +64,7 @@ def new_player(players: int) -> dict:
     return player
 
 
-def setup(names: list[str], options: dict, rng) -> dict:
+def setup(names: list[str], options: dict, rng, ruleset: int = 1) -> dict:
     n = len(names)
     board = BOARDS["small" if n == 2 else "large"]
     tiles = []
@@ -108,10 +108,21 @@ def setup(names: list[str], options: dict, rng) -> dict:
         "news": [],
         "final": None,
     }
+    if ruleset > 1:  # version 1 states carry no key, so their stored digests still match
+        state["ruleset"] = ruleset
     return state
 
 
 # --- small helpers ----------------------------------------------------------------------
+
+
+def ruleset(state) -> int:
+    """The rules version the match was created with (docs/rules/nieuwstad.md, section 7).
+
+    1: the first release. 2: the rulebook's rulings (end check before income, the Farmer in
+    the rulebook's order, Birth Waves count Houses in the city, free negotiation, every card
+    holder asked in the Bailiff's play step)."""
+    return state.get("ruleset", 1)
 
 
 def name(state, seat: int) -> str:
@@ -226,7 +237,14 @@ def prison_districts(state) -> set[str]:
 
 
 def houses_on_board(state) -> int:
-    return sum(1 for b in state["buildings"].values() if b["kind"] in ("house", "manor"))
+    """Houses and Manor houses the Birth Waves count. Version 2 counts those "in the city"
+    [rulebook Events], read as the Building rules read it: the inner area, not the outer
+    area (the same reading as the Black Death and the Vikings)."""
+    houses = [b for b in state["buildings"].values() if b["kind"] in ("house", "manor")]
+    if ruleset(state) < 2:
+        return len(houses)
+    area = B.geometry(state["board"]).area
+    return sum(1 for b in houses if area[b["cells"][0]] == "city")
 
 
 # --- flow -------------------------------------------------------------------------------
@@ -408,7 +426,22 @@ def next_actor(state) -> None:
 # --- end of a round ---------------------------------------------------------------------
 
 
+def game_ends(state) -> bool:
+    """Someone has 30 or more points, cards and City Gates included [rulebook End of the
+    Game], or the round limit [design] is reached."""
+    return (
+        max(total_points(state, s) for s in range(state["n"])) >= END_POINTS
+        or state["round"] >= ROUND_LIMIT
+    )
+
+
 def end_round(state) -> None:
+    # Version 2: "If someone has 30 or more points, the game ends. If this is not the case,
+    # play continues and a new round is prepared" [rulebook End of a Round] - and income
+    # belongs to Preparing a New Round, so the check comes first and the last round pays none.
+    if ruleset(state) >= 2 and game_ends(state):
+        finish_game(state)
+        return
     if unplayed_copies(state, "incometax") > 0:
         holders = [s for s in clockwise(state, state["start"]) if state["players"][s]["hand"]]
         if holders:
@@ -425,9 +458,7 @@ def pay_income(state, taxed: bool) -> None:
             if income:
                 state["players"][seat]["guilders"] += income
                 say(state, f"{name(state, seat)} received {income} guilder(s) income.")
-    if max(total_points(state, s) for s in range(state["n"])) >= END_POINTS or (
-        state["round"] >= ROUND_LIMIT
-    ):
+    if ruleset(state) < 2 and game_ends(state):  # version 1 checked after income
         finish_game(state)
         return
     state["start"] = (state["start"] + 1) % state["n"]
@@ -931,18 +962,25 @@ def farmer_extras(state, seat: int) -> list[list[str]]:
 
 
 def produce(state, seat: int, extras: list[str]) -> None:
+    """[rulebook Farmer], read in its order: grain and livestock go onto the empty fields;
+    tokens placed in an earlier turn come off into stock, so a field yields every other
+    Farmer phase. Version 1, and the balance variant 'resow', harvest and sow every field."""
     player = state["players"][seat]
+    resow = ruleset(state) < 2 or bool(state["options"].get("resow"))
     received = {"fish": 0, "grain": 0, "livestock": 0}
     planted: dict[str, list[dict]] = {"grain": [], "livestock": []}
     for b in sorted(state["buildings"].values(), key=lambda b: b["cells"][0]):
         if b["owner"] != seat or b["kind"] not in ("grainfield", "pasture"):
             continue
         good = "grain" if b["kind"] == "grainfield" else "livestock"
-        if b["crop"] > 0:  # sown in an earlier turn: harvest [rulebook Farmer]
-            player[good] += b["crop"]
-            received[good] += b["crop"]
-        b["crop"] = 1  # and every field, now empty, is sown again
-        planted[good].append(b)
+        harvest = b["crop"]
+        if harvest > 0:  # placed in an earlier turn: into stock
+            player[good] += harvest
+            received[good] += harvest
+            b["crop"] = 0
+        if harvest == 0 or resow:  # an empty field is sown
+            b["crop"] = 1
+            planted[good].append(b)
     fish = boats_of(state, seat)
     player["fish"] += fish
     received["fish"] += fish

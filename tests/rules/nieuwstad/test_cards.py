@@ -272,12 +272,13 @@ def draw(state, event, seat=0):
 
 def test_birth_waves_and_crusade():
     state = game_at_choice(3)
-    put(state, 0, "house", ["A1"])
-    put(state, 1, "manor", ["C1", "D1"])
+    put(state, 0, "house", ["B2"])
+    put(state, 1, "manor", ["F2", "G2"])
+    put(state, 2, "house", ["A1"])  # outer area: not "in the city" (test_rulings.py)
     draw(state, "smallbirth")
     assert state["burghers"] == 7 and len(state["players"][0]["hand"]) == 1
     state = game_at_choice(3)
-    put(state, 0, "house", ["A1"])
+    put(state, 0, "house", ["B2"])
     state["burghers"] = 9
     draw(state, "greatbirth")
     assert state["burghers"] == 11

@@ -220,7 +220,7 @@ def test_stall_appears_with_its_owner_dark_seal():
 # --- Farmer --------------------------------------------------------------------------------
 
 
-def test_farmer_sows_then_harvests_and_resows_and_boats_fish():
+def test_farmer_sows_then_harvests_and_boats_fish():
     state = game_at_choice(3)
     put(state, 1, "grainfield", ["A1"])
     put(state, 1, "pasture", ["B1"])
@@ -230,7 +230,9 @@ def test_farmer_sows_then_harvests_and_resows_and_boats_fish():
     assert field["crop"] == 1 and state["players"][1]["fish"] == 1
     R.produce(state, 1, [])
     assert state["players"][1]["grain"] == 1 and state["players"][1]["livestock"] == 1
-    assert field["crop"] == 1  # harvested and sown again
+    assert field["crop"] == 0  # harvested; sown again in the next Farmer phase
+    R.produce(state, 1, [])
+    assert field["crop"] == 1 and state["players"][1]["grain"] == 1
 
 
 def test_farmer_extra_only_of_what_he_produces_and_onto_the_fields():

@@ -97,21 +97,38 @@ def test_rent_master_and_count_arrive_with_their_buildings():
     assert "rentmaster" in avail and "count" in avail
 
 
-def test_income_start_player_and_end_at_thirty():
+def test_end_at_thirty_is_checked_before_income():
+    """[rulebook End of a Round] "If someone has 30 or more points, the game ends. If this is
+    not the case, play continues and a new round is prepared" - income is part of preparing
+    the new round, so the last round pays none (and opens no Income Tax window)."""
     state = game_at_choice(4)
     put(state, 1, "house", ["A1"])
     put(state, 2, "manor", ["C1", "D1"])
     state["players"][0]["points"] = 29
     hand(state, 0, "painting")  # 3 points in hand: counted at the end of the round
+    hand(state, 3, "incometax")
+    state["pick"] = len(state["picks"])
+    R.advance(state)
+    assert state["phase"] == "over" and state["pending"] is None
+    assert state["players"][1]["guilders"] == 2 and state["players"][2]["guilders"] == 2
+    result = GAME.result(state)
+    assert result.ranking[0] == 0 and result.scores[0] == 32
+
+
+def test_income_is_paid_when_the_game_goes_on():
+    """[rulebook Preparing a New Round] "Each player receives income for his Houses. A House
+    yields 1 guilder and a Manor house 2 guilders." """
+    state = game_at_choice(4)
+    put(state, 1, "house", ["A1"])
+    put(state, 2, "manor", ["C1", "D1"])
+    state["players"][0]["points"] = 26
     for c in ("incometax", "incometax"):
         state["discard"].append(c)
         state["deck"].remove(c)
     state["pick"] = len(state["picks"])
     R.advance(state)
     assert state["players"][1]["guilders"] == 3 and state["players"][2]["guilders"] == 4
-    assert state["phase"] == "over"
-    result = GAME.result(state)
-    assert result.ranking[0] == 0 and result.scores[0] == 32
+    assert state["phase"] == "choose" and state["round"] == 2
 
 
 def test_no_end_below_thirty_and_the_pawn_moves_left():
