@@ -4,13 +4,18 @@ A player may answer with the game's own command ("build house at D5") or with th
 an entry in the menu of legal moves they were shown. Menus are numbered in `legal_moves`
 order, which is deterministic for a position, so a number means the same move in the email
 and on the page.
+
+Longer menus are not numbered but written compactly and completely (`choices_text`): moves
+whose commands start alike share a line, with the facts that help choose (a building's cost),
+so every legal command can be put together from the email's text alone.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine import Game, Move, ParseError, State
+from games.engine import Game, Move, ParseError, State, View, canonical_json
+from games.engine.menus import render_menu, render_reference
 
 MENU_LIMIT = 30  # longer menus are not numbered: the player types the command
 
@@ -47,3 +52,34 @@ def interpret(game: Game, state: State, seat: int, text: str) -> Move:
             raise ParseError(f"Choose a number from 1 to {len(entries)}.")
         return entries[index - 1].move
     return game.parse(text, state, seat)
+
+
+def choices_text(game: Game, state: State, seat: int, *, limit: int = MENU_LIMIT) -> str:
+    """Every legal move of `seat`, as plain text for an email: numbered when there are at
+    most `limit`, else one line per kind of command with its choices (games.engine.menus)."""
+    legal = game.legal_moves(state, seat)
+    lines = game.menu_lines(state, seat, legal)
+    if len(legal) <= limit:
+        notes = {}
+        for line in lines:
+            for _choice, _ending, move in line.moves:
+                notes[canonical_json(move)] = (line.command.removesuffix(" at"), line.note)
+        out, last_note = [], ""
+        for number, move in enumerate(legal, 1):
+            command, note = notes.get(canonical_json(move), ("", ""))
+            if note and note != last_note:
+                out.append(f"     {command}: {note}")
+            last_note = note
+            out.append(f"{number:3d}. {game.format_move(state, seat, move)}")
+        return "\n".join(out)
+    return (
+        f"{len(legal)} choices. Write the words before '...' and one of the choices under\n"
+        "them (and one of the endings, where a line has them):\n" + render_menu(lines)
+    )
+
+
+def reference_text(game: Game, view: View, *, brief: bool = False) -> str:
+    """The game's reference tables as text; `brief`: only those short enough for every
+    turn email (the full set is for 'help' and the page)."""
+    sections = [s for s in game.reference(view) if s.brief or not brief]
+    return render_reference(sections)

@@ -184,6 +184,8 @@ def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
         "menu": [{"number": e.number, "command": e.command} for e in menu],
         "choices_count": len(legal),
         "examples": legal_commands[:3],
+        "choices_text": commands.choices_text(game, state, seat) if asked else "",
+        "reference_text": commands.reference_text(game, view, brief=True) if asked else "",
         "help_text": game.help_text().rstrip(),
         "waiting_on": ", ".join(waiting_on),
         "deadline": deadline,

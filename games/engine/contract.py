@@ -31,6 +31,8 @@ import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
+from .menus import MenuLine, MenuParts, ReferenceSection, group_moves
+
 State = dict[str, Any]
 Move = dict[str, Any]
 View = dict[str, Any]
@@ -359,6 +361,24 @@ class Game:
     def help_text(self) -> str:
         """The commands this game understands, for 'help' by email and the match page."""
         return ""
+
+    def menu_parts(self, state: State, seat: int, move: Move) -> MenuParts:
+        """How `move`'s command is cut for a compact menu (see games.engine.menus): the
+        words it shares with similar moves, what varies, an optional ending, and a note of
+        the facts that help choose. By default each command stands alone."""
+        return MenuParts(self.format_move(state, seat, move))
+
+    def menu_lines(
+        self, state: State, seat: int, moves: list[Move] | None = None
+    ) -> list[MenuLine]:
+        """Every legal move (or `moves`) on lines of commands that start alike."""
+        moves = self.legal_moves(state, seat) if moves is None else moves
+        return group_moves([(self.menu_parts(state, seat, m), m) for m in moves])
+
+    def reference(self, view: View) -> list[ReferenceSection]:
+        """The facts a player needs to decide (costs, cards, what codes mean), as tables
+        built from what `view` shows. The email's text and the page render the same."""
+        return []
 
     # --- checks ------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.engine import Game, Option, Result, StandingOrder, shared_groups
 
-from . import bots, moves, rules, text, views
+from . import bots, moves, reference, rules, text, views
 from .data import CITIZENS, EVENTS, GOLD_TOTAL, PLANS, RESOURCE_TOTAL, RESOURCES, VISITORS
 from .rules import State
 
@@ -127,6 +127,12 @@ class Blankenburg(Game):
 
     def help_text(self):
         return text.HELP
+
+    def menu_parts(self, state, seat, move):
+        return reference.menu_parts(state, seat, move)
+
+    def reference(self, view):
+        return reference.reference(view)
 
     def secrets(self, state):
         return views.secrets(state)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.engine import Game, Option, Result, StandingOrder, places, shared_groups
 
-from . import bots, rules, text
+from . import bots, reference, rules, text
 from .data import (
     CARDS,
     CELL_NAMES,
@@ -315,6 +315,12 @@ class NewEngland(Game):
 
     def help_text(self):
         return text.HELP
+
+    def menu_parts(self, state, seat, move):
+        return reference.menu_parts(state, seat, move)
+
+    def reference(self, view):
+        return reference.reference(view)
 
     # --- checks ------------------------------------------------------------------------
 

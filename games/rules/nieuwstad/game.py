@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.engine import Game, IllegalMove, Option, Result, StandingOrder
 
 from . import board as B
-from . import bots
+from . import bots, reference
 from . import rules as R
 from . import text as T
 from .data import BOARDS, CARDS, FOREST_NAMES, GOODS
@@ -146,6 +146,12 @@ class Nieuwstad(Game):
 
     def help_text(self):
         return T.help_text()
+
+    def menu_parts(self, state, seat, move):
+        return reference.menu_parts(state, seat, move)
+
+    def reference(self, view):
+        return reference.reference(view)
 
     def secrets(self, state):
         found: dict = {}

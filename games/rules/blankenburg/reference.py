@@ -1,0 +1,126 @@
+"""What a player needs to decide, spelled out: for the email's text and the page.
+
+The board's text writes plans as codes ("Chapel, 1W 2S, P1 I1 C1"). `reference` gives the
+same plans with every code spelled out, the characters in play with their abilities, the
+event and visitor of the turn, and (for the page and 'help') every character, visitor and
+event of the game. Menus in Blankenburg are short; only bids and sales share a line.
+"""
+
+from __future__ import annotations
+
+from games.engine.menus import MenuParts, ReferenceSection
+
+from . import text as T
+from .data import CHARACTERS, EVENTS, VISITORS
+
+RESOURCE_LETTERS = {"W": "wood", "S": "stone", "G": "glass", "M": "marble", "I": "iron"}
+CODES_NOTE = (
+    "Prest, Income, Cap: the board's codes P, I, C. P prestige (points when built), "
+    "I income (silver each guest pays per turn), C capacity (guests it lodges). "
+    "Costs: W wood, S stone, G glass, M marble, I iron; "
+    "so 'P1 I1 C2' is prestige 1, income 1, capacity 2, and '1W 2S' is 1 wood and 2 stone. "
+    "Town spaces: Y residential, G commercial, R civic, B religious."
+)
+
+
+def cost_words(cost: dict[str, int]) -> str:
+    return ", ".join(f"{n} {resource}" for resource, n in cost.items() if n) or "nothing"
+
+
+def plan_row(label: str, plan: dict) -> list[str]:
+    return [
+        plan["name"] + (f" ({label})" if label else ""),
+        f"{plan['kind']} {plan['district']}",
+        str(plan["prestige"]),
+        str(plan["income"]),
+        str(plan["capacity"]),
+        cost_words(plan["cost"]),
+    ]
+
+
+def menu_parts(state, seat: int, move: dict) -> MenuParts:
+    """Bids and sales share a line ('bid ...  0 | 1 | 2'); the rest stand alone."""
+    if move["type"] == "bid":
+        return MenuParts("bid", str(move["silver"]), note="your sealed bid in silver")
+    if move["type"] == "sell":
+        return MenuParts("sell", f"{move['count']} {move['resource']}")
+    return MenuParts(T.format_move(state, seat, move))
+
+
+def reference(view: dict) -> list[ReferenceSection]:
+    sections = []
+    rows = []
+    you = view.get("you") or {}
+    for plan in you.get("hand") or []:
+        rows.append(plan_row("", plan))
+    for plan in view.get("communal") or []:
+        if plan:
+            rows.append(plan_row("communal", plan))
+    sections.append(
+        ReferenceSection(
+            key="plans",
+            title="Plans you can build (your hand and the communal plans)",
+            columns=["Plan", "Kind", "Prest", "Income", "Cap", "Cost"],
+            rows=rows,
+            notes=[CODES_NOTE],
+            brief=True,
+        )
+    )
+    sections.append(
+        ReferenceSection(
+            key="characters",
+            title="Characters in play",
+            columns=["Player", "Character", "Ability"],
+            rows=[
+                [p["name"], p.get("character") or "-", p.get("character_text") or ""]
+                for p in view.get("players", [])
+            ],
+            brief=True,
+        )
+    )
+    turn = []
+    if view.get("event"):
+        turn.append(["event", view["event"]["name"], view["event"]["text"]])
+    if view.get("visitor"):
+        visitor = view["visitor"]
+        turn.append(
+            [
+                "visitor",
+                visitor["name"],
+                visitor["text"] + " Lodges in: " + " > ".join(visitor.get("prefs", [])) + ".",
+            ]
+        )
+    if turn:
+        sections.append(
+            ReferenceSection(
+                key="turn",
+                title="This turn",
+                columns=["", "Name", "What it does"],
+                rows=turn,
+                brief=True,
+            )
+        )
+    sections += [
+        ReferenceSection(
+            key="all_characters",
+            title="Every character",
+            columns=["Character", "Ability"],
+            rows=[[c.name, c.text] for c in CHARACTERS],
+        ),
+        ReferenceSection(
+            key="visitors",
+            title="Visitors (lodging wishes, then what they offer)",
+            columns=["Visitor", "Lodges in", "What it does"],
+            rows=[[v.name, " > ".join(v.prefs), v.text] for v in VISITORS],
+        ),
+        ReferenceSection(
+            key="events",
+            title="Events",
+            columns=["Event", "What it does"],
+            rows=[[e.name, e.text] for e in EVENTS],
+        ),
+    ]
+    return sections
+
+
+__all__ = ["CODES_NOTE", "RESOURCE_LETTERS", "menu_parts", "reference"]

@@ -1,0 +1,151 @@
+"""What a player needs to decide, from the component data: for the email's text and the page.
+
+`menu_parts` cuts each command for the compact menu (games.engine.menus), with the building's
+facts as the line's note; `reference` gives the building table, the forest tiles and the
+cards in the viewer's hand as tables.
+"""
+
+from __future__ import annotations
+
+from games.engine.menus import MenuParts, ReferenceSection
+
+from . import text as T
+from .data import (
+    ALL_BUILDINGS,
+    BUILDINGS,
+    CARD_TEXT,
+    CARDS,
+    DIR_NAMES,
+    FOREST_NAMES,
+    FOREST_TILES,
+    PASTIES,
+    SALE_PRICES,
+)
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 or word.endswith("wood") else "s")
+
+
+def cost_text(key: str) -> str:
+    b = ALL_BUILDINGS[key]
+    return f"{plural(b.guilders, 'guilder')} + {b.wood} wood"
+
+
+def burghers_text(key: str) -> str:
+    burghers = ALL_BUILDINGS[key].burghers
+    return f"{burghers:+d} Burghers" if burghers else "no Burghers"
+
+
+def building_note(key: str) -> str:
+    b = ALL_BUILDINGS[key]
+    spaces = "on the lake" if key == "boat" else plural(b.size, "space")
+    return f"{cost_text(key)}; {plural(b.points, 'point')}; {burghers_text(key)}; {spaces}"
+
+
+def menu_parts(state, seat: int, move: dict) -> MenuParts:
+    kind = move["type"]
+    if kind in ("build", "propose"):
+        name = T.building_name(move["building"])
+        place = "+".join(move["cells"])
+        if move["facing"] and move["cells"]:
+            place += f" facing {DIR_NAMES[move['facing']]}"
+        if kind == "build":
+            ending = T.discount_text(move.get("discount", "")).strip()
+        else:
+            ending = "with " + ", ".join(state["names"][s] for s in move["partners"])
+        command = f"{kind} {name}" + (" at" if move["cells"] else "")
+        return MenuParts(command, place, ending, building_note(move["building"]))
+    if kind == "forest":
+        return MenuParts(
+            "take forest",
+            move["cell"],
+            note="a face-down tile of two spaces: 3 wood, 4 wood, or 2 wood and 1 game",
+        )
+    if kind == "sell" or kind == "pasty":
+        return MenuParts("sell", T.format_move(state, seat, move).removeprefix("sell "))
+    if kind == "buy" and "good" in move:
+        return MenuParts("buy", T.format_move(state, seat, move).removeprefix("buy "))
+    if kind == "convert":
+        return MenuParts("convert", T.format_move(state, seat, move).removeprefix("convert "))
+    return MenuParts(T.format_move(state, seat, move))
+
+
+KIND_SHORT = {"red": "starting", "green": "outer area", "blue": "community", "brown": "city"}
+
+
+def reference(view: dict) -> list[ReferenceSection]:
+    left = {s["name"]: s["count"] for s in view.get("supply", [])}
+    rows = []
+    for key, b in ALL_BUILDINGS.items():
+        rows.append(
+            [
+                b.name,
+                str(b.guilders),
+                str(b.wood),
+                str(b.points),
+                f"{b.burghers:+d}" if b.burghers else "0",
+                "lake" if key == "boat" else str(b.size),
+                "-" if key == "boat" else str(left.get(b.name, 0)),
+                " ".join(b.edges) if b.edges else "-",
+                KIND_SHORT[b.colour] + (", stall" if b.stall else ""),
+            ]
+        )
+    sections = [
+        ReferenceSection(
+            key="buildings",
+            title="Buildings",
+            columns=["Building", "Gld", "Wood", "Pts", "Burgh", "Size", "Left", "Sides", "Kind"],
+            rows=rows,
+            notes=[
+                "Gld and Wood: the cost. Burgh: Burghers gained or lost. Size: spaces "
+                "covered (two neighbouring spaces are written C2+D2). Left: in the supply.",
+                "Sides: front, right, back, left as the building faces; S stone, z sand, "
+                "G the City Gate's green edge. Each side must match the road it touches; "
+                "fields (-) have no roads. Kind: starting buildings, outer area only, "
+                "community buildings (built together), city; a stall sells goods.",
+                "The player who chose the Master Builder builds 1 guilder or 1 wood cheaper "
+                "(twice with Knowledge is Power): the menu's 'less 1 wood' endings.",
+            ],
+        ),
+        ReferenceSection(
+            key="forest",
+            title="Forest tiles (face down; each covers two spaces)",
+            columns=["Tile", "Copies"],
+            rows=[[FOREST_NAMES[k], str(n)] for k, n in FOREST_TILES.items()],
+        ),
+        ReferenceSection(
+            key="sales",
+            title="Sales at the stalls",
+            columns=["Good", "Stall", "Each gives"],
+            rows=[
+                [T.GOOD_NAMES[good], stall, f"{plural(g, 'guilder')}, {plural(p, 'point')}"]
+                for good, (stall, g, p) in SALE_PRICES.items()
+            ]
+            + [
+                [f"{filling} pasty", "inn", f"{plural(g, 'guilder')}, {plural(p, 'point')}"]
+                for filling, (_good, g, p) in PASTIES.items()
+            ],
+        ),
+    ]
+    hand = view.get("hand")
+    if hand:
+        by_name = {c.name: k for k, c in CARDS.items()}
+        sections.insert(
+            0,
+            ReferenceSection(
+                key="hand",
+                title="Your cards",
+                columns=["Card", "When", "What it does"],
+                rows=[
+                    [name, CARDS[by_name[name]].timing, CARD_TEXT.get(by_name[name], "")]
+                    for name in dict.fromkeys(hand)
+                    if name in by_name
+                ],
+                brief=True,
+            ),
+        )
+    return sections
+
+
+__all__ = ["BUILDINGS", "menu_parts", "reference"]
