@@ -154,6 +154,14 @@ CACHES = {
 
 # --- Email ------------------------------------------------------------------------------
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "notifications.mailbox.LocalMailboxBackend")
+# Django's SMTP backend (django.core.mail.backends.smtp.EmailBackend), e.g. your own Postfix
+# on loopback: docs/notifications.md, "Running your own MTA".
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Postal Boards <play@localhost>")
 REPLY_DOMAIN = env_str("REPLY_DOMAIN", "localhost")
 ANYMAIL = {
