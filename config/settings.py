@@ -164,6 +164,12 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Postal Boards <play@localhost>")
 REPLY_DOMAIN = env_str("REPLY_DOMAIN", "localhost")
+# Email in (docs/notifications.md, "Replies"): the authserv-id our own MX writes in
+# Authentication-Results (empty: trust no such header), the largest message read whole, and
+# how many notices an hour one registered person may get about mail we could not take.
+INBOUND_AUTHSERV_ID = env_str("INBOUND_AUTHSERV_ID", "")
+INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 512 * 1024)
+INBOUND_NOTICES_PER_HOUR = env_int("INBOUND_NOTICES_PER_HOUR", 3)
 ANYMAIL = {
     key: value
     for key, value in {

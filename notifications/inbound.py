@@ -1,11 +1,14 @@
 """Email in: a reply is a move.
 
-Every message is first recorded once, keyed on its Message-ID; machine mail (auto-replies,
-bounces, list traffic) is dropped then and there. Handling checks the reply token in the
-recipient address and that the sender is the seat's player, strips the quoted text and
-signature, and reads the commands line by line. Moves go through games.services.submit_move
-with the Message-ID and line index as idempotency key, so a message delivered twice plays
-once. The answer goes only to the player's registered address.
+Every message is recorded once, keyed on its Message-ID, and ends in a terminal state in
+the same pass: played and answered (`done`), refused with a reason (`rejected`, answered at
+the registered address when there is one to tell), or dropped with a reason (`dropped`:
+machine mail). Reading goes through `notifications.reading` (decode, format=flowed, HTML,
+the player's own text), which never raises on any input. Moves go through
+games.services.submit_move with the Message-ID and line index as idempotency key, so a
+message delivered twice plays once. The answer goes only to the player's registered address.
+Only a database that cannot be reached leaves a message `received`: the MTA retries it (the
+pipe exits 75) and the outbox sweep handles what a worker left.
 """
 
 from __future__ import annotations
@@ -13,14 +16,14 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+import time
 from dataclasses import dataclass, field
-from email.utils import parseaddr
+from email.message import Message
 
-from anymail.inbound import AnymailInboundMessage
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
-from django.utils.html import strip_tags
-from mailparser_reply import EmailReplyParser
+from django.core.cache import cache
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 
 from games import commands, selectors, services
 from games.engine import IllegalMove
@@ -28,77 +31,95 @@ from games.models import Match, MatchStatus, Move, MoveSource, Seat
 
 from . import outbox
 from .models import Channel, InboundMessage, InboundStatus, Kind, Notification, Status
+from .reading import decode
+from .reading.machine import machine_mail
+from .reading.quotes import own_text
+from .reading.trust import authentication_failures
 from .tokens import token_in_addresses
 
 log = logging.getLogger(__name__)
 
 MAX_COMMAND_LINES = 30
-REPLY_LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "pl", "pt", "da", "ja", "cs"]
-WORDS = ("status", "help", "resign", "say")
+MAX_OWN_LINES = 80
+BUILTIN_WORDS = ("status", "help", "resign", "say")
+# A database that cannot be reached: the only failure that leaves a message for later.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+
+# --- the stored form ----------------------------------------------------------------------
+# `raw` is text; a message that is not UTF-8 is kept as Latin-1 (byte for byte) under a
+# marker line, and one over INBOUND_MAX_BYTES is kept up to that size (its text comes first
+# in every client's layout; attachments are never read).
+_LATIN1 = "X-Pbm-Stored-As: latin-1\n"
+_TRUNCATED = re.compile(r"^X-Pbm-Truncated-From: (\d+)\n")
 
 
-# --- recording --------------------------------------------------------------------------
+def _store(raw: bytes) -> str:
+    limit = getattr(settings, "INBOUND_MAX_BYTES", 512 * 1024)
+    prefix = ""
+    if len(raw) > limit:
+        prefix = f"X-Pbm-Truncated-From: {len(raw)}\n"
+        raw = raw[:limit]
+    raw = raw.replace(b"\x00", b"")
+    try:
+        return prefix + raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return _LATIN1 + prefix + raw.decode("latin-1")
 
 
-def normalised_message_id(message: AnymailInboundMessage, raw: str) -> str:
-    value = (message.get("Message-ID") or "").strip()
-    found = re.search(r"<([^>]+)>", value)
+def _load(stored: str) -> tuple[bytes, int]:
+    """The message's bytes and, when it was cut, its original size (else 0)."""
+    latin1 = stored.startswith(_LATIN1)
+    if latin1:
+        stored = stored[len(_LATIN1) :]
+    cut = _TRUNCATED.match(stored)
+    size = int(cut.group(1)) if cut else 0
+    if cut:
+        stored = stored[cut.end() :]
+    if latin1:
+        return stored.encode("latin-1", "replace"), size
+    return stored.encode("utf-8", "surrogateescape"), size
+
+
+# --- recording ----------------------------------------------------------------------------
+
+
+def normalised_message_id(message: Message, raw: bytes) -> str:
+    value = decode.raw_header(message, "Message-ID")
+    found = re.search(r"<([^<>]+)>", value)
     value = (found.group(1) if found else value).strip()
     if not value:  # a message without one: its content names it
-        value = "sha256:" + hashlib.sha256(raw.encode("utf-8", "replace")).hexdigest()
+        value = "sha256:" + hashlib.sha256(raw).hexdigest()
     return value[:500]
 
 
-def machine_mail(message: AnymailInboundMessage) -> str:
-    """Why this message was written by a machine (RFC 3834, RFC 3464, list headers), or ''."""
-    auto = (message.get("Auto-Submitted") or "no").strip().lower()
-    if auto != "no":
-        return f"Auto-Submitted: {auto}"
-    precedence = (message.get("Precedence") or "").strip().lower()
-    if precedence in ("bulk", "junk", "list", "auto_reply"):
-        return f"Precedence: {precedence}"
-    for header in ("List-Id", "List-Post", "X-Autoreply", "X-Autorespond"):
-        if message.get(header):
-            return f"{header} header"
-    if message.get_content_type() == "multipart/report":
-        return "delivery report"
-    envelope_sender = getattr(message, "envelope_sender", None)
-    if envelope_sender is not None and envelope_sender.strip() in ("", "<>"):
-        return "empty envelope sender (a bounce)"
-    if (message.get("Return-Path") or "").strip() == "<>":
-        return "empty Return-Path (a bounce)"
-    local = parseaddr(message.get("From") or "")[1].split("@")[0].lower()
-    if local in ("mailer-daemon", "postmaster"):
-        return f"From {local}"
-    return ""
+def _recipients(message: Message, envelope_recipient: str = "") -> list[str]:
+    found = [envelope_recipient]
+    for name in ("Delivered-To", "X-Original-To", "To", "Cc"):
+        found.extend(decode.raw_headers(message, name))
+    return [a for a in found if a]
 
 
-def _recipients(message: AnymailInboundMessage) -> list[str]:
-    found = [getattr(message, "envelope_recipient", None) or ""]
-    for header in ("Delivered-To", "X-Original-To", "To", "Cc"):
-        found.extend(message.get_all(header) or [])
-    return [str(a) for a in found if a]
-
-
-def record(message: AnymailInboundMessage) -> tuple[InboundMessage, bool]:
+def record_raw(
+    raw: bytes, *, recipient: str = "", sender: str | None = None
+) -> tuple[InboundMessage, bool]:
     """Store the message once. Returns (row, created); a redelivery returns the first row."""
-    raw = message.as_string()
+    message = decode.parse(raw)
     message_id = normalised_message_id(message, raw)
     existing = InboundMessage.objects.filter(message_id=message_id).first()
     if existing is not None:
         return existing, False
-    token_address = next(
-        (a for a in _recipients(message) if token_in_addresses([a])), _recipients(message)[0]
-    )
-    dropped = machine_mail(message)
+    recipients = _recipients(message, decode.clean_text(recipient).strip())
+    token_address = next((a for a in recipients if token_in_addresses([a])), "")
+    token_address = token_address or (recipients[0] if recipients else "")
+    dropped = machine_mail(message, sender)
     try:
         with transaction.atomic():
             row = InboundMessage.objects.create(
                 message_id=message_id,
                 recipient=token_address[:500],
-                sender=parseaddr(message.get("From") or "")[1][:500],
-                subject=(message.get("Subject") or "")[:500],
-                raw=raw,
+                sender=decode.address(message, "From")[:500],
+                subject=decode.header(message, "Subject")[:500],
+                raw=_store(raw),
                 status=InboundStatus.DROPPED if dropped else InboundStatus.RECEIVED,
                 outcome=dropped,
             )
@@ -109,64 +130,39 @@ def record(message: AnymailInboundMessage) -> tuple[InboundMessage, bool]:
     return row, True
 
 
+def message_bytes(message: Message) -> bytes:
+    """The bytes of a message anymail parsed (the webhook), as close to the original as the
+    email package can give them."""
+    from email.policy import compat32
+
+    for render in (
+        lambda: message.as_bytes(),
+        lambda: message.as_bytes(policy=compat32),
+        lambda: message.as_string(policy=compat32).encode("utf-8", "replace"),
+    ):
+        try:
+            return render()
+        except Exception:
+            continue
+    return b""
+
+
+def record(message: Message) -> tuple[InboundMessage, bool]:
+    """Record a message anymail parsed (the inbound webhook)."""
+    return record_raw(
+        message_bytes(message),
+        recipient=str(getattr(message, "envelope_recipient", None) or ""),
+        sender=getattr(message, "envelope_sender", None),
+    )
+
+
 def receive_raw(raw: bytes, *, recipient: str = "", sender: str | None = None) -> InboundMessage:
     """An MTA pipe or the local mailbox: record and handle one RFC 822 message now."""
-    message = AnymailInboundMessage.parse_raw_mime_bytes(raw)
-    if recipient:
-        message.envelope_recipient = recipient
-    if sender is not None:
-        message.envelope_sender = sender
-    row, _ = record(message)
+    row, _ = record_raw(raw, recipient=recipient, sender=sender)
     return handle(row.pk)
 
 
-# --- reading the body -------------------------------------------------------------------
-
-
-def body_text(message: AnymailInboundMessage) -> str:
-    text = message.text
-    if not text and message.html:
-        text = strip_tags(re.sub(r"(?i)<br\s*/?>|</p>|</div>", "\n", message.html))
-    return (text or "").replace("\r\n", "\n")
-
-
-# What the parser may leave: a bottom-posted reply's attribution line, a phone's sign-off,
-# a closing before the signature.
-_ATTRIBUTION = re.compile(
-    r"(?i)^(on|am|le|el|il|op|den|em)\b.*(wrote|schrieb|a écrit|escribió|ha scritto|schreef|"
-    r"skrev|escreveu):?$"
-)
-_SIGN_OFF = re.compile(
-    r"(?i)^(sent from my\b|sent from (mail|outlook|yahoo)|get outlook for|sent with\b|"
-    r"von meinem .* gesendet|envoyé de mon|enviado desde mi|inviato da)"
-)
-_CLOSING = re.compile(
-    r"(?i)^((best|kind|warm|many)\s+)?(regards|wishes|thanks)[,.!]?$|^(thanks|thank you|"
-    r"cheers|bye|ciao|greetings|sincerely|yours|cordially|groetjes|grüße|gruß|merci)[,.!]?$"
-)
-
-
-def strip_reply(text: str) -> str:
-    """The new part of a reply: quoted text, the 'On ... wrote:' line and the signature
-    removed. mail-parser-reply knows the common clients' layouts in many languages; the
-    rest catches what it leaves: bottom-posted replies, phone sign-offs, closings."""
-    latest = EmailReplyParser(languages=REPLY_LANGUAGES).parse_reply(text) or ""
-    lines = []
-    for line in latest.splitlines():
-        bare = line.strip()
-        if bare in ("--", "-- ", "__") or _SIGN_OFF.match(bare) or _CLOSING.match(bare):
-            break
-        if bare.startswith(">") or _ATTRIBUTION.match(bare):
-            continue
-        lines.append(line)
-    return "\n".join(lines).strip()
-
-
-def command_lines(text: str) -> list[str]:
-    return [line.strip() for line in text.splitlines() if line.strip()][:MAX_COMMAND_LINES]
-
-
-# --- handling ---------------------------------------------------------------------------
+# --- handling -----------------------------------------------------------------------------
 
 
 @dataclass
@@ -177,69 +173,124 @@ class Report:
     outdated: bool = False
     help: str = ""
     posted: bool = False
+    ignored: list[str] = field(default_factory=list)
+    first_hint: str = ""
 
     def add(self, line: str, outcome: str) -> None:
         self.lines.append({"line": line, "outcome": outcome})
 
 
 def handle(pk: int) -> InboundMessage:
-    """Handle a recorded message once. Everything it does commits together: the moves, the
-    chat, the answer. A message already handled is left alone."""
-    with transaction.atomic():
-        row = InboundMessage.objects.select_for_update().get(pk=pk)
-        if row.status != InboundStatus.RECEIVED:
-            return row
-        message = AnymailInboundMessage.parse_raw_mime(row.raw)
-        message.envelope_recipient = row.recipient
-        try:
-            status, outcome = _handle(row, message)
-        except Exception:
-            log.exception("inbound %s could not be handled", row.message_id)
-            transaction.set_rollback(True)
-            raise
-        row.status, row.outcome = status, outcome[:2000]
-        row.save(update_fields=["status", "outcome", "match", "seat"])
-    return row
+    """Handle a recorded message once, to a terminal state. Everything it does commits
+    together: the moves, the chat, the answer. A message already handled is left alone.
+    Only an unreachable database raises; any other failure is recorded on the row."""
+    try:
+        with transaction.atomic():
+            row = InboundMessage.objects.select_for_update().get(pk=pk)
+            if row.status != InboundStatus.RECEIVED:
+                return row
+            raw, original_size = _load(row.raw)
+            status, outcome = _handle(row, decode.parse(raw), original_size)
+            row.status, row.outcome = status, outcome[:2000]
+            row.save(update_fields=["status", "outcome", "match", "seat"])
+        return row
+    except DATABASE_DOWN:
+        raise
+    except Exception as error:  # a bug must not leave the message to be retried forever
+        log.exception("inbound %s could not be handled", pk)
+        InboundMessage.objects.filter(pk=pk, status=InboundStatus.RECEIVED).update(
+            status=InboundStatus.REJECTED,
+            outcome=f"could not be handled: {type(error).__name__}: {error}"[:2000],
+        )
+        return InboundMessage.objects.get(pk=pk)
 
 
 def _registered_user(address: str):
-    return get_user_model().objects.filter(email__iexact=address).first() if address else None
+    if not address:
+        return None
+    return get_user_model().objects.filter(email__iexact=address, is_active=True).first()
 
 
-def _handle(row: InboundMessage, message: AnymailInboundMessage) -> tuple[str, str]:
-    token = token_in_addresses(_recipients(message))
-    sender = parseaddr(message.get("From") or "")[1].strip().lower()
+def _handle(row: InboundMessage, message: Message, original_size: int) -> tuple[str, str]:
+    token = token_in_addresses(_recipients(message, row.recipient))
+    sender = decode.address(message, "From")
+    failures = authentication_failures(message, getattr(settings, "INBOUND_AUTHSERV_ID", ""))
     if token is None:
+        if failures:
+            return InboundStatus.DROPPED, f"forged: {', '.join(failures)}; no reply token"
         user = _registered_user(sender)
         if user is not None:
-            _answer_without_match(row, user)
+            _notice_without_match(row, user)
         return InboundStatus.REJECTED, "no valid reply token in the recipient address"
     match = Match.objects.filter(pk=token.match_id).first()
     seat = match and match.seats.select_related("user").filter(number=token.seat).first()
     if not match or not seat or seat.user is None:
         return InboundStatus.REJECTED, "the token names no seat with a player"
     row.match, row.seat = match, seat.number
+    if failures:
+        _notice_forged(row, match, seat, sender, failures)
+        return InboundStatus.REJECTED, f"forged: {', '.join(failures)} for {sender}"
     registered = (seat.user.email or "").strip().lower()
     if sender != registered:
-        _answer_wrong_sender(row, match, seat, sender)
+        _notice_wrong_sender(row, match, seat, sender)
         return InboundStatus.REJECTED, f"sender {sender} is not the seat's player"
-    lines = command_lines(strip_reply(body_text(message)))
+    body = decode.body(message)
+    lines = [line.strip() for line in own_text(body.text) if line.strip()][:MAX_OWN_LINES]
     report = run_commands(match, seat, token.seq, lines, row.message_id)
-    _answer(row, match, seat, token.seq, lines, report)
-    return InboundStatus.DONE, "; ".join(f"{r['line']}: {r['outcome']}" for r in report.lines)
+    _answer(row, match, seat, report, original_size)
+    outcome = "; ".join(f"{r['line'][:80]}: {r['outcome']}" for r in report.lines)
+    return InboundStatus.DONE, outcome or "no command found"
+
+
+# --- reading commands ---------------------------------------------------------------------
 
 
 def _key(message_id: str, index: int) -> str:
     return f"email:{hashlib.sha256(message_id.encode()).hexdigest()[:32]}:{index}"
 
 
+def command_words(match: Match, seat: Seat) -> set[str]:
+    """The words a command of this game starts with: from its help and the moves open to
+    the seat now. A line starting with another word is not a command (a greeting, a
+    sign-off, a signature, a phone's footer)."""
+    game = match.game
+    words = set(BUILTIN_WORDS)
+    for line in (game.help_text() or "").splitlines():
+        for alternative in re.split(r"\s[|/]\s", line):
+            first = alternative.strip().split(" ", 1)[0].lower()
+            if first.isalpha():
+                words.add(first)
+    try:
+        state = selectors.load_state(match)
+        for move in game.legal_moves(state, seat.number)[:500]:
+            words.add(game.format_move(state, seat.number, move).split(" ", 1)[0].lower())
+    except Exception:  # a match that cannot be loaded is answered by _play
+        log.exception("command words of match %s", match.pk)
+    return words
+
+
+def is_command(line: str, words: set[str]) -> bool:
+    first = line.split(" ", 1)[0].lower().rstrip(":.,;!)")
+    return first.lstrip("#").isdigit() or first in words
+
+
 def run_commands(
     match: Match, seat: Seat, token_seq: int, lines: list[str], message_id: str
 ) -> Report:
-    """Play the lines in order; stop at the first that cannot be applied."""
+    """Play the command lines in order and stop at the first that cannot be applied. Lines
+    that are not commands are passed over and listed, never refused."""
     report = Report()
+    words = command_words(match, seat)
     moved = False  # after our own first move, the token's position is behind us by design
+    commands_read = 0
     for index, line in enumerate(lines):
+        if not is_command(line, words):
+            report.ignored.append(line)
+            continue
+        commands_read += 1
+        if commands_read > MAX_COMMAND_LINES:
+            report.add("...", f"Only the first {MAX_COMMAND_LINES} commands are read.")
+            break
         word, _, rest = line.partition(" ")
         word = word.lower().rstrip(":.,")
         if word == "status":
@@ -283,14 +334,29 @@ def run_commands(
             break
         moved = True
         report.applied.append(command)
-    if len(report.lines) < len(lines):
-        skipped = len(lines) - len(report.lines)
-        report.add(
-            "...",
-            f"{skipped} more line{'s' if skipped > 1 else ''} not read: "
-            "nothing after a line that could not be applied is played.",
-        )
+    if report.failed:
+        rest = [ln for ln in lines[index + 1 :] if is_command(ln, words)]
+        if rest:
+            report.add(
+                "...",
+                f"{len(rest)} more line{'s' if len(rest) > 1 else ''} not read: "
+                "nothing after a line that could not be applied is played.",
+            )
+    if not commands_read and report.ignored:
+        report.first_hint = _hint(match, seat, report.ignored[0])
     return report
+
+
+def _hint(match: Match, seat: Seat, line: str) -> str:
+    """What the game would have expected, for a message with no command in it."""
+    try:
+        state = selectors.load_state(match)
+        commands.interpret(match.game, state, seat.number, line)
+    except IllegalMove as error:
+        return error.message
+    except Exception:
+        return ""
+    return ""
 
 
 OUTDATED = "The game has moved on"
@@ -352,49 +418,75 @@ def _help_text(match: Match) -> str:
     )
 
 
-# --- answering --------------------------------------------------------------------------
+# --- answering ----------------------------------------------------------------------------
 
 
-def _answer(
-    row: InboundMessage, match: Match, seat: Seat, token_seq: int, lines: list[str], report: Report
-) -> None:
-    match.refresh_from_db()
-    seat.refresh_from_db()
-    asked = match.status == MatchStatus.ACTIVE and seat.number in match.to_act
-    seq = seat.deadline_seq if asked and seat.deadline_seq is not None else match.head_seq
-    if not lines:
-        summary, intro = (
-            "No command found",
-            (
-                "We found no command in your email. Write your move on the first line of your "
-                "reply, above the quoted text."
-            ),
+def summary_of(report: Report) -> tuple[str, str]:
+    """The answer's subject (what happened to the moves) and its first sentence."""
+    applied = ", ".join(report.applied)
+    if report.outdated:
+        return (
+            "Not applied: the game has moved on",
+            "The game has moved on since the email you answered, so nothing was applied. "
+            "Here is the position now; answer this email instead.",
         )
-    elif report.outdated:
-        summary, intro = (
-            "The game has moved on",
-            (
-                "The game has moved on since the email you answered, so nothing was applied. "
-                "Here is the position now; answer this email instead."
-            ),
-        )
-    elif report.failed:
-        summary = f"Not applied: {report.failed}"[:120]
+    if report.failed:
+        summary = f"Not applied: {report.failed}"
         intro = (
             "Your email was read line by line. One line could not be applied; "
             "nothing after it was played."
         )
         if report.applied:
+            summary = f"Applied: {applied}; not applied: {report.failed}"
             intro += f" Before it, {len(report.applied)} move(s) were applied."
-    elif report.applied:
-        summary = "Applied: " + ", ".join(report.applied)
+        return summary[:150], intro
+    if report.applied:
         intro = (
             "Your move was applied."
             if len(report.applied) == 1
-            else (f"Your {len(report.applied)} moves were applied, in order.")
+            else f"Your {len(report.applied)} moves were applied, in order."
         )
-    else:
-        summary, intro = "Your commands", "Your commands were read."
+        return f"Applied: {applied}"[:150], intro
+    if not report.lines:
+        intro = (
+            "We found no command in your email. Write your move on the first line of your "
+            "reply, above the quoted text."
+        )
+        if report.first_hint:
+            intro += f" About “{report.ignored[0][:80]}”: {report.first_hint}"
+        return "No command found: no move was made", intro
+    if report.posted:
+        return "Posted to the board; no move was made", "Your message was posted."
+    return "No move was made", "Your commands were read."
+
+
+def _answer(
+    row: InboundMessage,
+    match: Match,
+    seat: Seat,
+    report: Report,
+    original_size: int,
+) -> None:
+    match.refresh_from_db()
+    seat.refresh_from_db()
+    asked = match.status == MatchStatus.ACTIVE and seat.number in match.to_act
+    seq = seat.deadline_seq if asked and seat.deadline_seq is not None else match.head_seq
+    summary, intro = summary_of(report)
+    entries = list(report.lines)
+    if report.ignored and (report.lines or len(report.ignored) > 1):
+        shown = ", ".join(f"“{line[:60]}”" for line in report.ignored[:5])
+        more = f" and {len(report.ignored) - 5} more" if len(report.ignored) > 5 else ""
+        entries.append(
+            {
+                "line": "(not commands)",
+                "outcome": f"Passed over, as a greeting or signature would be: {shown}{more}.",
+            }
+        )
+    if original_size:
+        intro += (
+            f" Your email was {original_size // 1024} KB; we read its first "
+            f"{settings.INBOUND_MAX_BYTES // 1024} KB (attachments are not used)."
+        )
     # The answer shows the new position: the turn notice written for it would say it twice.
     if asked:
         Notification.objects.filter(
@@ -413,51 +505,88 @@ def _answer(
         seat=seat.number,
         seq=seq,
         hold_for_quiet_hours=False,
-        context={"report": report.lines, "summary": summary, "intro": intro, "help": report.help},
+        context={"report": entries, "summary": summary, "intro": intro, "help": report.help},
     )
 
 
-def _answer_wrong_sender(row: InboundMessage, match: Match, seat: Seat, sender: str) -> None:
-    outbox.write(
-        kind=Kind.ANSWER,
-        user=seat.user,
-        dedupe_key=f"answer:{row.pk}",
-        match=match,
-        seat=seat.number,
-        seq=match.head_seq,
-        hold_for_quiet_hours=False,
-        context={
-            "summary": "Not applied: unknown sender",
-            "intro": (
-                f"We received a reply for your seat from {sender}, which is not the address "
-                "registered for you, so nothing in it was applied. Please answer from this "
-                "address."
-            ),
-            "report": [],
-        },
-    )
+# --- notices about mail we could not take ---------------------------------------------------
+# They go only to a registered address, and at most INBOUND_NOTICES_PER_HOUR an hour to each
+# person, counted in Django's cache (Redis in production, so shared by every process): a
+# forger can make us write to a player, never to an address of the forger's choosing, and
+# never many times.
 
 
-def _answer_without_match(row: InboundMessage, user) -> None:
+def may_send_notice(user) -> bool:
+    limit = getattr(settings, "INBOUND_NOTICES_PER_HOUR", 3)
+    key = f"inbound-notice:{user.pk}:{int(time.time() // 3600)}"
+    try:
+        cache.add(key, 0, timeout=3600)
+        return cache.incr(key) <= limit
+    except Exception:  # the cache is down: say nothing rather than flood
+        log.warning("inbound notice to user %s not sent: cache unavailable", user.pk)
+        return False
+
+
+def _notice(row: InboundMessage, user, summary: str, intro: str, match=None, seat=None) -> None:
+    if not may_send_notice(user):
+        log.info("inbound %s: notice to user %s throttled", row.message_id, user.pk)
+        return
     outbox.write(
         kind=Kind.ANSWER,
         user=user,
         dedupe_key=f"answer:{row.pk}",
+        match=match,
+        seat=seat.number if seat is not None else None,
+        seq=match.head_seq if match is not None else None,
         hold_for_quiet_hours=False,
-        context={
-            "summary": "Which match?",
-            "intro": (
-                "We received your email but could not tell which match it was for: the "
-                "address it was sent to carries no valid match token. Reply to the email "
-                "that asked for your move (its reply address names the match and your seat)."
-            ),
-            "report": [],
-        },
+        context={"summary": summary, "intro": intro, "report": []},
+    )
+
+
+def _notice_wrong_sender(row: InboundMessage, match: Match, seat: Seat, sender: str) -> None:
+    _notice(
+        row,
+        seat.user,
+        "Not applied: unknown sender",
+        f"We received a reply for your seat from {sender or 'an unknown sender'}, which is "
+        "not the address registered for you, so nothing in it was applied. Please answer "
+        "from this address.",
+        match,
+        seat,
+    )
+
+
+def _notice_forged(
+    row: InboundMessage, match: Match, seat: Seat, sender: str, failures: list[str]
+) -> None:
+    _notice(
+        row,
+        seat.user,
+        "Not applied: the sender could not be verified",
+        f"We received a reply for your seat from {sender or 'an unknown sender'}, but our "
+        f"mail server found that it did not come from that address's mail system "
+        f"({', '.join(failures)}), so nothing in it was applied. If you sent it, your mail "
+        "provider may be forwarding it in a way that breaks the check: answer from the page "
+        "of the match instead.",
+        match,
+        seat,
+    )
+
+
+def _notice_without_match(row: InboundMessage, user) -> None:
+    _notice(
+        row,
+        user,
+        "Which match?",
+        "We received your email but could not tell which match it was for: the address it "
+        "was sent to carries no valid match token. Reply to the email that asked for your "
+        "move (its reply address names the match and your seat).",
     )
 
 
 def reprocess_stuck(older_than) -> int:
-    """Messages recorded but never handled (a worker died): handle them now."""
+    """Messages recorded but never handled (a worker died, the database went away): handle
+    them now. Returns how many were taken up."""
     ids = list(
         InboundMessage.objects.filter(
             status=InboundStatus.RECEIVED, received_at__lt=older_than
@@ -466,6 +595,7 @@ def reprocess_stuck(older_than) -> int:
     for pk in ids:
         try:
             handle(pk)
-        except Exception:
-            log.exception("inbound %s still cannot be handled", pk)
+        except DATABASE_DOWN:
+            log.warning("inbound %s left for the next sweep: database unavailable", pk)
+            break
     return len(ids)

@@ -1,11 +1,12 @@
 """Real reply layouts: only the player's new lines are read as commands."""
 
 import pytest
-from anymail.inbound import AnymailInboundMessage
 
 from games.selectors import load_state
 from notifications import inbound
 from notifications.models import InboundStatus
+from notifications.reading import decode
+from notifications.reading.quotes import own_text
 
 from .conftest import fixture_mail, seat_of, turn_email
 
@@ -17,8 +18,10 @@ CLIENTS = ["gmail.eml", "outlook.eml", "apple_mail.eml", "thunderbird.eml", "iph
 @pytest.mark.parametrize("name", CLIENTS)
 def test_only_the_new_text_is_kept(name):
     raw = fixture_mail(name, reply_address="play+x@reply.example.org", sender="anna@example.com")
-    message = AnymailInboundMessage.parse_raw_mime_bytes(raw)
-    assert inbound.strip_reply(inbound.body_text(message)) == "1"
+    lines = [line for line in own_text(decode.body(decode.parse(raw)).text) if line]
+    # The move, then at most a sign-off: nothing of the quoted turn email.
+    assert lines[0] == "1"
+    assert not any("play" in line or "Trick" in line or "wrote" in line for line in lines)
 
 
 @pytest.mark.parametrize("name", CLIENTS)
@@ -38,10 +41,10 @@ def test_a_reply_from_each_client_plays_the_first_choice(name, match, anna):
 
 
 def test_an_html_only_reply_is_read():
-    message = AnymailInboundMessage.construct(
-        from_email="anna@example.com",
-        to="play+x@reply.example.org",
-        html="<div>play 5<br></div><div class='gmail_quote'>On Mon wrote:<br>"
-        "<blockquote>Hello</blockquote></div>",
+    raw = (
+        b"From: anna@example.com\r\nTo: play+x@reply.example.org\r\n"
+        b"Content-Type: text/html; charset=utf-8\r\n\r\n"
+        b"<div>play 5<br></div><div class='gmail_quote'>On Mon wrote:<br>"
+        b"<blockquote>Hello</blockquote></div>"
     )
-    assert inbound.strip_reply(inbound.body_text(message)).splitlines()[0] == "play 5"
+    assert own_text(decode.body(decode.parse(raw)).text) == ["play 5"]

@@ -1,0 +1,168 @@
+"""The player's own text in a reply: above, below or between the quoted lines.
+
+A reply is the player's lines mixed with what they answered. That is recognised by its
+shape, the way clients write it, in the languages players use:
+
+- quoted lines ("> ", and HTML quotes, which `html` marks the same way);
+- attribution lines before a quote ("On ... wrote:", "Am ... schrieb ...:", "Le ... a
+  écrit :", "Op ... heeft ... het volgende geschreven:", "El ... escribió:", "Il ... ha
+  scritto:", "Em ... escreveu:", "Den ... skrev ...:", "... napisał(a):", "Dne ...
+  napsal(a):", "Wiadomość napisana przez ... w dniu ...:"), also when the client wrapped
+  them over two or three lines;
+- original-message separators under which everything is the old message, unquoted:
+  Outlook's "-----Original Message-----" and its header blocks ("From: / Sent: / To: /
+  Subject:", "Von: / Gesendet: / An: / Betreff:", "De : / Envoyé : / À : / Objet :" ...),
+  web.de's "Gesendet: / Von: / An: / Betreff:", Samsung's "-------- Original message
+  --------", Gmail's "---------- Forwarded message ---------" and Apple's "Begin forwarded
+  message:", each in the twelve languages;
+- a signature after the "-- " line, up to the next quote.
+
+Everything else is the player's: sign-offs and device footers are left for the command
+reader, which passes over lines that are not commands and says so.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The verb that ends an attribution line, as clients write it in each language.
+_WROTE = (
+    r"wrote|writes|schrieb|schreibt|a écrit|a ecrit|schreef|het volgende geschreven|"
+    r"geschreven|escribió|escribio|ha escrito|ha scritto|scrisse|escreveu|skrev|skriver|"
+    r"napisał\(a\)|napisała|napisał|pisze|napsal\(a\)|napsala|napsal"
+)
+_ATTRIBUTION_END = re.compile(rf"(?i)(^|\W)({_WROTE})\s*:\s*$")
+_ATTRIBUTION_START_ONLY = re.compile(r"(?i)^wiadomość napisana przez .*:\s*$")
+# How an attribution line begins, for joining one the client wrapped.
+_OPENER = re.compile(
+    r"(?i)^(on|am|le|op|el|il|em|no dia|den|dnia|w dniu|dne|"
+    r"(mon|tue|wed|thu|fri|sat|sun|ma|di|wo|do|vr|za|zo|lun|mar|mer|jeu|ven|sam|dim|"
+    r"mié|jue|vie|sáb|gio|seg|ter|qua|qui|sex|mån|tis|ons|tor|fre|lör|sön|man|tir|lør|søn|"
+    r"pon|wt|śr|czw|pt|sob|niedz|po|út|st|čt|pá|so|ne)[a-zäöüéèçàáíóúåøæśłąężčřšžý]*\.?,?\s+\d|"
+    r"\d{1,4}[./-]\s?\d{1,2}|\d{1,2}\.?\s+\w+\.?\s+\d{4})"
+)
+_PHRASES_ORIGINAL = (
+    "original message|ursprüngliche nachricht|ursprüngliche mitteilung|message d'origine|"
+    "message d’origine|message original|oorspronkelijk bericht|oorspronkelijk e-mailbericht|"
+    "mensaje original|messaggio originale|mensagem original|ursprungligt meddelande|"
+    "oprindelig meddelelse|opprinnelig melding|oryginalna wiadomość|wiadomość oryginalna|"
+    "původní zpráva|původní e-mail|forwarded message|weitergeleitete nachricht|"
+    "message transféré|doorgestuurd bericht|mensaje reenviado|messaggio inoltrato|"
+    "mensagem encaminhada|vidarebefordrat meddelande|videresendt meddelelse|"
+    "videresendt melding|wiadomość przekazana dalej|přeposlaná zpráva|reply message"
+)
+_SEPARATOR = re.compile(rf"(?i)^[-_=*\s]*({_PHRASES_ORIGINAL})[-_=*\s]*:?$")
+_FORWARD_INTRO = re.compile(
+    r"(?i)^(begin forwarded message|anfang der weitergeleiteten nachricht|"
+    r"début du message réexpédié|début du message transféré|begin doorgestuurd bericht|"
+    r"inicio del mensaje reenviado|comienzo del mensaje reenviado|inizio messaggio inoltrato|"
+    r"início da mensagem reencaminhada|início da mensagem encaminhada|vidarebefordrat mejl|"
+    r"videresendt besked|videresendt melding|videresendt e-post|"
+    r"początek przekazywanej wiadomości|začátek přeposlané zprávy)\s*:?\s*$"
+)
+_HEADER_FROM = (
+    r"from|von|de|van|da|från|fra|od|absender|afzender|remitente|mittente|remetente|"
+    r"avsändare|afsender|avsender|nadawca|odesílatel"
+)
+_HEADER_OTHER = (
+    r"sent|date|to|cc|subject|gesendet|datum|an|betreff|envoyé|envoye|à|a|objet|verzonden|"
+    r"aan|onderwerp|enviado|enviada|fecha|para|asunto|inviato|data|oggetto|assunto|skickat|"
+    r"till|ämne|sendt|til|emne|wysłane|wysłano|do|temat|dw|odesláno|komu|předmět|kopie|"
+    r"envoyé le|gesendet am"
+)
+_HEADER_LINE_FROM = re.compile(rf"(?i)^\**\s*({_HEADER_FROM})\s*:\**\s*\S")
+_HEADER_LINE_OTHER = re.compile(rf"(?i)^\**\s*({_HEADER_OTHER})\s*:\**\s*\S")
+_RULE = re.compile(r"^\s*([_\-=*]\s*){8,}$")
+_SIGNATURE = ("--", "-- ", "—", "__")
+
+
+def is_quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+def _header_block_at(lines: list[str], index: int) -> bool:
+    """An original message's header block starts here: a From-like line and, within the
+    next four lines, another header (or web.de's Sent line followed by From)."""
+    first = lines[index].strip()
+    if _HEADER_LINE_FROM.match(first):
+        following = [ln.strip() for ln in lines[index + 1 : index + 5]]
+        return any(_HEADER_LINE_OTHER.match(ln) for ln in following if ln)
+    if _HEADER_LINE_OTHER.match(first) and index + 1 < len(lines):
+        following = [ln.strip() for ln in lines[index + 1 : index + 3]]
+        return any(_HEADER_LINE_FROM.match(ln) for ln in following if ln) and any(
+            _HEADER_LINE_OTHER.match(ln) for ln in lines[index + 2 : index + 5]
+        )
+    return False
+
+
+def original_message_start(lines: list[str]) -> int:
+    """Index of the first line of an unquoted original or forwarded message, or len(lines)."""
+    for index, line in enumerate(lines):
+        if is_quoted(line):
+            continue
+        bare = line.strip()
+        if not bare:
+            continue
+        if _SEPARATOR.match(bare) and any(c.isalpha() for c in bare):
+            return _include_rule_above(lines, index)
+        if _FORWARD_INTRO.match(bare) or _header_block_at(lines, index):
+            return _include_rule_above(lines, index)
+    return len(lines)
+
+
+def _include_rule_above(lines: list[str], index: int) -> int:
+    """Outlook draws a line of underscores above the header block: cut there."""
+    above = index - 1
+    while above >= 0 and not lines[above].strip():
+        above -= 1
+    if above >= 0 and _RULE.match(lines[above]):
+        return above
+    return index
+
+
+def attribution_lines(lines: list[str]) -> set[int]:
+    """Indexes of attribution lines, with the lines a client wrapped them over."""
+    found: set[int] = set()
+    for index, line in enumerate(lines):
+        bare = line.strip()
+        if is_quoted(line) or not bare or len(bare) > 400:
+            continue
+        if _ATTRIBUTION_START_ONLY.match(bare):
+            found.add(index)
+            continue
+        if not _ATTRIBUTION_END.search(bare):
+            continue
+        found.add(index)
+        if _OPENER.match(bare):
+            continue
+        # Wrapped: the opener is on one of the two lines above, with no blank line between.
+        for above in (index - 1, index - 2):
+            if above < 0 or not lines[above].strip() or is_quoted(lines[above]):
+                break
+            if _OPENER.match(lines[above].strip()):
+                found.update(range(above, index))
+                break
+    return found
+
+
+def own_text(text: str) -> list[str]:
+    """The player's own lines, in order, without quotes, attributions and signatures."""
+    lines = text.replace("\r\n", "\n").replace("\xa0", " ").split("\n")
+    lines = lines[: original_message_start(lines)]
+    attribution = attribution_lines(lines)
+    kept: list[str] = []
+    in_signature = False
+    for index, line in enumerate(lines):
+        if is_quoted(line) or index in attribution:
+            in_signature = False
+            continue
+        if line.rstrip() in _SIGNATURE or line == "-- ":
+            in_signature = True
+            continue
+        if not in_signature:
+            kept.append(line.rstrip())
+    while kept and not kept[0].strip():
+        kept.pop(0)
+    while kept and not kept[-1].strip():
+        kept.pop()
+    return kept
