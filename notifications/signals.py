@@ -17,7 +17,9 @@ FAILING_EVENTS = {EventType.BOUNCED, EventType.COMPLAINED, EventType.REJECTED}
 
 
 def on_inbound(sender, event, esp_name, **kwargs) -> None:
-    """An ESP posted a message: record it, answer 200 fast, handle it in a worker."""
+    """An ESP posted a message: record it, answer 200 fast, handle it in a worker. A message
+    that cannot be read is recorded as such; only a database outage answers 5xx (the ESP
+    retries, and the Message-ID keeps the retry from counting twice)."""
     from . import inbound
     from .tasks import handle_inbound
 
@@ -25,7 +27,13 @@ def on_inbound(sender, event, esp_name, **kwargs) -> None:
         # Without the shared secret anyone could post moves: refuse to act on them.
         log.error("inbound mail from %s ignored: ANYMAIL WEBHOOK_SECRET is not set", esp_name)
         return
-    row, created = inbound.record(event.message)
+    try:
+        row, created = inbound.record(event.message)
+    except inbound.DATABASE_DOWN:
+        raise
+    except Exception:
+        log.exception("inbound mail from %s could not be recorded", esp_name)
+        return
     if created and row.status == InboundStatus.RECEIVED:
 
         def enqueue() -> None:

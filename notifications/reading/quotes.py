@@ -31,7 +31,8 @@ _WROTE = (
     r"geschreven|escribió|escribio|ha escrito|ha scritto|scrisse|escreveu|skrev|skriver|"
     r"napisał\(a\)|napisała|napisał|pisze|napsal\(a\)|napsala|napsal"
 )
-_ATTRIBUTION_END = re.compile(rf"(?i)(^|\W)({_WROTE})\s*:\s*$")
+# The verb ends the line ("... wrote:") or comes before the name ("Am ... schrieb Anna:").
+_ATTRIBUTION_END = re.compile(rf"(?i)(^|\W)({_WROTE})(\W.{{0,160}})?:\s*$")
 _ATTRIBUTION_START_ONLY = re.compile(r"(?i)^wiadomość napisana przez .*:\s*$")
 # How an attribution line begins, for joining one the client wrapped.
 _OPENER = re.compile(
@@ -121,28 +122,40 @@ def _include_rule_above(lines: list[str], index: int) -> int:
 
 
 def attribution_lines(lines: list[str]) -> set[int]:
-    """Indexes of attribution lines, with the lines a client wrapped them over."""
+    """Indexes of attribution lines, with the lines a client wrapped them over (Gmail breaks
+    a long one inside the address: "Am ... schrieb Postal Boards <" / "play@...>:")."""
     found: set[int] = set()
     for index, line in enumerate(lines):
         bare = line.strip()
-        if is_quoted(line) or not bare or len(bare) > 400:
+        if is_quoted(line) or not bare or len(bare) > 400 or index in found:
             continue
-        if _ATTRIBUTION_START_ONLY.match(bare):
+        if _ATTRIBUTION_START_ONLY.match(bare) or _ATTRIBUTION_END.search(bare):
             found.add(index)
             continue
-        if not _ATTRIBUTION_END.search(bare):
+        if not _OPENER.match(bare):
             continue
-        found.add(index)
-        if _OPENER.match(bare):
-            continue
-        # Wrapped: the opener is on one of the two lines above, with no blank line between.
-        for above in (index - 1, index - 2):
-            if above < 0 or not lines[above].strip() or is_quoted(lines[above]):
+        joined = bare
+        for below in (index + 1, index + 2):
+            if below >= len(lines) or not lines[below].strip() or is_quoted(lines[below]):
                 break
-            if _OPENER.match(lines[above].strip()):
-                found.update(range(above, index))
+            joined += " " + lines[below].strip()
+            if _ATTRIBUTION_END.search(joined):
+                found.update(range(index, below + 1))
                 break
     return found
+
+
+def _unquoted_original_after(lines: list[str], attribution: set[int]) -> int:
+    """A client that writes the original unquoted under its attribution line (Yahoo):
+    everything from that line on is the original."""
+    for index in sorted(attribution):
+        if index + 1 in attribution:
+            continue
+        following = next((ln for ln in lines[index + 1 :] if ln.strip()), None)
+        if following is not None and not is_quoted(following):
+            return min(a for a in attribution if a <= index and all(
+                b in attribution for b in range(a, index + 1)))  # fmt: skip
+    return len(lines)
 
 
 def own_text(text: str) -> list[str]:
@@ -150,6 +163,7 @@ def own_text(text: str) -> list[str]:
     lines = text.replace("\r\n", "\n").replace("\xa0", " ").split("\n")
     lines = lines[: original_message_start(lines)]
     attribution = attribution_lines(lines)
+    lines = lines[: _unquoted_original_after(lines, attribution)]
     kept: list[str] = []
     in_signature = False
     for index, line in enumerate(lines):

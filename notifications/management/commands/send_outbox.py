@@ -1,22 +1,27 @@
-"""Send every due notification now, in this process, and enforce passed deadlines: the beat
-sweeps by hand (for an operator, or a cron job where no Celery beat runs)."""
+"""Send every due notification now, in this process, enforce passed deadlines and handle
+inbound mail left unhandled: the beat sweeps by hand (for an operator, or a cron job where no
+Celery beat runs)."""
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand
+from datetime import timedelta
 
-from notifications import deadlines, digest, outbox
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+from notifications import deadlines, digest, inbound, outbox
 
 
 class Command(BaseCommand):
     help = "Run the notification sweeps once in this process."
 
     def handle(self, *args, **options):
+        stuck = inbound.reprocess_stuck(timezone.now() - timedelta(minutes=5))
         enforced = deadlines.sweep_deadlines(enforce=deadlines.enforce)
         reminders = deadlines.send_reminders()
         digests = digest.send_digests()
         outcomes = outbox.send_due()
         self.stdout.write(
             f"deadlines enforced: {enforced}; reminders: {reminders}; digests: {digests}; "
-            f"sent: {outcomes.count('sent')} of {len(outcomes)} due"
+            f"sent: {outcomes.count('sent')} of {len(outcomes)} due; inbound taken up: {stuck}"
         )
