@@ -145,11 +145,11 @@ SECRET = "hook-user:hook-password"
 def test_random_messages_through_the_webhook(world, client, raw, real_token):
     match, anna, address = world
     before = match.moves.count()
-    if not raw.startswith(b"From:"):
-        raw = f"From: {anna.email}\r\nTo: {address}\r\n".encode() + raw
+    to = address if real_token else "play+x@reply.example.org"
+    raw = f"From: {anna.email}\r\nTo: {to}\r\n".encode() + raw
     payload = {
         "RawEmail": raw.decode("latin-1"),
-        "OriginalRecipient": address if real_token else "play+x@reply.example.org",
+        "OriginalRecipient": to,
         "Headers": [],
         "MessageID": "x",
     }
