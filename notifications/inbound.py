@@ -278,13 +278,17 @@ def run_commands(
     match: Match, seat: Seat, token_seq: int, lines: list[str], message_id: str
 ) -> Report:
     """Play the command lines in order and stop at the first that cannot be applied. Lines
-    that are not commands are passed over and listed, never refused."""
+    that are not commands are passed over and listed, never refused; after the first of them
+    that follows a command (a sign-off), everything is passed over, so a signature's
+    postcode or phone number is never read as a menu number."""
     report = Report()
     words = command_words(match, seat)
     moved = False  # after our own first move, the token's position is behind us by design
     commands_read = 0
+    signed_off = False  # the first other line after a command: what follows is a signature
     for index, line in enumerate(lines):
-        if not is_command(line, words):
+        if signed_off or not is_command(line, words):
+            signed_off = signed_off or commands_read > 0
             report.ignored.append(line)
             continue
         commands_read += 1
