@@ -3,6 +3,7 @@ setup (SQLite file, in-process Celery, email kept in a local mailbox). See READM
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -31,6 +32,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "anymail",
+    "axes",
+    "players",
     "games",
     "notifications",
     "community",
@@ -47,6 +50,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -82,10 +86,31 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
+    "players.backends.LoginThrottle",  # django-axes: refuses locked sign-ins; comes first
     "django.contrib.auth.backends.ModelBackend",
     "sesame.backends.ModelBackend",
 ]
 SESAME_MAX_AGE = env_int("MAGIC_LINK_MAX_AGE", 7 * 24 * 3600)
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# Proxies in front of the web processes that append to X-Forwarded-For (rate limits and
+# login throttling count by client address). 0 on the embedded server.
+PROXY_COUNT = env_int("PROXY_COUNT", 0 if DEBUG else 1)
+# Login throttling (django-axes): failures are counted in the shared cache, by address and
+# by client, and either locks sign-in with a password for the cool-off time. Sign-in links
+# still work, so a locked-out owner is never stuck.
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "players.views.locked_out"
+AXES_CLIENT_IP_CALLABLE = "players.limits.client_address"
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "home"
@@ -151,6 +176,10 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+if not CACHE_URL:
+    # axes warns that local memory is not shared between processes: true, and the embedded
+    # server is one process. Production sets CACHE_URL (README), and the warning is moot.
+    SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 # --- Email ------------------------------------------------------------------------------
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "notifications.mailbox.LocalMailboxBackend")
@@ -170,6 +199,9 @@ REPLY_DOMAIN = env_str("REPLY_DOMAIN", "localhost")
 INBOUND_AUTHSERV_ID = env_str("INBOUND_AUTHSERV_ID", "")
 INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 512 * 1024)
 INBOUND_NOTICES_PER_HOUR = env_int("INBOUND_NOTICES_PER_HOUR", 3)
+# The local mailbox (DEBUG only) holds everyone's sign-in links: staff only, unless `serve`
+# listens on loopback only, where everyone who can reach it is on this machine.
+LOCAL_MAILBOX_OPEN = False
 ANYMAIL = {
     key: value
     for key, value in {

@@ -6,6 +6,7 @@ urlpatterns = [
     path("anymail/", include("anymail.urls")),
     path("api/", include("games.api_urls")),
     path("n/", include("notifications.urls")),
+    path("", include("players.urls")),
     path("", include("community.urls")),
     path("", include("games.urls")),
 ]

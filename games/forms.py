@@ -5,80 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model, password_validation
-from django.contrib.auth.forms import AuthenticationForm
 from django.core.validators import validate_email
 
 from games.engine import Game, available_games
 from games.models import TimeoutPolicy
-
-User = get_user_model()
-
-
-def normalise_email(value: str) -> str:
-    return (value or "").strip().lower()
-
-
-# --- accounts -----------------------------------------------------------------------------
-
-
-class SignupForm(forms.Form):
-    email = forms.EmailField(widget=forms.EmailInput(attrs={"autocomplete": "email"}))
-    password = forms.CharField(
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}), strip=False
-    )
-    password_again = forms.CharField(
-        label="Password again",
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        strip=False,
-    )
-
-    def clean_email(self) -> str:
-        email = normalise_email(self.cleaned_data["email"])
-        if User.objects.filter(username__iexact=email).exists():
-            raise forms.ValidationError(
-                "There is already an account with this email; log in instead."
-            )
-        return email
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        password = data.get("password")
-        if password and password != data.get("password_again"):
-            self.add_error("password_again", "The two passwords differ.")
-        elif password and data.get("email"):
-            try:
-                password_validation.validate_password(
-                    password, User(username=data["email"], email=data["email"])
-                )
-            except forms.ValidationError as error:
-                self.add_error("password", error)
-        return data
-
-    def save(self):
-        email = self.cleaned_data["email"]
-        return User.objects.create_user(
-            username=email, email=email, password=self.cleaned_data["password"]
-        )
-
-
-class EmailLoginForm(AuthenticationForm):
-    """Django's login form with the email as the username."""
-
-    username = forms.EmailField(
-        label="Email", widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True})
-    )
-
-    def clean_username(self) -> str:
-        return normalise_email(self.cleaned_data["username"])
-
-
-class MagicLinkForm(forms.Form):
-    email = forms.EmailField(widget=forms.EmailInput(attrs={"autocomplete": "email"}))
-
-    def clean_email(self) -> str:
-        return normalise_email(self.cleaned_data["email"])
-
+from players.forms import normalise_email
 
 # --- creating a match ---------------------------------------------------------------------
 

@@ -43,6 +43,7 @@ from games.models import (
 from games.replay import LoggedMove, apply_logged, initial_digest, initial_state
 from games.selectors import load_state, remember_position
 from notifications import api as notify
+from players import accounts
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +160,8 @@ def join_match(*, match_id: int, user: AbstractBaseUser) -> Seat:
         seats = list(match.seats.all())
         if any(s.user_id == user.pk for s in seats):
             raise ServiceError("You already have a seat in this match.")
-        email = (user.email or "").lower()
+        # A seat reserved for an address goes only to an account that has proved it owns it.
+        email = (user.email or "").lower() if accounts.is_verified(user) else None
         seat = next((s for s in seats if s.is_open and s.invited_email == email), None)
         seat = seat or next((s for s in seats if s.is_open and not s.invited_email), None)
         if seat is None:

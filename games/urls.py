@@ -1,15 +1,9 @@
-from django.contrib.auth.views import LogoutView
 from django.urls import path
 
 from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("signup/", views.signup, name="signup"),
-    path("login/", views.EmailLoginView.as_view(), name="login"),
-    path("logout/", LogoutView.as_view(), name="logout"),
-    path("login/email/", views.magic_request, name="magic_request"),
-    path("login/link/", views.magic_login, name="magic_login"),
     path("lobby/", views.lobby, name="lobby"),
     path("matches/new/", views.match_create, name="match_create"),
     path("matches/play-now/", views.play_now, name="play_now"),

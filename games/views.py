@@ -5,40 +5,28 @@ from __future__ import annotations
 import logging
 import secrets
 
-from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import LoginView
-from django.core.cache import cache
-from django.core.mail import send_mail
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_http_methods, require_POST
-from sesame.utils import get_query_string, get_user
 
 from community.access import can_watch
 from games import pages, selectors, services
 from games.commands import interpret
 from games.engine import IllegalMove, available_games
 from games.forms import (
-    EmailLoginForm,
     GameChoiceForm,
-    MagicLinkForm,
     MatchCreateForm,
     MoveForm,
     PlayNowForm,
-    SignupForm,
     StandingOrdersForm,
 )
 from games.models import Match, MatchStatus, MoveSource
+from players import limits
 
 log = logging.getLogger(__name__)
-User = get_user_model()
 
 
 def _render(request: HttpRequest, template: str, context: dict, status: int = 200) -> HttpResponse:
@@ -48,104 +36,13 @@ def _render(request: HttpRequest, template: str, context: dict, status: int = 20
         return render(request, template, context, status=status)
 
 
-def _next_url(request: HttpRequest, value: str | None) -> str:
-    if value and url_has_allowed_host_and_scheme(
-        value, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return value
-    return reverse(settings.LOGIN_REDIRECT_URL)
-
-
-# --- home and accounts --------------------------------------------------------------------
+# --- home -------------------------------------------------------------------------------
 
 
 def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
     return _render(request, "site/home.html", {"games": available_games()})
-
-
-class EmailLoginView(LoginView):
-    form_class = EmailLoginForm
-    template_name = "accounts/login.html"
-    redirect_authenticated_user = True
-
-
-@require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, "Welcome! Your account is ready.")
-        return redirect(_next_url(request, request.POST.get("next")))
-    return _render(request, "accounts/signup.html", {"form": form, "next": request.GET.get("next")})
-
-
-@require_http_methods(["GET", "POST"])
-def magic_request(request: HttpRequest) -> HttpResponse:
-    """Enter an email, get a login link. Unknown addresses get an account with no password:
-    following the link proves the address is theirs. The answer is the same either way."""
-    form = MagicLinkForm(request.POST or None)
-    next_path = request.POST.get("next") or request.GET.get("next") or ""
-    if request.method == "POST" and form.is_valid():
-        email = form.cleaned_data["email"]
-        user = User.objects.filter(username__iexact=email).first()
-        if user is None:
-            user = User.objects.create_user(username=email, email=email)
-            user.set_unusable_password()
-            user.save(update_fields=["password"])
-        if user.is_active and _magic_link_allowed(email):
-            try:
-                _send_magic_link(user, next_path)
-            except Exception:  # the mail server is down: the person can ask again later
-                log.exception("could not send a login link")
-        return _render(request, "accounts/magic_sent.html", {"email": email})
-    return _render(request, "accounts/magic_request.html", {"form": form, "next": next_path})
-
-
-MAGIC_LINKS_PER_HOUR = 3
-
-
-def _magic_link_allowed(email: str) -> bool:
-    """At most a few links an hour to one address, so the form cannot be used to flood it."""
-    key = f"magic-link:{email.lower()}"
-    cache.add(key, 0, timeout=3600)
-    return cache.incr(key) <= MAGIC_LINKS_PER_HOUR
-
-
-def _send_magic_link(user, next_path: str) -> None:
-    query = get_query_string(user)
-    if next_path and next_path.startswith("/") and not next_path.startswith("//"):
-        query += "&" + urlencode({"next": next_path})
-    link = settings.SITE_URL + reverse("magic_login") + query
-    context = {
-        "link": link,
-        "site_name": settings.SITE_NAME,
-        "days": settings.SESAME_MAX_AGE // 86400,
-    }
-    send_mail(
-        subject=f"Your login link for {settings.SITE_NAME}",
-        message=render_to_string("accounts/magic_link_email.txt", context),
-        from_email=None,
-        recipient_list=[user.email],
-    )
-
-
-@require_http_methods(["GET", "POST"])
-def magic_login(request: HttpRequest) -> HttpResponse:
-    """GET shows a one-button form (mail scanners open links); POST logs in."""
-    token = request.POST.get("sesame") or request.GET.get("sesame") or ""
-    next_path = request.POST.get("next") or request.GET.get("next") or ""
-    user = get_user(token, update_last_login=False) if token else None
-    if user is None:
-        return _render(request, "accounts/magic_invalid.html", {}, status=400)
-    if request.method == "POST":
-        login(request, user, backend="sesame.backends.ModelBackend")
-        return redirect(_next_url(request, next_path))
-    return _render(
-        request, "accounts/magic_confirm.html", {"sesame": token, "next": next_path, "who": user}
-    )
 
 
 # --- lobby and new matches ----------------------------------------------------------------
@@ -189,6 +86,16 @@ def match_create(request: HttpRequest) -> HttpResponse:
     form = MatchCreateForm(
         request.POST if request.method == "POST" else None, game=game, players=players
     )
+    if request.method == "POST" and form.is_valid():
+        invited = len(form.cleaned_data["invite_emails"])
+        if invited and not limits.allow(
+            "invite", str(request.user.pk), limit=limits.INVITATIONS_PER_HOUR, cost=invited
+        ):
+            form.add_error(
+                "invite_emails",
+                f"You can invite {limits.INVITATIONS_PER_HOUR} addresses an hour; "
+                "try again later or leave the seats open.",
+            )
     if request.method == "POST" and form.is_valid():
         try:
             match = services.create_match(

@@ -1,11 +1,14 @@
 """The local mailbox: the embedded default email backend. Keeps every sent message as one
 .eml file under var/mailbox, which the site shows in DEBUG (notifications:mailbox), where a
-reply can be typed and fed through the same inbound path as real mail."""
+reply can be typed and fed through the same inbound path as real mail. It holds everyone's
+sign-in links, so it is shown only to staff, or to anyone on a server that listens on the
+loopback interface only (`serve` on its default host sets LOCAL_MAILBOX_OPEN)."""
 
 from __future__ import annotations
 
 import email
 import email.utils
+import ipaddress
 import re
 import uuid
 from dataclasses import dataclass
@@ -18,6 +21,15 @@ from django.core.mail.backends.base import BaseEmailBackend
 from django.utils import timezone
 
 _NAME = re.compile(r"^[0-9]{8}T[0-9]{12}-[0-9a-f]{8}\.eml$")
+
+
+def visible_to(request) -> bool:
+    if not settings.DEBUG:
+        return False
+    if request.user.is_authenticated and request.user.is_staff:
+        return True
+    remote = request.META.get("REMOTE_ADDR", "")
+    return settings.LOCAL_MAILBOX_OPEN and ipaddress.ip_address(remote or "0.0.0.0").is_loopback
 
 
 def mailbox_dir() -> Path:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from csp.constants import NONE, SELF
 from csp.decorators import csp
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -18,6 +17,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from games.models import Match
+from players import limits
 
 from . import inbound
 from . import mailbox as local_mailbox
@@ -110,6 +110,8 @@ def chat_post(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=pk)
     error = ""
     try:
+        if not limits.allow("chat", str(request.user.pk), limit=limits.CHAT_MESSAGES_PER_HOUR):
+            raise ChatError("You have sent many messages this hour; wait a little.")
         post_message(match=match, user=request.user, text=request.POST.get("text", ""))
     except ChatError as problem:
         error = problem.message
@@ -130,13 +132,13 @@ def chat_post(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(_match_path(match) + "#chat")
 
 
-def _debug_only() -> None:
-    if not settings.DEBUG:
-        raise Http404("The local mailbox exists only in DEBUG.")
+def _mailbox_visible(request: HttpRequest) -> None:
+    if not local_mailbox.visible_to(request):
+        raise Http404("The local mailbox is shown only in DEBUG, to staff or on a loopback server.")
 
 
 def mailbox(request: HttpRequest) -> HttpResponse:
-    _debug_only()
+    _mailbox_visible(request)
     to = request.GET.get("to", "")
     return _page(
         request,
@@ -146,7 +148,7 @@ def mailbox(request: HttpRequest) -> HttpResponse:
 
 
 def mailbox_message(request: HttpRequest, name: str) -> HttpResponse:
-    _debug_only()
+    _mailbox_visible(request)
     mail = local_mailbox.get_mail(name)
     if mail is None:
         raise Http404("No such message in the local mailbox.")
@@ -177,7 +179,7 @@ def mailbox_message(request: HttpRequest, name: str) -> HttpResponse:
     }
 )
 def mailbox_message_html(request: HttpRequest, name: str) -> HttpResponse:
-    _debug_only()
+    _mailbox_visible(request)
     mail = local_mailbox.get_mail(name)
     if mail is None or not mail.html:
         raise Http404("No such message in the local mailbox.")

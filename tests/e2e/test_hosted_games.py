@@ -5,25 +5,17 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Match
+from tests.e2e.accounts import sign_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 HOSTED = [("nieuwstad", 2), ("new-england", 3), ("blankenburg", 2)]
 
 
-def sign_up(page: Page, live_server, email: str) -> None:
-    page.goto(live_server.url + "/signup/")
-    page.fill("input[name=email]", email)
-    page.fill("input[name=password]", "a long enough password")
-    page.fill("input[name=password_again]", "a long enough password")
-    page.click("button[type=submit]:has-text('Create my account')")
-    expect(page).to_have_url(live_server.url + "/lobby/")
-
-
 @pytest.mark.parametrize(("slug", "players"), HOSTED)
 def test_a_hosted_game_is_played_by_clicking(page: Page, live_server, screenshots, slug, players):
     page.set_viewport_size({"width": 1280, "height": 1000})
-    sign_up(page, live_server, f"{slug}@example.com")
+    sign_up(page, live_server.url, f"{slug}@example.com")
     play_now = page.locator(f"form.play-now:has(input[value='{slug}'])")
     if play_now.locator("select[name=players]").count():
         play_now.locator("select[name=players]").select_option(str(players))

@@ -3,17 +3,14 @@
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.accounts import sign_up
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_sign_up_play_now_and_move_by_clicking(page: Page, live_server, screenshots):
     page.set_viewport_size({"width": 1200, "height": 900})
-    page.goto(live_server.url + "/signup/")
-    page.fill("input[name=email]", "player@example.com")
-    page.fill("input[name=password]", "a long enough password")
-    page.fill("input[name=password_again]", "a long enough password")
-    page.click("button[type=submit]:has-text('Create my account')")
-    expect(page).to_have_url(live_server.url + "/lobby/")
+    sign_up(page, live_server.url, "player@example.com")
 
     play_now = page.locator("form.play-now:has(input[value='sealed-cards'])")
     play_now.get_by_role("button", name="Play now against bots").click()

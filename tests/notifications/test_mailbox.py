@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 BACKEND = "notifications.mailbox.LocalMailboxBackend"
 
 
-@override_settings(EMAIL_BACKEND=BACKEND, DEBUG=True)
+@override_settings(EMAIL_BACKEND=BACKEND, DEBUG=True, LOCAL_MAILBOX_OPEN=True)
 def test_a_newcomer_plays_by_email_on_one_machine(client, anna):
     match = start_match(anna, bots=1)
     outbox.send_due()

@@ -1,55 +1,181 @@
-"""Sign up and log in with email and password, or with a link sent by email."""
+"""Sign up, confirm the address, log in with a password or a mailed link; the answers never
+tell whether an address has an account, and an unconfirmed account cannot take an address
+from its owner."""
 
 import re
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 from sesame.utils import get_query_string
 
-from tests.web.conftest import PASSWORD, make_user
+from games import services
+from players.models import UnverifiedAddress
+from players.views import LINKS_PER_CLIENT, SIGNUPS_PER_CLIENT
+from tests.web.conftest import PASSWORD, logged_in, make_user
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
 
 
-def test_signup_stores_the_email_as_username_and_logs_in(client):
-    response = client.post(
+def sign_up(client, email: str, password: str = PASSWORD, name: str = "Dora"):
+    return client.post(
         reverse("signup"),
-        {"email": " Dora@Example.com ", "password": PASSWORD, "password_again": PASSWORD},
+        {"email": email, "display_name": name, "password": password, "password_again": password},
     )
-    assert response.status_code == 302
+
+
+def page_text(response, email: str) -> str:
+    """The page with the address and the per-request CSRF token blanked out."""
+    text = response.content.decode().replace(email, "ADDRESS")
+    return re.sub(r'"X-CSRFToken": "[^"]+"', "", text)
+
+
+def follow(client: Client, message, button_url: str):
+    """Open the link in `message` and press the page's one button."""
+    link = re.search(r"https?://\S+", message.body).group(0)
+    path = "/" + link.split("://", 1)[1].split("/", 1)[1]
+    page = client.get(path)
+    assert page.status_code == 200
+    return client.post(button_url, {"sesame": page.context["sesame"], "next": "/lobby/"})
+
+
+def password_login(client, email: str, password: str = PASSWORD):
+    return client.post(reverse("login"), {"username": email, "password": password})
+
+
+def test_signup_mails_a_confirmation_and_the_password_works_only_after_it(client):
+    response = sign_up(client, " Dora@Example.com ")
+    assert response.status_code == 200
+    assert "Check your mail" in response.content.decode()
     user = User.objects.get()
     assert user.username == user.email == "dora@example.com"
+    assert user.first_name == "Dora"
+    assert client.get(reverse("lobby")).status_code == 302  # not logged in yet
+    refused = password_login(client, "dora@example.com")
+    assert "Confirm your address first" in refused.content.decode()
+
+    [confirmation] = mail.outbox
+    assert confirmation.to == ["dora@example.com"]
+    response = follow(client, confirmation, reverse("signup_confirm"))
+    assert response["Location"] == "/lobby/"
     assert client.get(reverse("lobby")).status_code == 200
+    assert not UnverifiedAddress.objects.exists()
+    assert password_login(Client(), "dora@example.com").status_code == 302
 
 
-def test_signup_refuses_a_taken_email_and_differing_passwords(client, anna):
-    response = client.post(
-        reverse("signup"),
-        {"email": anna.email, "password": PASSWORD, "password_again": PASSWORD},
+def test_signup_for_a_registered_address_answers_the_same_and_changes_nothing(client, anna):
+    new = page_text(sign_up(client, "new@example.com"), "new@example.com")
+    taken = page_text(sign_up(client, anna.email, password="another long pass"), anna.email)
+    assert new == taken
+    anna.refresh_from_db()
+    assert anna.check_password(PASSWORD)
+    to_anna = [m for m in mail.outbox if m.to == [anna.email]]
+    assert len(to_anna) == 1 and "already" in to_anna[0].subject
+    assert User.objects.filter(username=anna.email).count() == 1
+
+
+def test_a_sign_in_link_answers_the_same_for_known_and_unknown_addresses(client, anna):
+    known = client.post(reverse("magic_request"), {"email": anna.email})
+    unknown = client.post(reverse("magic_request"), {"email": "x@example.com"})
+    assert page_text(known, anna.email) == page_text(unknown, "x@example.com")
+
+
+def test_weak_passwords_are_refused(client):
+    for weak in ("a", "password", "12345678901", "dora@example.com"):
+        response = sign_up(client, "dora@example.com", password=weak)
+        assert response.context["form"].errors["password"], weak
+    assert not User.objects.exists()
+    assert not mail.outbox
+
+
+def test_signup_and_magic_request_tell_nobody_if_the_mail_server_is_down(client, settings):
+    settings.EMAIL_BACKEND = "tests.web.test_accounts.BrokenBackend"
+    assert sign_up(client, "dora@example.com").status_code == 200
+    assert client.post(reverse("magic_request"), {"email": "dora@example.com"}).status_code == 200
+
+
+def test_someone_elses_signup_cannot_keep_the_address_from_its_owner(client):
+    """Eve signs up with Vera's address. Eve cannot log in; Vera asks for a sign-in link
+    (not Eve's confirmation): Eve's password is dropped and Vera owns the account."""
+    eve = Client()
+    sign_up(eve, "vera@example.com", password="eves own passphrase")
+    assert (
+        "Confirm your address first"
+        in password_login(eve, "vera@example.com", "eves own passphrase").content.decode()
     )
-    assert "already an account" in response.content.decode()
-    response = client.post(
-        reverse("signup"),
-        {"email": "new@example.com", "password": PASSWORD, "password_again": "other one"},
+
+    vera = Client()
+    vera.post(reverse("magic_request"), {"email": "vera@example.com"})
+    follow(vera, mail.outbox[-1], reverse("magic_login"))
+    assert vera.get(reverse("lobby")).status_code == 200
+    user = User.objects.get(username="vera@example.com")
+    assert not user.has_usable_password()
+    assert password_login(Client(), "vera@example.com", "eves own passphrase").status_code == 200
+    # Eve's confirmation link, mailed to Vera, no longer works either.
+    eve_link = mail.outbox[0]
+    assert "Confirm" in eve_link.subject
+    path = "/" + re.search(r"https?://\S+", eve_link.body).group(0).split("/", 3)[3]
+    assert Client().get(path).status_code == 400
+
+
+def test_a_confirmation_link_cannot_be_used_to_log_in_and_back(client):
+    sign_up(client, "dora@example.com")
+    token = re.search(r"sesame=([^&\s]+)", mail.outbox[0].body).group(1)
+    assert client.post(reverse("magic_login"), {"sesame": token}).status_code == 400
+    user = User.objects.get()
+    plain = get_query_string(user).split("=", 1)[1]
+    assert client.post(reverse("signup_confirm"), {"sesame": plain}).status_code == 400
+
+
+def test_a_reserved_seat_goes_only_to_the_verified_owner_of_its_address(anna):
+    match = services.create_match(
+        creator=anna, game_slug="sealed-cards", players=2, invite_emails=["vera@example.com"]
     )
-    assert "The two passwords differ." in response.content.decode()
-    assert User.objects.count() == 1
+    sign_up(Client(), "vera@example.com")  # Eve, not Vera: unconfirmed
+    impostor = User.objects.get(username="vera@example.com")
+    with pytest.raises(services.ServiceError, match="no open seat"):
+        services.join_match(match_id=match.pk, user=impostor)
+    vera = Client()
+    vera.post(reverse("magic_request"), {"email": "vera@example.com"})
+    follow(vera, mail.outbox[-1], reverse("magic_login"))
+    response = vera.post(reverse("match_join", args=[match.pk]))
+    assert response.status_code == 302
+    assert match.seats.get(invited_email="vera@example.com").user == impostor  # now verified
 
 
 def test_login_with_email_and_password(client, anna):
-    response = client.post(reverse("login"), {"username": "ANNA@example.com", "password": PASSWORD})
+    response = password_login(client, "ANNA@example.com")
     assert response.status_code == 302
     assert response["Location"] == reverse("lobby")
 
 
 def test_a_wrong_password_is_refused(client, anna):
-    response = client.post(reverse("login"), {"username": anna.email, "password": "wrong"})
+    response = password_login(client, anna.email, "wrong")
     assert response.status_code == 200
     assert "enter a correct" in response.content.decode()
     assert client.get(reverse("lobby")).status_code == 302
+
+
+def test_wrong_passwords_lock_the_address_then_even_the_right_one_waits(client, anna, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        password_login(Client(REMOTE_ADDR="10.0.0.1"), anna.email, "guess")
+    # Another client, the right password: the address is locked for the cool-off time.
+    locked = password_login(Client(REMOTE_ADDR="10.0.0.2"), anna.email)
+    assert locked.status_code == 429
+    assert "Too many attempts" in locked.content.decode()
+    # A sign-in link still works for the owner.
+    client.post(reverse("magic_request"), {"email": anna.email})
+    follow(client, mail.outbox[-1], reverse("magic_login"))
+    assert client.get(reverse("lobby")).status_code == 200
+
+
+def test_one_client_guessing_many_addresses_is_locked(client, anna, settings):
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        password_login(client, f"someone{n}@example.com", "guess")
+    assert password_login(client, anna.email).status_code == 429
 
 
 def test_a_magic_link_is_sent_and_logs_in_only_on_post(client, anna):
@@ -69,12 +195,14 @@ def test_a_magic_link_is_sent_and_logs_in_only_on_post(client, anna):
     assert client.get(reverse("lobby")).status_code == 200
 
 
-def test_a_magic_link_for_a_new_address_creates_the_account(client):
+def test_a_magic_link_for_a_new_address_creates_an_unverified_account(client):
     client.post(reverse("magic_request"), {"email": "New@Example.com"})
     user = User.objects.get()
     assert user.username == "new@example.com"
     assert not user.has_usable_password()
-    assert len(mail.outbox) == 1
+    assert UnverifiedAddress.objects.filter(user=user).exists()
+    follow(client, mail.outbox[0], reverse("magic_login"))
+    assert not UnverifiedAddress.objects.exists()
 
 
 def test_a_bad_magic_link_is_refused_without_logging_in(client):
@@ -94,26 +222,80 @@ def test_a_magic_link_does_not_redirect_off_site(client):
     assert response["Location"] == reverse("lobby")
 
 
-def test_login_links_to_one_address_are_limited_per_hour(client, anna):
-    from django.core import mail
-    from django.core.cache import cache
-
-    cache.clear()
-    for _ in range(5):
-        response = client.post(reverse("magic_request"), {"email": anna.email})
-        assert response.status_code == 200
+def test_mail_to_one_address_is_limited_per_hour_whoever_asks(anna):
+    for n in range(5):
+        client = Client(REMOTE_ADDR=f"10.0.1.{n}")
+        assert client.post(reverse("magic_request"), {"email": anna.email}).status_code == 200
+        assert sign_up(client, anna.email).status_code == 200
     assert len([m for m in mail.outbox if anna.email in m.to]) == 3
-    cache.clear()
 
 
-def test_a_mail_server_that_is_down_gives_the_same_answer_not_a_500(client, anna, settings):
-    from django.core.cache import cache
+def test_one_client_cannot_make_accounts_and_mail_by_the_hundred(client):
+    for n in range(30):
+        sign_up(client, f"victim{n}@example.com")
+        client.post(reverse("magic_request"), {"email": f"other{n}@example.com"})
+    allowed = SIGNUPS_PER_CLIENT + LINKS_PER_CLIENT
+    assert User.objects.count() == allowed
+    assert len(mail.outbox) == allowed
 
-    cache.clear()
-    settings.EMAIL_BACKEND = "tests.web.test_accounts.BrokenBackend"
-    response = client.post(reverse("magic_request"), {"email": anna.email})
-    assert response.status_code == 200
-    cache.clear()
+
+def test_changing_the_password_ends_other_sessions_and_voids_mailed_links(anna):
+    here, there = logged_in(anna), logged_in(anna)
+    old_link = get_query_string(anna).split("=", 1)[1]
+    response = here.post(
+        reverse("account"),
+        {
+            "old_password": PASSWORD,
+            "new_password1": "a brand new passphrase",
+            "new_password2": "a brand new passphrase",
+        },
+    )
+    assert response.status_code == 302
+    assert here.get(reverse("lobby")).status_code == 200
+    assert there.get(reverse("lobby")).status_code == 302
+    assert Client().post(reverse("magic_login"), {"sesame": old_link}).status_code == 400
+    weak = here.post(
+        reverse("account"),
+        {"old_password": "a brand new passphrase", "new_password1": "a", "new_password2": "a"},
+    )
+    assert weak.status_code == 200 and weak.context["form"].errors
+
+
+def test_sign_out_everywhere_keeps_the_password_and_this_session_only(anna):
+    here, there = logged_in(anna), logged_in(anna)
+    old_link = get_query_string(anna).split("=", 1)[1]
+    wrong = here.post(reverse("sign_out_everywhere"), {"password": "wrong"})
+    assert wrong.status_code == 302 and there.get(reverse("lobby")).status_code == 200
+    here.post(reverse("sign_out_everywhere"), {"password": PASSWORD})
+    assert here.get(reverse("lobby")).status_code == 200
+    assert there.get(reverse("lobby")).status_code == 302
+    assert Client().post(reverse("magic_login"), {"sesame": old_link}).status_code == 400
+    assert password_login(Client(), anna.email).status_code == 302
+
+
+def test_sign_out_everywhere_without_a_password(client):
+    client.post(reverse("magic_request"), {"email": "nopass@example.com"})
+    follow(client, mail.outbox[0], reverse("magic_login"))
+    other = Client()
+    other.post(reverse("magic_request"), {"email": "nopass@example.com"})
+    follow(other, mail.outbox[1], reverse("magic_login"))
+    client.post(reverse("sign_out_everywhere"))
+    assert client.get(reverse("lobby")).status_code == 200
+    assert other.get(reverse("lobby")).status_code == 302
+
+
+def test_the_account_page_needs_a_real_sign_in(client, anna):
+    from players.decorators import LIMITED_SESSION
+
+    assert client.get(reverse("account")).status_code == 302
+    player = logged_in(anna)
+    assert player.get(reverse("account")).status_code == 200
+    session = player.session
+    session[LIMITED_SESSION] = True
+    session.save()
+    response = player.get(reverse("account"))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    assert player.post(reverse("sign_out_everywhere")).status_code == 302
 
 
 class BrokenBackend:

@@ -3,6 +3,7 @@ the web server without auto-reload (a forking reloader would split the in-memory
 
 from __future__ import annotations
 
+import ipaddress
 import threading
 
 from celery.beat import EmbeddedService
@@ -22,6 +23,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, port, host, **options):
         call_command("migrate", interactive=False, verbosity=0)
+        settings.LOCAL_MAILBOX_OPEN = _loopback_only(host)
         start_worker_thread()
         EmbeddedService(celery_app, thread=True).start()
         url = f"http://{host}:{port}/"
@@ -33,6 +35,13 @@ class Command(BaseCommand):
             f"  Local mailbox: {url}n/mailbox/\n"
         )
         call_command("runserver", f"{host}:{port}", use_reloader=False)
+
+
+def _loopback_only(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host == "localhost"
 
 
 def start_worker_thread() -> threading.Thread:

@@ -1,0 +1,136 @@
+"""Account services: sign-up, address verification, sign-in links, signing out everywhere.
+
+An address belongs to whoever reads its mail. So a sign-up only asks for a link to be mailed;
+the account's password works once that link is followed. When the first link followed is
+not a sign-up confirmation (someone else may have signed up with this address), the password
+set at sign-up is dropped and every session ends: an unverified account cannot keep an
+address from its owner."""
+
+from __future__ import annotations
+
+import logging
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.mail import send_mail
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from sesame.utils import get_query_string
+
+from players.models import UnverifiedAddress
+
+log = logging.getLogger(__name__)
+User = get_user_model()
+
+CONFIRM_SCOPE = "players:confirm-signup"
+
+
+def is_verified(user: AbstractBaseUser) -> bool:
+    return not UnverifiedAddress.objects.filter(user_id=user.pk).exists()
+
+
+def sign_up(*, email: str, display_name: str, password: str, next_path: str = "") -> None:
+    """Mail `email` what it needs to finish: a confirmation link for a new (or still
+    unconfirmed) account, a note with a sign-in link for one that exists. The caller answers
+    the same way in both cases."""
+    with transaction.atomic():
+        user = User.objects.select_for_update().filter(username__iexact=email).first()
+        if user is None:
+            user = User.objects.create_user(
+                username=email, email=email, password=password, first_name=display_name
+            )
+            UnverifiedAddress.objects.create(user=user)
+            confirm = True
+        elif not is_verified(user):
+            # The latest sign-up wins; its new password voids the links mailed before.
+            user.set_password(password)
+            user.first_name = display_name
+            user.save(update_fields=["password", "first_name"])
+            confirm = True
+        else:
+            confirm = False
+    if confirm:
+        _mail_link(
+            user,
+            template="accounts/signup_confirm_email.txt",
+            subject=f"Confirm your address for {settings.SITE_NAME}",
+            view="signup_confirm",
+            scope=CONFIRM_SCOPE,
+            next_path=next_path,
+        )
+    else:
+        _mail_link(
+            user,
+            template="accounts/signup_exists_email.txt",
+            subject=f"You already have an account at {settings.SITE_NAME}",
+            view="magic_login",
+            scope="",
+            next_path=next_path,
+        )
+
+
+def account_for_link(email: str) -> AbstractBaseUser:
+    """The account a sign-in link to `email` signs into: a new one, with no password and
+    unverified until the link is followed, if there is none."""
+    with transaction.atomic():
+        user = User.objects.filter(username__iexact=email).first()
+        if user is None:
+            user = User.objects.create_user(username=email, email=email)
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+            UnverifiedAddress.objects.create(user=user)
+    return user
+
+
+def send_sign_in_link(*, user: AbstractBaseUser, next_path: str = "") -> None:
+    _mail_link(
+        user,
+        template="accounts/magic_link_email.txt",
+        subject=f"Your login link for {settings.SITE_NAME}",
+        view="magic_login",
+        scope="",
+        next_path=next_path,
+    )
+
+
+def _mail_link(user, *, template: str, subject: str, view: str, scope: str, next_path: str):
+    query = get_query_string(user, scope=scope)
+    if next_path and next_path.startswith("/") and not next_path.startswith("//"):
+        query += "&" + urlencode({"next": next_path})
+    context = {
+        "link": settings.SITE_URL + reverse(view) + query,
+        "site_name": settings.SITE_NAME,
+        "days": settings.SESAME_MAX_AGE // 86400,
+    }
+    send_mail(
+        subject=subject,
+        message=render_to_string(template, context),
+        from_email=None,
+        recipient_list=[user.email],
+    )
+
+
+def confirm_address(*, user: AbstractBaseUser, password_confirmed: bool) -> bool:
+    """The owner of the address followed a link. Returns True if the account was not yet
+    verified. Unless the link confirmed the sign-up itself, a password set before now was
+    not set by the owner for certain: it is dropped, which also ends its sessions."""
+    with transaction.atomic():
+        deleted, _ = UnverifiedAddress.objects.filter(user_id=user.pk).delete()
+        if deleted and not password_confirmed and user.has_usable_password():
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+    return bool(deleted)
+
+
+def sign_out_everywhere(*, user: AbstractBaseUser, password: str | None) -> None:
+    """Re-hash the password (same password, new salt) or renew the unusable one: every
+    session's auth hash and every sign-in link already mailed carry the old hash, so all of
+    them stop working. The caller keeps its own session with update_session_auth_hash."""
+    if password is not None and user.has_usable_password():
+        user.set_password(password)
+    else:
+        user.set_unusable_password()
+    user.save(update_fields=["password"])

@@ -1,0 +1,118 @@
+"""Account forms: they read and check what was typed; players.accounts does the writing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.forms import AuthenticationForm
+
+User = get_user_model()
+
+
+def normalise_email(value: str) -> str:
+    return (value or "").strip().lower()
+
+
+class SignupForm(forms.Form):
+    """Never says whether the address already has an account: that answer goes to the
+    address, by mail."""
+
+    email = forms.EmailField(widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    display_name = forms.CharField(
+        max_length=40,
+        label="Name shown to other players",
+        widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
+    )
+    password = forms.CharField(
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        strip=False,
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password_again = forms.CharField(
+        label="Password again",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        strip=False,
+    )
+
+    def clean_email(self) -> str:
+        return normalise_email(self.cleaned_data["email"])
+
+    def clean_display_name(self) -> str:
+        name = " ".join(self.cleaned_data["display_name"].split())
+        if "@" in name:
+            raise forms.ValidationError("A name, please, not an email address.")
+        if not name:
+            raise forms.ValidationError("Type the name other players will see.")
+        return name
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        password = data.get("password")
+        if password and password != data.get("password_again"):
+            self.add_error("password_again", "The two passwords differ.")
+        elif password and data.get("email"):
+            try:
+                password_validation.validate_password(
+                    password,
+                    User(
+                        username=data["email"],
+                        email=data["email"],
+                        first_name=data.get("display_name", ""),
+                    ),
+                )
+            except forms.ValidationError as error:
+                self.add_error("password", error)
+        return data
+
+
+class EmailLoginForm(AuthenticationForm):
+    """Django's login form with the email as the username. An account whose address was
+    never confirmed cannot sign in with its password (someone else may have set it)."""
+
+    username = forms.EmailField(
+        label="Email", widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True})
+    )
+
+    def clean_username(self) -> str:
+        return normalise_email(self.cleaned_data["username"])
+
+    def confirm_login_allowed(self, user) -> None:
+        from players.accounts import is_verified
+
+        super().confirm_login_allowed(user)
+        if not is_verified(user):
+            raise forms.ValidationError(
+                "Confirm your address first: follow the link we mailed you, "
+                "or ask for a new sign-in link below.",
+                code="unverified",
+            )
+
+
+class MagicLinkForm(forms.Form):
+    email = forms.EmailField(widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+
+    def clean_email(self) -> str:
+        return normalise_email(self.cleaned_data["email"])
+
+
+class SignOutEverywhereForm(forms.Form):
+    """Asks for the password, if the account has one: signing out everywhere re-hashes it,
+    which ends every other session and voids every sign-in link already sent."""
+
+    password = forms.CharField(
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}), strip=False
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        if not user.has_usable_password():
+            del self.fields["password"]
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password.")
+        return password

@@ -1,0 +1,21 @@
+"""What the accounts app stores beside Django's user."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class UnverifiedAddress(models.Model):
+    """An account made on this site (sign-up, or a sign-in link asked for a new address)
+    whose owner has not yet followed a link sent to its address. While this row exists the
+    account cannot sign in with a password nor take a seat reserved for its address; the
+    first link followed deletes it (accounts made by operators have none)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="unverified_address"
+    )
+    claimed_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user.email} (not verified)"
