@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from django.contrib import admin, messages
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
@@ -23,6 +24,35 @@ from games.commands import interpret
 from games.engine import IllegalMove, get_game
 from games.forms import OperatorMoveForm
 from games.models import Match, MatchStatus, Move, Seat
+
+# Fields no query string may filter on: the seed (secret until the end), derived states and
+# snapshots (hands, deck order), and passwords. Django lets a changelist filter on any local
+# field by default (`?seed__startswith=a`), which answers yes/no questions about the value.
+SECRET_FIELDS = frozenset({"seed", "state", "snapshots", "snapshot", "password"})
+
+
+class NoSecretLookups:
+    """Refuses changelist and filter lookups that touch a secret field, on any path."""
+
+    def lookup_allowed(self, lookup, value, request=None):
+        if SECRET_FIELDS & set(lookup.split("__")):
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+    def get_search_fields(self, request):
+        fields = super().get_search_fields(request)
+        return [f for f in fields if not SECRET_FIELDS & set(f.lstrip("^=@").split("__"))]
+
+
+def record_operator_action(request: HttpRequest, obj, message: str) -> None:
+    """Who did what and why, in Django's admin log (shown on the object's history page)."""
+    LogEntry.objects.log_actions(
+        user_id=request.user.pk,
+        queryset=[obj],
+        action_flag=CHANGE,
+        change_message=message,
+        single_object=True,
+    )
 
 
 class GameFilter(admin.SimpleListFilter):
@@ -136,7 +166,7 @@ class MoveInline(ReadOnlyInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
     list_display = [
         "id",
         "game_title",
@@ -212,12 +242,15 @@ class MatchAdmin(admin.ModelAdmin):
     def verify_log(self, request: HttpRequest, queryset) -> None:
         for match in queryset:
             outcome = selectors.verify_match(match)
+            record_operator_action(request, match, f"Verified the log: {outcome.message}")
             level = messages.SUCCESS if outcome.ok else messages.ERROR
             self.message_user(request, f"{match}: {outcome.message}", level)
 
     @admin.action(description="Export as JSON")
     def export_json(self, request: HttpRequest, queryset) -> HttpResponse:
         exports = [selectors.export_match(m) for m in queryset.order_by("pk")]
+        for match in queryset:
+            record_operator_action(request, match, "Exported the log as JSON")
         if len(exports) == 1:
             body, name = exports[0], f"match-{queryset.get().pk}.json"
         else:
@@ -292,10 +325,21 @@ class MatchAdmin(admin.ModelAdmin):
             except IllegalMove as error:
                 form.add_error("command", error.message)
             else:
+                reason = form.cleaned_data["reason"]
                 result = services.operator_move(
-                    match_id=match.pk, seat=seat, move=move, reason=form.cleaned_data["reason"]
+                    match_id=match.pk,
+                    seat=seat,
+                    move=move,
+                    reason=reason,
+                    operator=request.user.get_username(),
                 )
                 if result.ok:
+                    record_operator_action(
+                        request,
+                        match,
+                        f"Operator move for seat {seat} at seq {result.applied[0].seq}: "
+                        f"{form.cleaned_data['command']!r}. Reason: {reason}",
+                    )
                     self.message_user(request, f"Move appended at seq {result.applied[0].seq}.")
                     return redirect("admin:games_match_change", match.pk)
                 form.add_error(None, result.message)
@@ -310,7 +354,7 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(NoSecretLookups, admin.ModelAdmin):
     """The log, read-only: nobody adds, changes or deletes a move here."""
 
     list_display = ["match", "seq", "seat", "kind", "source", "created_at", "note"]

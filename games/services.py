@@ -561,12 +561,15 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
         return MoveResult(ok=True, applied=turn.appended, match=match, message=note)
 
 
-def operator_move(*, match_id: int, seat: int, move: dict, reason: str) -> MoveResult:
-    """An operator's correction: a new log entry on a seat's behalf, with the reason."""
+def operator_move(
+    *, match_id: int, seat: int, move: dict, reason: str, operator: str = ""
+) -> MoveResult:
+    """An operator's correction: a new log entry on a seat's behalf, with who and why."""
     if not reason.strip():
         return MoveResult(ok=False, message="An operator's move needs a reason.")
+    note = f"{reason.strip()} (by {operator})" if operator else reason.strip()
     return submit_move(
-        match_id=match_id, seat=seat, move=move, source=MoveSource.ADMIN, note=reason
+        match_id=match_id, seat=seat, move=move, source=MoveSource.ADMIN, note=note[:500]
     )
 
 

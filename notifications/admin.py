@@ -30,15 +30,33 @@ class InboundMessageAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in InboundMessage._meta.fields]
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Players' own words and settings: operators read them; only the player changes them."""
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in self.model._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Preferences)
-class PreferencesAdmin(admin.ModelAdmin):
+class PreferencesAdmin(ReadOnlyAdmin):
     list_display = ["user", "mode", "time_zone", "email_failing"]
     list_filter = ["mode", "email_failing"]
 
 
-admin.site.register(Vacation)
+@admin.register(Vacation)
+class VacationAdmin(ReadOnlyAdmin):
+    pass
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "match", "seat", "text", "source"]

@@ -126,7 +126,7 @@ def test_an_operator_move_is_a_new_log_entry_with_its_reason(staff, duel, anna):
     assert duel.moves.count() == 0
     client.post(url, {"seat": seat, "command": f"play {card}", "reason": "asked by mail"})
     move = duel.moves.get()
-    assert move.source == "admin" and move.note == "asked by mail"
+    assert move.source == "admin" and move.note == f"asked by mail (by {staff.username})"
     assert move.payload == {"type": "play", "card": card}
 
 
@@ -136,3 +136,74 @@ def test_an_operator_move_needs_change_permission(duel):
     )
     response = logged_in(viewer).get(reverse("admin:games_match_operator_move", args=[duel.pk]))
     assert response.status_code == 403
+
+
+def view_only_staff():
+    from django.contrib.auth.models import Permission
+
+    viewer = User.objects.create_user(
+        "viewer@example.com", "viewer@example.com", "pw", is_staff=True
+    )
+    viewer.user_permissions.set(Permission.objects.filter(codename__startswith="view_"))
+    return viewer
+
+
+def test_no_changelist_lookup_touches_a_secret_field(staff, duel):
+    """`?seed__startswith=` answered yes/no about an unfinished match's seed, one character
+    at a time. Every lookup on a secret field, on any path, is refused."""
+    seed = duel.seed
+    for who in (logged_in(staff), logged_in(view_only_staff())):
+        for lookup in (
+            f"id={duel.pk}&seed__startswith={seed[:2]}",
+            f"seed={seed}",
+            f"seed__regex=^{seed[:1]}",
+            "snapshots__state__isnull=False",
+            "seats__user__password__startswith=md5",
+        ):
+            response = who.get(reverse("admin:games_match_changelist") + "?" + lookup)
+            assert response.status_code in (302, 400), lookup
+            if response.status_code == 302:
+                assert "e=1" in response["Location"], lookup
+        for lookup in (f"match__seed__startswith={seed[:2]}", "match__seed__isnull=False"):
+            response = who.get(reverse("admin:games_move_changelist") + "?" + lookup)
+            assert response.status_code in (302, 400), lookup
+
+
+def test_chat_and_preferences_are_read_only_in_the_admin(staff, duel, anna):
+    from notifications.chat import post_message
+    from notifications.models import ChatMessage
+
+    post_message(match=duel, user=anna, text="good luck")
+    message = ChatMessage.objects.get()
+    client = logged_in(staff)
+    url = reverse("admin:notifications_chatmessage_change", args=[message.pk])
+    page = client.get(url)
+    assert page.status_code == 200 and 'name="text"' not in page.content.decode()
+    client.post(url, {"text": "I resign", "match": duel.pk})
+    message.refresh_from_db()
+    assert message.text == "good luck"
+    delete = reverse("admin:notifications_chatmessage_delete", args=[message.pk])
+    assert client.post(delete, {"post": "yes"}).status_code == 403
+    assert ChatMessage.objects.count() == 1
+    assert client.get(reverse("admin:notifications_chatmessage_add")).status_code == 403
+
+
+def test_operator_actions_are_recorded_with_who_and_why(staff, duel, anna):
+    from django.contrib.admin.models import LogEntry
+
+    card = hand_of(duel, anna)[0]
+    seat = duel.seats.get(user=anna).number
+    client = logged_in(staff)
+    client.post(
+        reverse("admin:games_match_operator_move", args=[duel.pk]),
+        {"seat": seat, "command": f"play {card}", "reason": "her mail bounced"},
+    )
+    assert duel.moves.get().note == f"her mail bounced (by {staff.username})"
+    client.post(
+        reverse("admin:games_match_changelist"),
+        {"action": "export_json", "_selected_action": [duel.pk]},
+    )
+    entries = LogEntry.objects.filter(object_id=str(duel.pk)).order_by("pk")
+    assert [e.user for e in entries] == [staff, staff]
+    assert "her mail bounced" in entries[0].change_message
+    assert "Exported" in entries[1].change_message
