@@ -156,7 +156,19 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Handing a notification to Celery must never hold a request: the outbox row is already
+# committed and the sweep sends it if the broker cannot take it now. So a publish makes one
+# connection attempt (max_retries 0: kombu otherwise retries for broker_connection_timeout,
+# with 2 s sleeps; each task took ~6 s with Redis down) with short socket timeouts, and
+# apply_async(retry=False) does not retry the publish. The worker's own connection keeps
+# retrying (broker_connection_retry and max_retries apply there, not these options).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "max_retries": 0,
+    "socket_connect_timeout": 0.5,
+    "socket_timeout": 5,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 from notifications.schedule import CELERY_BEAT_SCHEDULE  # noqa: E402,F401  the sweeps
