@@ -63,7 +63,7 @@ def test_there_are_stored_logs():
     assert STORED_LOGS
 
 
-@pytest.mark.parametrize("slug", ["new-england"])
+@pytest.mark.parametrize("slug", ["new-england", "blankenburg"])
 def test_new_matches_of_a_game_with_a_second_version_use_it(slug):
     newest = get_game(slug)
     assert newest.version >= 2 and get_game(slug, 1).version == 1

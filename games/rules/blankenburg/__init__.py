@@ -2,6 +2,7 @@
 
 from games.engine import register
 
-from .game import Blankenburg
+from .game import Blankenburg, BlankenburgV2
 
-GAME = register(Blankenburg())
+GAME_V1 = register(Blankenburg())
+GAME = register(BlankenburgV2())

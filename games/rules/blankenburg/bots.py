@@ -81,7 +81,7 @@ def bot_move(state: State, seat: int, rng, style: dict | None = None) -> dict:
         return plan_choice(state, seat, rng, style)
     if phase == "keep":
         best = max(
-            state["drawn"],
+            sorted(state["drawn"]),  # identical plans: the lowest, the one legal_moves lists
             key=lambda c: plan_value(state, c, style) - 1.2 * sum(missing(state, seat, c).values()),
         )
         return {"type": "keep", "card": best}

@@ -63,6 +63,16 @@ class Blankenburg(Game):
     def apply(self, state, seat, move, rng):
         return moves.apply_move(state, seat, move, rng)
 
+    def asks_when_forced(self, state, seat):
+        # Version 2: a seat alone in a step whose only move is to pass because of its purse
+        # is asked like anyone (the plan step, the resource rounds, an offer open to one).
+        if not rules.is_v2(state):
+            return False
+        phase = state["phase"]
+        return phase in ("plans", "resources") or (
+            phase == "offer" and state["offer"].get("asked") == 1
+        )
+
     def default_move(self, state, seat):
         phase = state["phase"]
         if phase == "bid":
@@ -139,6 +149,18 @@ class Blankenburg(Game):
 
     def check_invariants(self, state):
         check_invariants(state)
+
+
+class BlankenburgV2(Blankenburg):
+    """Version 2 (issue 12): who is asked never depends on the silver behind a screen, and
+    the zero-bid line names the Banker's extra silver. The state's "ruleset" selects it."""
+
+    version = 2
+
+    def setup(self, players, options, rng) -> State:
+        state = super().setup(players, options, rng)
+        state["ruleset"] = 2
+        return state
 
 
 def check_invariants(state: State) -> None:

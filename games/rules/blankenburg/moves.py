@@ -109,8 +109,8 @@ def legal_moves(state: State, seat: int) -> list[dict]:
         moves.append({"type": "pass"})
         return moves
     if phase == "keep":
-        first_of_name = {}
-        for c in state["drawn"]:
+        first_of_name = {}  # identical plans are one choice: the lowest card, as parse reads it
+        for c in sorted(state["drawn"]):
             first_of_name.setdefault(PLANS[c].name, c)
         return [{"type": "keep", "card": c} for c in sorted(first_of_name.values())]
     if phase == "resources":

@@ -65,6 +65,12 @@ DUALS = {
 # --- small helpers ------------------------------------------------------------------------
 
 
+def is_v2(state: State) -> bool:
+    """Rules version 2 (issue 12): who is asked never depends on hidden silver. Version 1
+    matches replay as they were played."""
+    return state.get("ruleset", 1) >= 2
+
+
 def order_from(state: State, start: int) -> list[int]:
     n = state["n"]
     return [(start + i) % n for i in range(n)]
@@ -352,16 +358,29 @@ def reveal_bids(state: State) -> None:
     zero = ZERO_BID_SILVER_SIX if n == 6 else ZERO_BID_SILVER
     for s in range(n):
         if bids[s] == 0:
-            state["players"][s]["silver"] += zero + (1 if char_of(state, s) == "banker" else 0)
+            state["players"][s]["silver"] += zero_bid_gain(state, s)
     state["reveal"] = {"turn": state["turn"], "bids": list(bids), "salts": list(state["salts"])}
     shown = ", ".join(f"{state['names'][s]} {bids[s]}" for s in ranked)
     news(state, f"bids revealed: {shown}")
     zeros = [state["names"][s] for s in range(n) if bids[s] == 0]
-    if zeros:
+    if zeros and is_v2(state):  # the Banker gains one more [R]: one line per amount
+        for gain in sorted({zero_bid_gain(state, s) for s in range(n) if bids[s] == 0}):
+            who = [
+                state["names"][s]
+                for s in range(n)
+                if bids[s] == 0 and zero_bid_gain(state, s) == gain
+            ]
+            news(state, f"{', '.join(who)} bid zero and gained {gain} silver")
+    elif zeros:
         news(state, f"{', '.join(zeros)} bid zero and gained {zero} silver")
     state["picks"] = [s for s in ranked if bids[s] > 0]
     state["pick_i"] = 0
     advance_picks(state)
+
+
+def zero_bid_gain(state: State, seat: int) -> int:
+    zero = ZERO_BID_SILVER_SIX if state["n"] == 6 else ZERO_BID_SILVER
+    return zero + (1 if char_of(state, seat) == "banker" else 0)
 
 
 def wheel_categories(state: State) -> list[str]:
@@ -772,9 +791,15 @@ def apply_effect(state: State, effect: tuple, source: str) -> bool:
     elif kind == "income":
         state["income_mod"][effect[1]] = effect[2]
     else:  # an offer
-        waiting = [s for s in range(n) if offer_moves(state, s, effect)]
+        # Version 2 asks everyone the offer could serve with a full purse (the rest of what
+        # it needs is public); whoever cannot pay has only "decline", which waits unasked
+        # for the others like a broke bidder's zero bid (games.engine.driver).
+        purse = HIDDEN_PURSE if is_v2(state) else None
+        waiting = [s for s in range(n) if offer_moves(state, s, effect, purse)]
         if waiting:
             state["offer"] = {"source": source}
+            if is_v2(state):
+                state["offer"]["asked"] = len(waiting)
             state["waiting"] = waiting
             state["phase"] = "offer"
             state["cur"] = None
@@ -821,11 +846,15 @@ def current_offer(state: State) -> tuple:
     return VISITORS[state["visitor"]].effect
 
 
-def offer_moves(state: State, seat: int, effect: tuple) -> list[dict]:
-    """The accepting moves open to a player for an offer (decline is always possible)."""
+HIDDEN_PURSE = 10**9  # "any amount": whom to ask must not depend on the silver behind a screen
+
+
+def offer_moves(state: State, seat: int, effect: tuple, silver: int | None = None) -> list[dict]:
+    """The accepting moves open to a player for an offer (decline is always possible);
+    `silver` overrides the player's purse."""
     kind = effect[0]
     player = state["players"][seat]
-    silver = player["silver"]
+    silver = player["silver"] if silver is None else silver
     supply = state["supply"]
     if kind == "offer_resource":
         _, resource, price = effect
@@ -986,9 +1015,17 @@ def plan_price(state: State, seat: int, deck: str) -> int:
     return PLAN_PRICE[deck] - (1 if char_of(state, seat) == "architect" else 0)
 
 
+def may_be_asked_for_plans(state: State, seat: int) -> bool:
+    """Version 2 asks everyone while a plan deck holds a card, whatever their purse: skipping
+    those who cannot pay would tell the table who holds less than the price."""
+    if is_v2(state):
+        return bool(state["basic_deck"] or state["grand_deck"])
+    return can_buy_plan(state, seat)
+
+
 def next_plan_buyer(state: State, candidates: list[int]) -> None:
     for seat in candidates:
-        if can_buy_plan(state, seat):
+        if may_be_asked_for_plans(state, seat):
             state["cur"] = seat
             return
     start_resources(state, 1)
@@ -1058,18 +1095,24 @@ def start_resources(state: State, round_: int) -> None:
     next_trader(state, turn_order(state))
 
 
-def can_trade(state: State, seat: int) -> bool:
+def can_trade(state: State, seat: int, silver: int | None = None) -> bool:
+    """Whether the seat could buy or sell now; `silver` overrides its purse."""
     player = state["players"][seat]
-    if player["silver"] >= buy_price(state, seat) and any(
-        state["market"][r] > 0 for r in RESOURCES
-    ):
+    silver = player["silver"] if silver is None else silver
+    if silver >= buy_price(state, seat) and any(state["market"][r] > 0 for r in RESOURCES):
         return True
     return any(player["res"][r] > 0 and state["market"][r] < state["n"] for r in RESOURCES)
 
 
+def may_be_asked_to_trade(state: State, seat: int) -> bool:
+    """Version 2 asks whoever could trade with a full purse: the market and the resources
+    held are public, the purse is not."""
+    return can_trade(state, seat, HIDDEN_PURSE if is_v2(state) else None)
+
+
 def next_trader(state: State, candidates: list[int]) -> None:
     for seat in candidates:
-        if can_trade(state, seat):
+        if may_be_asked_to_trade(state, seat):
             state["cur"] = seat
             return
     if state["round"] == 1:
@@ -1112,7 +1155,7 @@ def sell(state: State, seat: int, resource: str, count: int) -> None:
     gain = count * sell_price(state, seat)
     player["silver"] += gain
     news(state, f"{state['names'][seat]} sold {count} {resource} for {gain} silver")
-    if not can_trade(state, seat):
+    if not may_be_asked_to_trade(state, seat):
         after_trader(state)
 
 

@@ -69,6 +69,12 @@ def render_text(v: dict[str, Any]) -> str:
             f"{p['gold']:>5}{p['hand_size']:>6}{bid}"
         )
     lines.append("  (* holds the key; B: has bid; others' silver is behind their screens)")
+    you_seat = v["you"]["seat"] if v["you"] else None
+    others = [p for p in v["players"] if p["seat"] != you_seat]
+    if others:
+        lines.append("CHARACTERS" + (" OF THE OTHERS" if you_seat is not None else "") + ":")
+    for p in others:
+        lines.extend(wrap(f"- {p['name']}, {p['character']}: {p['character_text']}", "    "))
     lines.append("")
     lines.append(
         f"TOWN ({v['free_spaces']} free spaces)  code: name [owner] prestige/income/capacity"
@@ -137,6 +143,11 @@ def render_text(v: dict[str, Any]) -> str:
         f"Decks: basic {d['basic']}, grand {d['grand']}, citizens {d['citizens']}, "
         f"visitors {d['visitors']}, events {d['events']}"
     )
+    if v.get("receipts"):
+        lines.append("")
+        lines.append("SEALED BIDS PLACED (receipts; check them when the bids are revealed)")
+        for row in v["receipts"]:
+            lines.append(f"  {row['name'][:12]:<12} {row['receipt']}")
     if v["reveal"]:
         lines.append("")
         lines.append(
@@ -302,13 +313,34 @@ NUMBER_WORDS = {
     "eight": 8,
     "nine": 9,
     "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
 }
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
 
 
 def to_int(word: str) -> int | None:
     if word.isdigit():
         return int(word)
-    return NUMBER_WORDS.get(word)
+    return NUMBER_WORDS.get(word, TENS.get(word))
+
+
+def digits_for_number_words(clean: str) -> str:
+    """'twenty one' (or 'twenty-one', already split by norm) -> '21'; 'eleven' -> '11'."""
+    units = "|".join(w for w in NUMBER_WORDS if NUMBER_WORDS[w] < 10 and w != "zero")
+    clean = re.sub(
+        rf"\b({'|'.join(TENS)}) ({units})\b",
+        lambda m: str(TENS[m.group(1)] + NUMBER_WORDS[m.group(2)]),
+        clean,
+    )
+    return " ".join(str(to_int(w)) if to_int(w) is not None else w for w in clean.split())
 
 
 def resource_word(word: str) -> str | None:
@@ -316,7 +348,7 @@ def resource_word(word: str) -> str | None:
 
 
 def parse(text: str, state: State, seat: int) -> dict:
-    clean = norm(text)
+    clean = digits_for_number_words(norm(text))
     words = clean.split()
     if not words:
         raise ParseError("Send a command, e.g. 'bid 3', 'build chapel' or 'pass'.")
@@ -414,6 +446,7 @@ def parse_build_phase(clean, words, state, seat):
     verb, rest = words[0], " ".join(words[1:])
     if verb in PASS_WORDS or clean in ("end turn", "no build"):
         return {"type": "done"}
+    rest = rest.removeprefix("the ").removeprefix("my ")  # "demolish the tower"
     if verb == "demolish":
         return {
             "type": "demolish",
@@ -532,6 +565,12 @@ def parse_keep(clean, words, state, seat):
 def parse_resources(clean, words, state, seat):
     if words[0] in PASS_WORDS:
         return {"type": "pass"}
+    if "buy" in words and "sell" in words or words.count("sell") > 1:
+        # One command, one move: doing half of "buy stone and sell wood" would surprise.
+        raise ParseError(
+            "That is two commands; send one per line, sells first (a purchase ends your "
+            "turn in this round), e.g. 'sell 1 wood' and on the next line 'buy stone'."
+        )
     if words[0] in ("buy", "purchase"):
         for w in words[1:]:
             if resource_word(w):

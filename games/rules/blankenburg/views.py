@@ -1,7 +1,9 @@
 """Builders of Blankenburg: what each seat may see, and the secrets the leak checker hunts.
 
 Private: a player's silver (behind their screen [R]), their hand, the plans they drew, and
-before the reveal their bid, its salt and receipt. Everything else is public.
+before the reveal their bid and its salt. Everything else is public, including each
+bidder's receipt from the moment the bid is placed: it commits to the bid without telling
+it (the salt is secret), so everyone can check everyone's bid once the salts are revealed.
 """
 
 from __future__ import annotations
@@ -218,6 +220,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             for person, where, owner, pay in state["lodging"]
         ],
         "reveal": None,
+        "receipts": [],
         "news": list(state["news"]),
         "result": state["result"],
         "majority_bonus": dict(MAJORITY_BONUS),
@@ -231,6 +234,15 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "text": card.text,
             "waiting": [state["names"][s] for s in state["waiting"]],
         }
+    if state["phase"] == "bid" and not revealed:
+        result["receipts"] = [
+            {
+                "name": state["names"][s],
+                "receipt": rules.receipt(state["salts"][s], state["turn"], state["bids"][s]),
+            }
+            for s in range(n)
+            if state["bids"][s] is not None
+        ]
     reveal = state["reveal"]
     if reveal is not None:
         result["reveal"] = {
@@ -287,7 +299,6 @@ def secrets(state: State) -> dict[int | None, list[str]]:
             mine.append(state["salts"][seat])
             if state["bids"][seat] is not None:
                 mine.append(bid_line(state, seat))
-                mine.append(rules.receipt(state["salts"][seat], state["turn"], state["bids"][seat]))
         if state["phase"] == "keep" and state["cur"] == seat:
             mine.append(drawn_line(state))
         if mine:
