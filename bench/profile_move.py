@@ -86,15 +86,14 @@ def main(argv: list[str] | None = None) -> dict:
         # The position cache off and on, in alternating blocks of the same run.
         from games.selectors import POSITIONS
 
-        size, spent, count = POSITIONS.size, {False: 0.0, True: 0.0}, {False: 0, True: 0}
+        spent, count = {False: 0.0, True: 0.0}, {False: 0, True: 0}
         for _ in range(2 if args.quick else 5):
             for cache in (False, True):
-                POSITIONS.size = size if cache else 0
-                POSITIONS.clear()
+                POSITIONS.enabled = cache
                 started = time.perf_counter()
                 count[cache] += sum(move() for _ in range(max(1, moves // 5)))
                 spent[cache] += time.perf_counter() - started
-        POSITIONS.size = size
+        POSITIONS.enabled = True
         off, on = (spent[c] / max(1, count[c]) for c in (False, True))
         profiler = cProfile.Profile()
         profiler.enable()

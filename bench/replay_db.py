@@ -48,12 +48,11 @@ def measure(game, players: int, *, matches: int, seconds: float) -> dict:
         return median(repeat(fn, seconds=seconds / matches))
 
     head, anywhere, worst, rows_only, full, verify, cached = [], [], [], [], [], [], []
-    size = POSITIONS.size
     for match in made:
-        load_state(match)  # the head position is now in this process's cache
+        POSITIONS.enabled = True
+        load_state(match)  # the head position is now in the shared position cache
         cached.append(timed(lambda: load_state(match)))  # noqa: B023
-        POSITIONS.size = 0  # from here on: snapshots and the log only
-        POSITIONS.clear()
+        POSITIONS.enabled = False  # from here on: snapshots and the log only
         head.append(timed(lambda: load_state(match)))  # noqa: B023
         # The worst positions: just before a snapshot, the longest tail.
         worst_seq = max(0, min(match.head_seq, every - 1))
@@ -73,7 +72,7 @@ def measure(game, players: int, *, matches: int, seconds: float) -> dict:
         verify.append(timed(lambda: verify_match(match)))  # noqa: B023
         Snapshot.objects.filter(match=match).delete()  # a cache: loading must not need it
         full.append(timed(lambda: load_state(match)))  # noqa: B023
-        POSITIONS.size = size
+        POSITIONS.enabled = True
     return {
         "game": game.slug,
         "players": players,

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import json
 
+from django.contrib.auth import get_user_model
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import get_object_or_404
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
+from sesame.tokens import parse_token
 from sesame.utils import get_token, get_user
 
 from community.access import can_watch
 from games import selectors, services
-from games.commands import interpret, menu
-from games.engine import IllegalMove
+from games.commands import menu
 from games.models import Match, MoveSource, Seat
 
 API_SCOPE = "api"
@@ -86,6 +87,33 @@ def match_detail(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse(match_json(match, seat.number if seat else None))
 
 
+def _player_and_seat(request: HttpRequest, pk: int) -> tuple[object | None, Seat | None]:
+    """The requesting user and their seat in match `pk` (with the match): a bearer token's
+    user and seat are read together in one query."""
+    header = request.headers.get("Authorization", "")
+    if not header.startswith("Bearer "):
+        user = request.user if request.user.is_authenticated else None
+        seat = _seat_query(pk).filter(user_id=user.pk).first() if user else None
+        return user, seat
+    found: dict[str, Seat] = {}
+
+    def user_with_seat(user_pk):
+        seat = _seat_query(pk).select_related("user").filter(user_id=user_pk).first()
+        if seat is not None:
+            found["seat"] = seat
+            user = seat.user
+        else:
+            user = get_user_model()._default_manager.filter(pk=user_pk).first()
+        return user if user is not None and user.is_active else None
+
+    user = parse_token(header.removeprefix("Bearer ").strip(), user_with_seat, scope=API_SCOPE)
+    return user, found.get("seat") if user is not None else None
+
+
+def _seat_query(pk: int):
+    return Seat.objects.select_related("match").filter(match_id=pk)
+
+
 @csrf_exempt
 @require_POST
 def match_move(request: HttpRequest, pk: int) -> JsonResponse:
@@ -94,12 +122,10 @@ def match_move(request: HttpRequest, pk: int) -> JsonResponse:
         rejected = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
         if rejected is not None:
             return _error(403, "CSRF check failed; send the CSRF token or an API token.")
-    user = _user(request)
+    user, seat = _player_and_seat(request, pk)
     if user is None:
         return _error(401, "Sign in, or send an API token.")
-    # The player's seat with its match in one query; the 404/403 split only when there is none.
-    seat = Seat.objects.select_related("match").filter(match_id=pk, user_id=user.pk).first()
-    if seat is None:
+    if seat is None:  # the 404/403 split only when there is no seat
         get_object_or_404(Match, pk=pk)
         return _error(403, "You do not play in this match.")
     match = seat.match
@@ -112,35 +138,26 @@ def match_move(request: HttpRequest, pk: int) -> JsonResponse:
         key = None if key is None else f"api:{user.pk}:{str(key)[:200]}"
     except (ValueError, KeyError, TypeError):
         return _error(400, 'Send JSON: {"command": "...", "seq": N, "idempotency_key": "..."}.')
-    # submit_move answers a repeated idempotency key under the match lock; here it is looked
-    # up only when the request would otherwise be refused (the match moved on since the
-    # first attempt), so the usual move costs no extra query.
+    # submit_move answers a repeated idempotency key (its unique index does); here it is
+    # looked up only when the request would otherwise be refused (the match moved on since
+    # the first attempt), so the usual move costs no extra query. The command is read under
+    # the lock, from the position the move is applied to.
     if match.status != "active":
         return _duplicate(match, key) or _error(409, "The match is not in play.")
     if seat.number not in match.to_act:
         return _duplicate(match, key) or _error(409, "It is not your turn.")
-    try:
-        move = interpret(match.game, selectors.load_state(match), seat.number, command)
-    except IllegalMove as error:
-        return _duplicate(match, key) or _error(400, error.message)
-    except (ValueError, KeyError, IndexError, TypeError):
-        # A rules parser tripped over odd input: still a clear answer, not a 500.
-        return _error(400, f"That command could not be read. {match.game.help_text()}".strip())
     result = services.submit_move(
         match_id=match.pk,
         seat=seat.number,
-        move=move,
+        command=command,
         source=MoveSource.API,
         idempotency_key=key,
         expected_seq=expected,
     )
     if not result.ok:
-        return _error(409 if "moved on" in result.message else 400, result.message)
-    if result.match is not None:
-        match = result.match  # the locked row as the move left it
-    else:
-        match.refresh_from_db()
-    return _moved(match, result.duplicate)
+        conflict = "moved on" in result.message or result.message == "It is not your turn."
+        return _error(409 if conflict else 400, result.message)
+    return _moved(result.match, result.duplicate)
 
 
 def _moved(match: Match, duplicate: bool) -> JsonResponse:

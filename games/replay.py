@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pickle
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -45,35 +43,3 @@ def positions(
         before = copy_state(state)
         state = apply_logged(game, state, entry, seed)
         yield entry, before, state
-
-
-class PositionCache:
-    """Positions recently derived in this process, keyed by (match id, seq, digest).
-
-    The chained digest names a position exactly, so an entry can never be stale, whatever
-    other processes have written since and whether or not the transaction that derived it
-    committed. Entries are kept pickled: every reader gets its own copy, since `apply`
-    changes states in place. Least recently used entries are dropped beyond `size`.
-    """
-
-    def __init__(self, size: int):
-        self.size = size
-        self._entries: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
-
-    def get(self, match_id: int, seq: int, digest: str) -> State | None:
-        blob = self._entries.get((match_id, seq, digest))
-        if blob is None:
-            return None
-        self._entries.move_to_end((match_id, seq, digest))
-        return pickle.loads(blob)
-
-    def put(self, match_id: int, seq: int, digest: str, state: State) -> None:
-        if self.size <= 0 or not digest:
-            return
-        self._entries[(match_id, seq, digest)] = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
-        self._entries.move_to_end((match_id, seq, digest))
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
-
-    def clear(self) -> None:
-        self._entries.clear()

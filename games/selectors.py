@@ -2,26 +2,77 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
+
+from django.core.cache import BaseCache, caches
 
 from games.engine import State, chain_digest, copy_state, places
 from games.models import Match, MatchStatus, Move, Seat, Snapshot
 from games.replay import (
     LoggedMove,
-    PositionCache,
     apply_logged,
     initial_digest,
     initial_state,
     positions,
 )
 
+log = logging.getLogger(__name__)
+
 EXPORT_FORMAT = 1
 
-# The current positions of the matches this process served last: a move request derives the
-# head position once (not once in the view and again under the lock), and the next request
-# for the same match starts from it instead of a snapshot and the log's tail.
-POSITIONS = PositionCache(size=256)
+
+class PositionCache:
+    """Head positions shared by every process, in Django's cache (Redis in production, local
+    memory on the embedded defaults), keyed by match, sequence number and chained digest.
+
+    The digest names a position exactly, so an entry can never be stale: a later move, or
+    another position at the same seq, has another key, and an entry is checked against its
+    key when read. A cache that is down or empty only costs the fallback to a snapshot and
+    the log's tail; nothing a move needs depends on it. Every read unpickles its own copy,
+    since `apply` changes states in place."""
+
+    PREFIX = "pbm:position"
+    SECONDS = 7 * 24 * 3600  # a correspondence move (or its deadline) may come days later
+
+    def __init__(self, alias: str = "default", cache: BaseCache | None = None):
+        self.alias = alias
+        self.cache = cache  # a client of its own (tests); else this thread's `caches[alias]`
+        self.enabled = True  # benchmarks compare with the cache off
+
+    def _client(self) -> BaseCache:
+        return self.cache if self.cache is not None else caches[self.alias]
+
+    def key(self, match_id: int, seq: int, digest: str) -> str:
+        return f"{self.PREFIX}:{match_id}:{seq}:{digest}"
+
+    def get(self, match_id: int, seq: int, digest: str) -> State | None:
+        if not self.enabled or not digest:
+            return None
+        try:
+            entry = self._client().get(self.key(match_id, seq, digest))
+        except Exception as error:  # the cache server is down: use the snapshots
+            log.warning("position cache unavailable, reading snapshots: %s", error)
+            return None
+        if not isinstance(entry, tuple) or entry[0] != (match_id, seq, digest):
+            return None
+        return entry[1]
+
+    def put(self, match_id: int, seq: int, digest: str, state: State) -> None:
+        if not self.enabled or not digest:
+            return
+        try:
+            self._client().set(
+                self.key(match_id, seq, digest), ((match_id, seq, digest), state), self.SECONDS
+            )
+        except Exception as error:
+            log.warning("position cache unavailable, position not kept: %s", error)
+
+
+# A move reads its head position from here (every web and worker process shares it) and
+# keeps the position it leaves for the next move, whichever process serves that one.
+POSITIONS = PositionCache()
 
 
 def _entries(moves) -> list[LoggedMove]:
@@ -62,8 +113,9 @@ def standings(match: Match, names: list[str] | None = None) -> list[Standing]:
     ]
 
 
-def setup_state(match: Match) -> State:
-    return initial_state(match.game, seat_names(match), match.options, match.seed)
+def setup_state(match: Match, seats: list[Seat] | None = None) -> State:
+    names = seat_names(match) if seats is None else [s.display_name or s.name for s in seats]
+    return initial_state(match.game, names, match.options, match.seed)
 
 
 def remember_position(match: Match, state: State) -> None:
@@ -71,9 +123,10 @@ def remember_position(match: Match, state: State) -> None:
     POSITIONS.put(match.pk, match.head_seq, match.head_digest, state)
 
 
-def load_state(match: Match, upto: int | None = None) -> State:
-    """The position after move `upto` (default: the head): from this process's cache of head
-    positions, else the latest snapshot and the tail of the log."""
+def load_state(match: Match, upto: int | None = None, seats: list[Seat] | None = None) -> State:
+    """The position after move `upto` (default: the head): from the shared cache of head
+    positions, else the latest snapshot and the tail of the log. `seats` (in seat order)
+    spare a query when the setup must be replayed."""
     upto = match.head_seq if upto is None else upto
     at_head = upto == match.head_seq
     if at_head:
@@ -90,7 +143,7 @@ def load_state(match: Match, upto: int | None = None) -> State:
     if snapshot is not None:
         start, state = snapshot
     else:
-        state, start = setup_state(match), 0
+        state, start = setup_state(match, seats), 0
     tail = Move.objects.filter(match=match, seq__gt=start, seq__lte=upto).order_by("seq")
     game = match.game
     for seq, seat, kind, payload in tail.values_list("seq", "seat", "kind", "payload"):

@@ -8,6 +8,7 @@ player and a deadline sweep) acting at the same instant are serialised; the uniq
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from community.ratings import record_finished
+from games.commands import interpret
 from games.engine import (
     GENESIS,
     IllegalMove,
@@ -216,6 +218,22 @@ class _Turn:
         self.seats = seats
         self.appended: list[Move] = []
         self.moved_seats: set[int] = set()
+        self.changed_seats: dict[int, Seat] = {}  # written once, by save_seats()
+        self.changed_fields: set[str] = set()
+
+    def seat_changed(self, seat: Seat, *fields: str) -> None:
+        self.changed_seats[seat.number] = seat
+        self.changed_fields.update(fields)
+
+    def save_seats(self) -> None:
+        """Every seat this turn changed, in one statement."""
+        _save_seats(self.changed_seats.values(), sorted(self.changed_fields))
+        self.changed_seats, self.changed_fields = {}, set()
+
+    def clear_deadlines(self, seats: Iterable[Seat]) -> None:
+        for seat in seats:
+            if _clear_deadline(seat):
+                self.seat_changed(seat, *DEADLINE_FIELDS)
 
     def append(
         self,
@@ -285,9 +303,9 @@ class _Turn:
             match.result = _with_resignations(result.as_json(), self.seats)
             match.status = MatchStatus.FINISHED
             match.finished_at = now
-            for seat in self.seats:
-                _clear_deadline(seat)
-            match.save()
+            self.clear_deadlines(self.seats)
+            self.save_seats()
+            match.save(update_fields=PROJECTION_FIELDS + FINISH_FIELDS)
             record_finished(match, self.seats)
             notify.moves_appended(match, self.appended, [])
             notify.match_finished(match)
@@ -295,7 +313,7 @@ class _Turn:
         to_act = game.to_act(self.state)
         match.to_act = to_act
         match.prompt = game.prompt(self.state, to_act[0]) if to_act else ""
-        match.save()
+        match.save(update_fields=PROJECTION_FIELDS)
         remember_position(match, self.state)
         asked = set(seats_to_ask(game, self.state))  # a forced seat waits unasked, see driver
         newly = []
@@ -306,19 +324,40 @@ class _Turn:
                 seat.deadline_at = notify.deadline_for(match, seat, now)
                 seat.deadline_seq = match.head_seq
                 seat.waiting_since = now
-                seat.save(update_fields=["deadline_at", "deadline_seq", "waiting_since"])
+                self.seat_changed(seat, *DEADLINE_FIELDS)
                 newly.append(seat.number)
             elif not waiting:
-                _clear_deadline(seat)
+                self.clear_deadlines([seat])
+        self.save_seats()
         notify.moves_appended(match, self.appended, newly)
 
 
-def _clear_deadline(seat: Seat) -> None:
-    if seat.deadline_at is not None or seat.deadline_seq is not None:
-        seat.deadline_at = None
-        seat.deadline_seq = None
-        seat.waiting_since = None
-        seat.save(update_fields=["deadline_at", "deadline_seq", "waiting_since"])
+# What a move changes on the match row: saved by name, never the whole row.
+PROJECTION_FIELDS = ["head_seq", "head_digest", "to_act", "prompt"]
+FINISH_FIELDS = ["result", "status", "finished_at"]
+DEADLINE_FIELDS = ("deadline_at", "deadline_seq", "waiting_since")
+
+
+def _save_seats(seats: Iterable[Seat], fields: list[str]) -> None:
+    seats = list(seats)
+    if len(seats) == 1:
+        seats[0].save(update_fields=fields)
+    elif seats:
+        Seat.objects.bulk_update(seats, fields)
+
+
+def _clear_deadline(seat: Seat) -> bool:
+    """Forget the seat's deadline (in memory); whether there was one to forget."""
+    if seat.deadline_at is None and seat.deadline_seq is None:
+        return False
+    seat.deadline_at = None
+    seat.deadline_seq = None
+    seat.waiting_since = None
+    return True
+
+
+def _clear_deadlines(seats: Iterable[Seat]) -> None:
+    _save_seats([s for s in seats if _clear_deadline(s)], list(DEADLINE_FIELDS))
 
 
 def _with_resignations(result: dict, seats: list[Seat]) -> dict:
@@ -337,53 +376,91 @@ def _with_resignations(result: dict, seats: list[Seat]) -> dict:
 
 
 def _lock(match_id: int) -> tuple[Match, list[Seat]]:
-    match = Match.objects.select_for_update().get(pk=match_id)
-    seats = list(match.seats.select_related("user").order_by("number"))
+    """Lock the match row and read it with its seats, their players and the players'
+    notification preferences, in one statement (the move's hooks need them all)."""
+    seats = list(
+        Seat.objects.filter(match_id=match_id)
+        .select_related("match", "user", "user__notification_prefs")
+        .select_for_update(of=("match",))
+        .order_by("number")
+    )
+    if not seats:  # a match always has seats; this raises Match.DoesNotExist
+        return Match.objects.select_for_update().get(pk=match_id), []
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
+    notify.seats_read(match, seats)
     return match, seats
+
+
+ALREADY_APPLIED = "This move was already received and applied."
+
+
+def _already_applied(match_id: int, idempotency_key: str | None) -> MoveResult | None:
+    """The answer to a repeated idempotency key, or None if the key is new."""
+    if not idempotency_key:
+        return None
+    first = Move.objects.filter(match_id=match_id, idempotency_key=idempotency_key).first()
+    if first is None:
+        return None
+    return MoveResult(ok=True, applied=[first], duplicate=True, message=ALREADY_APPLIED)
+
+
+def _refused(match: Match, idempotency_key: str | None, message: str) -> MoveResult:
+    """A refusal, unless the move was received before (a retry after the match moved on):
+    the usual move does not look its key up; only a refused one does."""
+    first = _already_applied(match.pk, idempotency_key)
+    if first is not None:
+        first.match = match
+        return first
+    return MoveResult(ok=False, message=message, match=match)
 
 
 def submit_move(
     *,
     match_id: int,
     seat: int,
-    move: dict,
+    move: dict | None = None,
+    command: str | None = None,
     source: str,
     idempotency_key: str | None = None,
     expected_seq: int | None = None,
     note: str = "",
 ) -> MoveResult:
-    """Play `move` for `seat`. An illegal move writes nothing and returns the reason.
+    """Play `move` (or the move meant by the typed `command`, read under the lock from the
+    position the move is applied to) for `seat`. An illegal move writes nothing and returns
+    the reason.
 
     `expected_seq` is the position the player saw; if the match has moved on and the seat's
     choice is no longer what it was asked, the move is refused rather than applied blindly.
-    A repeated `idempotency_key` returns the first result and appends nothing.
+    A repeated `idempotency_key` returns the first result and appends nothing: the unique
+    index answers it, so a move is not preceded by a look-up of its key.
     """
     try:
         with transaction.atomic():
             match, seats = _lock(match_id)
-            if idempotency_key:
-                first = match.moves.filter(idempotency_key=idempotency_key).first()
-                if first is not None:
-                    return MoveResult(
-                        ok=True,
-                        applied=[first],
-                        duplicate=True,
-                        match=match,
-                        message="This move was already received and applied.",
-                    )
             refusal = _refuse(match, seats, seat)
             if refusal:
-                return MoveResult(ok=False, message=refusal, match=match)
+                return _refused(match, idempotency_key, refusal)
             if expected_seq is not None and _moved_on(match, seats[seat], expected_seq):
-                return MoveResult(
-                    ok=False,
-                    match=match,
-                    message="The game has moved on since that position; look at it again.",
+                return _refused(
+                    match,
+                    idempotency_key,
+                    "The game has moved on since that position; look at it again.",
                 )
             game = match.game
-            state = load_state(match)
+            state = load_state(match, seats=seats)
             if seat not in game.to_act(state):
-                return MoveResult(ok=False, match=match, message="It is not your turn.")
+                return _refused(match, idempotency_key, "It is not your turn.")
+            if command is not None:
+                try:
+                    move = interpret(game, state, seat, command)
+                except IllegalMove as error:
+                    return _refused(match, idempotency_key, error.message)
+                except (ValueError, KeyError, IndexError, TypeError):
+                    # A rules parser tripped over odd input: still a clear answer.
+                    message = f"That command could not be read. {game.help_text()}".strip()
+                    return MoveResult(ok=False, match=match, message=message)
             turn = _Turn(match, game, state, seats)
             previous_to_act = list(match.to_act)
             try:
@@ -396,27 +473,23 @@ def submit_move(
                     note=note,
                 )
             except IllegalMove as error:
+                refused = _refused(match, idempotency_key, error.message)
                 transaction.set_rollback(True)
-                return MoveResult(ok=False, message=error.message, match=match)
+                return refused
             if seats[seat].timeouts and source != MoveSource.DEADLINE:
                 seats[seat].timeouts = 0
-                seats[seat].save(update_fields=["timeouts"])
+                turn.seat_changed(seats[seat], "timeouts")
             turn.advance()
             turn.finish_projections(previous_to_act)
             return MoveResult(ok=True, applied=turn.appended, match=match)
     except IntegrityError:
-        # Only a concurrent writer with the same idempotency key (the row lock serialises
-        # everything else): answer with the move that won.
-        if idempotency_key:
-            first = Move.objects.filter(match_id=match_id, idempotency_key=idempotency_key).first()
-            if first is not None:
-                return MoveResult(
-                    ok=True,
-                    applied=[first],
-                    duplicate=True,
-                    message="This move was already received and applied.",
-                )
-        raise
+        # The unique index on (match, idempotency_key) refused the insert: a repeat of a move
+        # already applied (the row lock serialises everything else). Answer with that move.
+        first = _already_applied(match_id, idempotency_key)
+        if first is None:
+            raise
+        first.match = Match.objects.get(pk=match_id)
+        return first
 
 
 def _moved_on(match: Match, seat: Seat, seen_seq: int) -> bool:
@@ -445,34 +518,41 @@ def resign(
 ) -> MoveResult:
     """The seat leaves the match. A bot plays it on and it ranks last; when no person is left
     playing (or one is left alone against nobody), the match ends now."""
-    with transaction.atomic():
-        match, seats = _lock(match_id)
-        if idempotency_key and match.moves.filter(idempotency_key=idempotency_key).exists():
-            return MoveResult(ok=True, duplicate=True, match=match)
-        refusal = _refuse(match, seats, seat)
-        if refusal:
-            return MoveResult(ok=False, message=refusal, match=match)
-        game = match.game
-        turn = _Turn(match, game, load_state(match), seats)
-        previous_to_act = list(match.to_act)
-        turn.append(
-            seat=seat,
-            kind=MoveKind.RESIGN,
-            payload={},
-            source=source,
-            idempotency_key=idempotency_key,
-            note=note,
-        )
-        seats[seat].resigned = True
-        seats[seat].save(update_fields=["resigned"])
-        _clear_deadline(seats[seat])
-        people = [s for s in seats if not s.is_bot and not s.resigned]
-        if len(people) <= 1:
-            _finish_by_resignation(turn, people)
-        else:
-            turn.advance()
-            turn.finish_projections(previous_to_act)
-        return MoveResult(ok=True, applied=turn.appended, match=match, message="You have resigned.")
+    try:
+        with transaction.atomic():
+            match, seats = _lock(match_id)
+            refusal = _refuse(match, seats, seat)
+            if refusal:
+                return _refused(match, idempotency_key, refusal)
+            game = match.game
+            turn = _Turn(match, game, load_state(match, seats=seats), seats)
+            previous_to_act = list(match.to_act)
+            turn.append(
+                seat=seat,
+                kind=MoveKind.RESIGN,
+                payload={},
+                source=source,
+                idempotency_key=idempotency_key,
+                note=note,
+            )
+            seats[seat].resigned = True
+            turn.seat_changed(seats[seat], "resigned")
+            turn.clear_deadlines([seats[seat]])
+            people = [s for s in seats if not s.is_bot and not s.resigned]
+            if len(people) <= 1:
+                _finish_by_resignation(turn, people)
+            else:
+                turn.advance()
+                turn.finish_projections(previous_to_act)
+            return MoveResult(
+                ok=True, applied=turn.appended, match=match, message="You have resigned."
+            )
+    except IntegrityError:
+        first = _already_applied(match_id, idempotency_key)
+        if first is None:
+            raise
+        first.match = Match.objects.get(pk=match_id)
+        return first
 
 
 def _finish_by_resignation(turn: _Turn, people: list[Seat]) -> None:
@@ -493,10 +573,10 @@ def _finish_by_resignation(turn: _Turn, people: list[Seat]) -> None:
     match.finished_at = timezone.now()
     match.to_act = []
     match.prompt = ""
-    match.save()
+    turn.clear_deadlines(seats)
+    turn.save_seats()
+    match.save(update_fields=PROJECTION_FIELDS + FINISH_FIELDS)
     record_finished(match, seats)
-    for seat in seats:
-        _clear_deadline(seat)
     notify.moves_appended(match, turn.appended, [])
     notify.match_finished(match)
 
@@ -518,7 +598,7 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
         ):
             return MoveResult(ok=False, message="No deadline has passed.", match=match)
         game = match.game
-        state = load_state(match)
+        state = load_state(match, seats=seats)
         turn = _Turn(match, game, state, seats)
         previous_to_act = list(match.to_act)
         key = f"timeout:{seat}:{deadline_seq}"
@@ -538,7 +618,7 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
             idempotency_key=key,
             note=note,
         )
-        row.save(update_fields=["timeouts", "is_bot"])
+        turn.seat_changed(row, "timeouts", "is_bot")
         forfeit = (
             match.timeout_policy == TimeoutPolicy.FORFEIT and row.timeouts >= match.forfeit_after
         )
@@ -551,7 +631,7 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
                 note=f"Forfeit after {row.timeouts} timeouts.",
             )
             row.resigned = True
-            row.save(update_fields=["resigned"])
+            turn.seat_changed(row, "resigned")
             people = [s for s in seats if not s.is_bot and not s.resigned]
             if len(people) <= 1:
                 _finish_by_resignation(turn, people)
@@ -589,7 +669,7 @@ def set_standing_orders(*, match_id: int, seat: int, orders: list[str]) -> MoveR
             )
         seats[seat].standing_orders = sorted(set(orders))
         seats[seat].save(update_fields=["standing_orders"])
-        turn = _Turn(match, game, load_state(match), seats)
+        turn = _Turn(match, game, load_state(match, seats=seats), seats)
         previous_to_act = list(match.to_act)
         turn.advance()
         if turn.appended:
@@ -605,7 +685,7 @@ def abandon_match(*, match_id: int, reason: str) -> Match:
         if match.is_over:
             raise ServiceError("The match is already over.")
         if match.status == MatchStatus.ACTIVE:
-            turn = _Turn(match, match.game, load_state(match), seats)
+            turn = _Turn(match, match.game, load_state(match, seats=seats), seats)
             turn.append(
                 seat=None,
                 kind=MoveKind.SYSTEM,
@@ -617,9 +697,8 @@ def abandon_match(*, match_id: int, reason: str) -> Match:
         match.finished_at = timezone.now()
         match.to_act = []
         match.prompt = ""
-        match.save()
-        for seat in seats:
-            _clear_deadline(seat)
+        match.save(update_fields=PROJECTION_FIELDS + FINISH_FIELDS)
+        _clear_deadlines(seats)
         notify.match_finished(match)
         return match
 

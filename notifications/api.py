@@ -6,6 +6,14 @@ from __future__ import annotations
 from datetime import datetime
 
 
+def seats_read(match, seats) -> None:
+    """The service layer read the match's seats with their users and preferences under the
+    match lock: this transaction's hooks use them instead of reading them again."""
+    from . import outbox
+
+    outbox.remember_seats(match, seats)
+
+
 def players_invited(match, emails: list[str], inviter: str) -> None:
     """Seats were kept for these addresses: invite them to join."""
     from . import outbox

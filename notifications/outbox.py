@@ -49,6 +49,50 @@ def retry_delay(attempts: int) -> timedelta:
 # --- writing ------------------------------------------------------------------------------
 
 
+def _row(
+    *,
+    kind: str,
+    user,
+    dedupe_key: str,
+    match: Match | None = None,
+    seat: int | None = None,
+    seq: int | None = None,
+    context: dict | None = None,
+    channel: str = Channel.EMAIL,
+    hold_for_quiet_hours: bool = True,
+    now: datetime | None = None,
+) -> Notification | None:
+    """The row to write (unsaved), or None if the person does not want this message."""
+    now = now or timezone.now()
+    prefs = prefs_for(user)
+    if channel == Channel.EMAIL:
+        address = (getattr(user, "email", "") or "").strip()
+        if not address or not wants_email(prefs, kind):
+            return None
+    else:
+        address = prefs.webhook_url
+        if not address or kind not in WEBHOOK_KINDS:
+            return None
+    send_after = quiet_end_after(prefs, now) if hold_for_quiet_hours else now
+    status, error = Status.PENDING, ""
+    if channel == Channel.EMAIL and prefs.email_failing and kind != Kind.ANSWER:
+        status, error = Status.SKIPPED, f"address marked failing: {prefs.email_failure}"
+    return Notification(
+        kind=kind,
+        channel=channel,
+        status=status,
+        dedupe_key=dedupe_key[:200],
+        user=user,
+        address=address,
+        match=match,
+        seat=seat,
+        seq=seq,
+        context=context or {},
+        send_after=send_after,
+        last_error=error,
+    )
+
+
 def write(
     *,
     kind: str,
@@ -64,41 +108,46 @@ def write(
 ) -> Notification | None:
     """Write one row (if the person wants it and it does not exist yet) and deliver it once
     the current transaction commits."""
-    now = now or timezone.now()
-    prefs = prefs_for(user)
-    if channel == Channel.EMAIL:
-        address = (getattr(user, "email", "") or "").strip()
-        if not address or not wants_email(prefs, kind):
-            return None
-    else:
-        address = prefs.webhook_url
-        if not address or kind not in WEBHOOK_KINDS:
-            return None
-    send_after = quiet_end_after(prefs, now) if hold_for_quiet_hours else now
-    status, error = Status.PENDING, ""
-    if channel == Channel.EMAIL and prefs.email_failing and kind != Kind.ANSWER:
-        status, error = Status.SKIPPED, f"address marked failing: {prefs.email_failure}"
+    row = _row(
+        kind=kind,
+        user=user,
+        dedupe_key=dedupe_key,
+        match=match,
+        seat=seat,
+        seq=seq,
+        context=context,
+        channel=channel,
+        hold_for_quiet_hours=hold_for_quiet_hours,
+        now=now,
+    )
+    if row is None:
+        return None
     try:
         with transaction.atomic():
-            row = Notification.objects.create(
-                kind=kind,
-                channel=channel,
-                status=status,
-                dedupe_key=dedupe_key[:200],
-                user=user,
-                address=address,
-                match=match,
-                seat=seat,
-                seq=seq,
-                context=context or {},
-                send_after=send_after,
-                last_error=error,
-            )
+            row.save(force_insert=True)
     except IntegrityError:
         return None  # written before: a retried writer
-    if status == Status.PENDING:
+    if row.status == Status.PENDING:
         transaction.on_commit(lambda: enqueue([row.pk]))
     return row
+
+
+def write_many(rows: list[Notification | None]) -> list[Notification]:
+    """Write a move's rows in one statement and deliver them once the transaction commits.
+
+    A row whose dedupe key exists already (a retried writer) is not written again: the
+    statement leaves it as it is (ON CONFLICT on the key) and hands back its id; enqueueing
+    it again sends nothing twice, since a sender must claim a pending row first."""
+    rows = [r for r in rows if r is not None]
+    if not rows:
+        return []
+    Notification.objects.bulk_create(
+        rows, update_conflicts=True, unique_fields=["dedupe_key"], update_fields=["dedupe_key"]
+    )
+    pending = [r.pk for r in rows if r.status == Status.PENDING]
+    if pending:
+        transaction.on_commit(lambda: enqueue(pending))
+    return rows
 
 
 def write_both(*, kind: str, user, key: str, **fields) -> list[Notification]:
@@ -130,17 +179,25 @@ def enqueue(ids: Iterable[int]) -> None:
 # dropped when the transaction commits. Outside a transaction nothing is kept.
 
 _MEMO = "_notifications_people"
+_SEATS = "_notifications_seats"
+
+
+def remember_seats(match: Match, seats: list[Seat]) -> None:
+    """Seats of `match` with their users and preferences, read under the match lock by the
+    service layer: the people of this transaction's hooks are taken from them."""
+    if transaction.get_connection().in_atomic_block:
+        match.__dict__[_SEATS] = seats
+        transaction.on_commit(lambda: match.__dict__.pop(_SEATS, None))
 
 
 class _People:
     def __init__(self, match: Match):
-        self.seats = [
-            s
-            for s in match.seats.select_related("user", "user__notification_prefs").order_by(
+        seats = match.__dict__.get(_SEATS)
+        if seats is None:
+            seats = match.seats.select_related("user", "user__notification_prefs").order_by(
                 "number"
             )
-            if s.user_id and not s.is_bot
-        ]
+        self.seats = [s for s in seats if s.user_id and not s.is_bot]
         self.users = {s.user_id: s.user for s in self.seats}
         self._vacations: dict[int, set] | None = None
 
@@ -216,41 +273,53 @@ def match_started(match: Match) -> None:
 
 def moves_appended(match: Match, moves: list, newly_to_act: list[int]) -> None:
     people = {s.number: s for s in _people(match)}
+    rows = []
     for number in newly_to_act:
         seat = people.get(number)
         if seat is not None and not seat.played_by_bot:
             key = f"turn:{match.pk}:{number}:{match.head_seq}"
-            write_both(
-                kind=Kind.TURN,
-                user=seat.user,
-                key=key,
-                match=match,
-                seat=number,
-                seq=match.head_seq,
-            )
+            rows += [
+                _row(
+                    kind=Kind.TURN,
+                    user=seat.user,
+                    dedupe_key=f"{key}:{channel}",
+                    channel=channel,
+                    match=match,
+                    seat=number,
+                    seq=match.head_seq,
+                )
+                for channel in (Channel.EMAIL, Channel.WEBHOOK)
+            ]
     for move in moves:
         # A deadline played for a seat: tell it, unless a turn notice already tells the story.
         if move.kind == MoveKind.TIMEOUT and move.seat in people and move.seat not in newly_to_act:
-            write(
-                kind=Kind.TIMEOUT,
-                user=people[move.seat].user,
-                dedupe_key=f"timeout:{match.pk}:{move.seat}:{move.seq}",
-                match=match,
-                seat=move.seat,
-                seq=move.seq,
+            rows.append(
+                _row(
+                    kind=Kind.TIMEOUT,
+                    user=people[move.seat].user,
+                    dedupe_key=f"timeout:{match.pk}:{move.seat}:{move.seq}",
+                    match=match,
+                    seat=move.seat,
+                    seq=move.seq,
+                )
             )
+    write_many(rows)  # one INSERT for the move's rows, in the move's transaction
 
 
 def match_finished(match: Match) -> None:
-    for seat in _people(match):
-        write(
-            kind=Kind.END,
-            user=seat.user,
-            dedupe_key=f"end:{match.pk}:{seat.number}",
-            match=match,
-            seat=seat.number,
-            seq=match.head_seq,
-        )
+    write_many(
+        [
+            _row(
+                kind=Kind.END,
+                user=seat.user,
+                dedupe_key=f"end:{match.pk}:{seat.number}",
+                match=match,
+                seat=seat.number,
+                seq=match.head_seq,
+            )
+            for seat in _people(match)
+        ]
+    )
 
 
 def reminder(seat: Seat, *, deadline: datetime, hours: int, now: datetime) -> int:

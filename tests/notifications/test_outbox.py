@@ -58,7 +58,7 @@ def test_rows_are_written_in_the_move_transaction(match, anna, ben):
         source="web",
     )
     before = Notification.objects.count()
-    with mock.patch("notifications.outbox.write_both", side_effect=RuntimeError("boom")):
+    with mock.patch("notifications.outbox.write_many", side_effect=RuntimeError("boom")):
         with pytest.raises(RuntimeError):
             services.submit_move(
                 match_id=match.pk,

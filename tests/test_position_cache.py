@@ -1,0 +1,156 @@
+"""The position cache shared by every process: keyed by match, seq and digest, so a stale
+entry is never served; a cache that is down only costs the fallback to snapshots."""
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.cache import caches
+from django.db import connection
+from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.models import Move
+from games.selectors import POSITIONS, PositionCache, load_state, verify_match
+from tests.factories import two_player_match
+
+ROOT = Path(__file__).resolve().parents[1]
+DOWN = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:6390/0",  # nothing listens there
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
+}
+
+
+def play_lowest(match, seat):
+    match.refresh_from_db()
+    card = min(load_state(match)["hands"][seat])
+    return services.submit_move(
+        match_id=match.pk, seat=seat, move={"type": "play", "card": card}, source="web"
+    )
+
+
+def two_clients() -> tuple[PositionCache, PositionCache]:
+    """Two caches with clients (and connections) of their own, as two processes have."""
+    return (
+        PositionCache(cache=caches.create_connection("default")),
+        PositionCache(cache=caches.create_connection("default")),
+    )
+
+
+def test_two_clients_see_each_others_entries():
+    writer, reader = two_clients()
+    match_id = uuid.uuid4().int % 10**9
+    writer.put(match_id, 7, "d" * 64, {"trick": 2, "hands": [[1], [2]]})
+    assert reader.get(match_id, 7, "d" * 64) == {"trick": 2, "hands": [[1], [2]]}
+    reader.put(match_id, 8, "e" * 64, {"trick": 3})
+    assert writer.get(match_id, 8, "e" * 64) == {"trick": 3}
+
+
+def test_another_seq_or_digest_is_never_served():
+    cache, _ = two_clients()
+    match_id = uuid.uuid4().int % 10**9
+    cache.put(match_id, 5, "a" * 64, {"at": 5})
+    assert cache.get(match_id, 6, "a" * 64) is None  # the match moved on
+    assert cache.get(match_id, 5, "b" * 64) is None  # another position at the same seq
+    assert cache.get(match_id + 1, 5, "a" * 64) is None
+    # An entry whose contents do not belong to its key is not served either.
+    caches["default"].set(cache.key(match_id, 9, "c" * 64), ((match_id, 8, "c" * 64), {}))
+    assert cache.get(match_id, 9, "c" * 64) is None
+
+
+def test_every_reader_gets_its_own_copy():
+    cache, _ = two_clients()
+    match_id = uuid.uuid4().int % 10**9
+    cache.put(match_id, 1, "f" * 64, {"hands": [[1, 2]]})
+    cache.get(match_id, 1, "f" * 64)["hands"][0].pop()
+    assert cache.get(match_id, 1, "f" * 64) == {"hands": [[1, 2]]}
+
+
+@pytest.mark.django_db
+def test_a_move_reads_its_position_from_the_cache_and_leaves_the_next_one():
+    match, first, second = two_player_match()
+    with CaptureQueriesContext(connection) as queries:
+        assert play_lowest(match, first).ok
+    assert not any("games_snapshot" in q["sql"] for q in queries)  # warm: no replay
+    match.refresh_from_db()
+    assert POSITIONS.get(match.pk, match.head_seq, match.head_digest) == load_state(match)
+
+
+@pytest.mark.django_db
+def test_an_old_entry_for_the_match_is_not_used_after_a_move():
+    match, first, second = two_player_match()
+    stale = load_state(match)
+    assert play_lowest(match, first).ok
+    match.refresh_from_db()
+    # A poisoned entry at the new head under another digest: never read.
+    POSITIONS.put(match.pk, match.head_seq, "0" * 64, stale)
+    assert load_state(match) != stale
+    assert load_state(match)["plays"][first] is not None
+
+
+@pytest.mark.django_db
+def test_with_the_cache_down_moves_still_work():
+    match, first, second = two_player_match()
+    with override_settings(CACHES=DOWN):
+        for _ in range(2):
+            assert play_lowest(match, first).ok
+            assert play_lowest(match, second).ok
+    match.refresh_from_db()
+    assert match.is_over
+    assert Move.objects.filter(match=match).count() == match.head_seq
+    assert verify_match(match).ok
+
+
+@pytest.mark.django_db
+def test_a_cold_cache_falls_back_to_the_snapshots_and_the_log():
+    match, first, second = two_player_match()
+    assert play_lowest(match, first).ok
+    match.refresh_from_db()
+    warm = load_state(match)
+    caches["default"].clear()
+    with CaptureQueriesContext(connection) as queries:
+        cold = load_state(match)
+    assert cold == warm
+    assert any("games_move" in q["sql"] for q in queries)
+
+
+CHILD = """
+import sys
+import django
+django.setup()
+from django.core.cache import caches
+from games.selectors import PositionCache
+cache = PositionCache()
+match_id = int(sys.argv[1])
+print(caches["default"].__class__.__name__)
+print(cache.get(match_id, 1, "p" * 64))
+cache.put(match_id, 2, "q" * 64, {"from": "child"})
+"""
+
+
+@pytest.mark.services
+def test_two_processes_share_positions_through_redis():
+    backend = settings.CACHES["default"]["BACKEND"]
+    assert backend.endswith("RedisCache"), "run the services suite with CACHE_URL=redis://..."
+    match_id = uuid.uuid4().int % 10**9
+    POSITIONS.put(match_id, 1, "p" * 64, {"from": "parent"})
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings")
+    child = subprocess.run(
+        [sys.executable, "-c", CHILD, str(match_id)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert child.returncode == 0, child.stderr[-2000:]
+    assert child.stdout.splitlines()[-2:] == ["RedisCache", "{'from': 'parent'}"]
+    assert POSITIONS.get(match_id, 2, "q" * 64) == {"from": "child"}
