@@ -2,7 +2,9 @@
 
 Counted: the statements Django sends. Not counted: transaction control (BEGIN and COMMIT in
 production, a savepoint inside a test's transaction). The position cache is warm, as it is
-for the next move of a match in play; `test_position_cache.py` covers a cold one.
+for the next move of a match in play; `test_position_cache.py` covers a cold one. The cache
+is this process's own here, so a parallel test run that clears a shared Redis cannot make
+a move miss it.
 """
 
 import json
@@ -19,7 +21,17 @@ from games.models import Move
 from games.selectors import load_state
 from tests.factories import two_player_match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("own_cache"),
+]
+
+
+@pytest.fixture
+def own_cache(settings):
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "q"}
+    }
 
 TRANSACTION_CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
 
