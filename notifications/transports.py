@@ -3,12 +3,12 @@ id, or raises TransportError saying whether trying again could help (healthcheck
 
 from __future__ import annotations
 
+import http.client
 import ipaddress
 import json
 import smtplib
 import socket
-import urllib.error
-import urllib.request
+import ssl
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -63,55 +63,109 @@ def webhook_payload(text: str) -> dict:
     return {"content": text[:2000], "text": text}
 
 
-def check_webhook_url(url: str) -> str:
-    """'' if the URL may be used, else why not. Private addresses only in DEBUG (or when
-    NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS is set), so a webhook cannot probe the server's
-    own network."""
+def _allow_private() -> bool:
+    return getattr(settings, "NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS", settings.DEBUG)
+
+
+def resolve_webhook(url: str) -> tuple[str, str]:
+    """(address to connect to, '') or ('', why not). The name is resolved once, here: the
+    request goes to this address, so a name that resolves elsewhere a second later (DNS
+    rebinding) changes nothing. Private, loopback, link-local and other non-public addresses
+    only in DEBUG (or with NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS), so a webhook cannot probe
+    the server's own network."""
     parts = urlsplit(url)
     if parts.scheme not in ("https", "http") or not parts.hostname:
-        return "A webhook must be an http(s) URL."
-    allow_private = getattr(settings, "NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS", settings.DEBUG)
+        return "", "A webhook must be an http(s) URL."
+    allow_private = _allow_private()
     if parts.scheme != "https" and not allow_private:
-        return "A webhook must use https."
-    if allow_private:
-        return ""
+        return "", "A webhook must use https."
     try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or 443)
-    except OSError:
-        return f"The host {parts.hostname} cannot be found."
-    for info in infos:
-        address = ipaddress.ip_address(info[4][0])
-        if not address.is_global:
-            return "A webhook must point to a public address."
-    return ""
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
+    except (OSError, ValueError):
+        return "", f"The host {parts.hostname} cannot be found."
+    addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+    if not addresses:
+        return "", f"The host {parts.hostname} cannot be found."
+    if not allow_private and not all(a.is_global for a in addresses):
+        return "", "A webhook must point to a public address."
+    return str(addresses[0]), ""
+
+
+def check_webhook_url(url: str) -> str:
+    """'' if the URL may be used, else why not."""
+    return resolve_webhook(url)[1]
+
+
+class _PinnedHTTPConnection(http.client.HTTPConnection):
+    """Connects to the address resolved and checked before; Host names the URL's host."""
+
+    def __init__(self, host: str, port: int, *, address: str, timeout: float):
+        super().__init__(host, port, timeout=timeout)
+        self.address = address
+
+    def connect(self) -> None:
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+
+
+class _PinnedHTTPSConnection(http.client.HTTPSConnection):
+    """As above, and the certificate must be valid for the URL's host name."""
+
+    def __init__(self, host: str, port: int, *, address: str, timeout: float):
+        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self.address = address
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
 
 
 class WebhookTransport:
-    """A JSON POST compatible with Discord and Slack incoming webhooks."""
+    """A JSON POST compatible with Discord and Slack incoming webhooks. Redirects are not
+    followed: a webhook that answers 3xx is refused, as the place it points to was never
+    checked."""
 
     timeout = 10
 
     def notify(self, row) -> str:
         from .emails import webhook_text
 
-        problem = check_webhook_url(row.address)
+        address, problem = resolve_webhook(row.address)
         if problem:
             raise TransportError(problem, permanent=True)
         body = json.dumps(webhook_payload(webhook_text(row))).encode()
-        request = urllib.request.Request(
-            row.address,
-            data=body,
-            method="POST",
-            headers={"Content-Type": "application/json", "User-Agent": settings.SITE_NAME},
+        return self.post(row.address, address, body)
+
+    def post(self, url: str, address: str, body: bytes) -> str:
+        parts = urlsplit(url)
+        https = parts.scheme == "https"
+        connection_class = _PinnedHTTPSConnection if https else _PinnedHTTPConnection
+        connection = connection_class(
+            parts.hostname,
+            parts.port or (443 if https else 80),
+            address=address,
+            timeout=self.timeout,
         )
+        path = parts.path or "/"
+        if parts.query:
+            path += "?" + parts.query
+        headers = {"Content-Type": "application/json", "User-Agent": settings.SITE_NAME}
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                response.read(1024)
-        except urllib.error.HTTPError as error:
-            permanent = 400 <= error.code < 500 and error.code not in (408, 429)
-            raise TransportError(f"webhook answered {error.code}", permanent=permanent) from error
-        except (urllib.error.URLError, OSError) as error:
+            connection.request("POST", path, body=body, headers=headers)
+            response = connection.getresponse()
+            response.read(1024)
+        except (OSError, http.client.HTTPException) as error:
             raise TransportError(f"webhook unreachable: {error}") from error
+        finally:
+            connection.close()
+        code = response.status
+        if 300 <= code < 400:
+            raise TransportError(
+                f"webhook answered {code} (a redirect, which is not followed)", permanent=True
+            )
+        if code >= 400:
+            permanent = code < 500 and code not in (408, 429)
+            raise TransportError(f"webhook answered {code}", permanent=permanent)
         return ""
 
 
