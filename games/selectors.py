@@ -126,7 +126,9 @@ def remember_position(match: Match, state: State) -> None:
 def load_state(match: Match, upto: int | None = None, seats: list[Seat] | None = None) -> State:
     """The position after move `upto` (default: the head): from the shared cache of head
     positions, else the latest snapshot and the tail of the log. `seats` (in seat order)
-    spare a query when the setup must be replayed."""
+    spare a query when the setup must be replayed. A snapshot is used only if its state
+    chains to the digests logged before and at its seq; otherwise (a changed row) it is
+    reported and the position is replayed from the setup."""
     upto = match.head_seq if upto is None else upto
     at_head = upto == match.head_seq
     if at_head:
@@ -137,20 +139,54 @@ def load_state(match: Match, upto: int | None = None, seats: list[Seat] | None =
     snapshot = (
         Snapshot.objects.filter(match=match, seq__lte=upto)
         .order_by("-seq")
-        .values_list("seq", "state")
+        .values_list("seq", "state", "digest")
         .first()
     )
-    if snapshot is not None:
-        start, state = snapshot
+    start = snapshot[0] if snapshot is not None else 0
+    # The tail, and the two digests that vouch for the snapshot, in one query.
+    rows = list(
+        Move.objects.filter(match=match, seq__gte=max(start - 1, 1), seq__lte=upto)
+        .order_by("seq")
+        .values_list("seq", "seat", "kind", "payload", "digest")
+    )
+    if snapshot is not None and snapshot_matches_log(match, snapshot, rows, seats):
+        state = snapshot[1]
     else:
+        if snapshot is not None:
+            log.error(
+                "match %s: the snapshot at seq %s does not match the log's digests; "
+                "replaying from the setup",
+                match.pk,
+                start,
+            )
+            rows = list(
+                Move.objects.filter(match=match, seq__lte=upto)
+                .order_by("seq")
+                .values_list("seq", "seat", "kind", "payload", "digest")
+            )
         state, start = setup_state(match, seats), 0
-    tail = Move.objects.filter(match=match, seq__gt=start, seq__lte=upto).order_by("seq")
     game = match.game
-    for seq, seat, kind, payload in tail.values_list("seq", "seat", "kind", "payload"):
-        state = apply_logged(game, state, LoggedMove(seq, seat, kind, payload), match.seed)
+    for seq, seat, kind, payload, _digest in rows:
+        if seq > start:
+            state = apply_logged(game, state, LoggedMove(seq, seat, kind, payload), match.seed)
     if at_head:
         remember_position(match, state)
     return state
+
+
+def snapshot_matches_log(
+    match: Match, snapshot: tuple, rows: list[tuple], seats: list[Seat] | None = None
+) -> bool:
+    """The snapshot's digest is the log's at its seq, and its state chained onto the digest
+    before it gives that digest (so neither the state nor the digest column was changed)."""
+    seq, state, digest = snapshot
+    logged = {row[0]: row[-1] for row in rows}
+    previous = logged.get(seq - 1) if seq > 1 else initial_digest(setup_state(match, seats))
+    return (
+        previous is not None
+        and logged.get(seq) == digest
+        and chain_digest(previous, state) == digest
+    )
 
 
 @dataclass
@@ -166,6 +202,7 @@ def verify_match(match: Match) -> Verification:
     game = match.game
     state = setup_state(match)
     previous = initial_digest(state)
+    digests = {0: previous}
     checked = 0
     for row in match.moves.order_by("seq"):
         expected_seq = checked + 1
@@ -178,11 +215,20 @@ def verify_match(match: Match) -> Verification:
         except Exception as error:  # a stored move the rules now refuse
             return Verification(False, checked, f"seq {row.seq} does not replay: {error}", row.seq)
         previous = chain_digest(previous, state)
+        digests[row.seq] = previous
         if previous != row.digest:
             return Verification(False, checked, f"digest differs at seq {row.seq}", row.seq)
         checked += 1
     if checked != match.head_seq:
         return Verification(False, checked, f"log ends at {checked}, match says {match.head_seq}")
+    for seq, snapshot_state, digest in match.snapshots.order_by("seq").values_list(
+        "seq", "state", "digest"
+    ):
+        if (
+            digest != digests.get(seq)
+            or chain_digest(digests.get(seq - 1, ""), snapshot_state) != digest
+        ):
+            return Verification(False, checked, f"the snapshot at seq {seq} differs from the log")
     if match.head_seq and previous != match.head_digest:
         return Verification(False, checked, "head digest differs from the last move's")
     return Verification(True, checked, f"{checked} moves replayed; every digest matches.")
