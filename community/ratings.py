@@ -12,6 +12,7 @@ from typing import Any
 from django.db import transaction
 from openskill.models import PlackettLuce
 
+from api.models import BotAccount
 from community.models import Rating, RatingChange
 from games.engine import places
 from games.models import Match, MatchStatus, Seat
@@ -40,6 +41,7 @@ def is_rateable(match: Match, seats: Iterable[Seat]) -> bool:
         and len(seats) >= 2
         and all(seat.user_id for seat in seats)
         and len({seat.user_id for seat in seats}) == len(seats)
+        and not BotAccount.objects.filter(user_id__in=[s.user_id for s in seats]).exists()
     )
 
 

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "community",
+    "api",
 ]
 
 MIDDLEWARE = [

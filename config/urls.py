@@ -8,5 +8,6 @@ urlpatterns = [
     path("n/", include("notifications.urls")),
     path("", include("players.urls")),
     path("", include("community.urls")),
+    path("", include("api.urls")),
     path("", include("games.urls")),
 ]

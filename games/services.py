@@ -17,6 +17,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from api.tokens import is_bot_account
+from community.names import public_name
 from community.ratings import record_finished
 from games.commands import interpret
 from games.engine import (
@@ -133,7 +135,9 @@ def create_match(
         )
         number = 0
         if creator:
-            Seat.objects.create(match=match, number=number, user=creator)
+            Seat.objects.create(
+                match=match, number=number, user=creator, display_name=bot_seat_name(creator)
+            )
             number += 1
         for email in invite_emails:
             Seat.objects.create(match=match, number=number, invited_email=email)
@@ -169,9 +173,18 @@ def join_match(*, match_id: int, user: AbstractBaseUser) -> Seat:
         if seat is None:
             raise ServiceError("There is no open seat for you in this match.")
         seat.user = user
-        seat.save(update_fields=["user"])
+        seat.display_name = bot_seat_name(user)
+        seat.save(update_fields=["user", "display_name"])
         _start_if_full(match)
         return seat
+
+
+def bot_seat_name(user: AbstractBaseUser) -> str:
+    """A bot account's seat says so on every page and email; a person's seat keeps the
+    name of its account (empty: the name is read from the account)."""
+    if not is_bot_account(user):
+        return ""
+    return f"{public_name(user)} (bot)"
 
 
 def _start_if_full(match: Match) -> None:

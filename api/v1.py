@@ -1,0 +1,516 @@
+"""The open API, version 1, described by OpenAPI at /api/v1/openapi.json (docs at /api/v1/docs).
+
+Bearer tokens (made on /account/tokens/) carry one scope each: read, play or bot. A browser
+session may use the API too. Every error has one shape, `{"error": {"code", "message"}}`.
+Seats are counted from 1, as players read them. Thin: games.services writes, selectors read.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest
+from ninja import NinjaAPI, Query, Router, Status
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.errors import Throttled as NinjaThrottled
+from ninja.security import HttpBearer
+from ninja.throttling import AuthRateThrottle, SimpleRateThrottle
+
+from api import schemas
+from api.models import Scope
+from api.tokens import grants, is_bot_account, user_for
+from community import selectors as community
+from community.access import can_watch
+from community.names import public_name
+from games import selectors, services
+from games.commands import interpret, menu
+from games.engine import IllegalMove, available_games, get_game
+from games.models import Match, MatchStatus, MoveSource, Seat
+
+LONG_POLL_MAX = 25  # seconds: under the usual 30 s proxy and gunicorn time-outs
+PAGE_SIZE = 25
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+class TokenAuth(HttpBearer):
+    def authenticate(self, request: HttpRequest, token: str):
+        found = user_for(token)
+        if found is None:
+            return None
+        request.user, request.api_token = found
+        return request.user
+
+
+def session_auth(request: HttpRequest):
+    """A signed-in browser may call the API; writes still need the CSRF token."""
+    if request.user.is_authenticated:
+        request.api_token = None
+        return request.user
+    return None
+
+
+class TokenThrottle(SimpleRateThrottle):
+    """Per account, whatever token it uses; counters live in the shared cache."""
+
+    scope = "account"
+
+    def get_cache_key(self, request: HttpRequest):
+        user = getattr(request, "auth", None)
+        return f"api-throttle-{user.pk}" if user is not None else None
+
+
+api = NinjaAPI(
+    title="Postal Boards API",
+    version="1",
+    urls_namespace="api_v1",
+    description=__doc__,
+    auth=[TokenAuth(), session_auth],
+    throttle=[TokenThrottle("120/m"), AuthRateThrottle("600/h")],
+)
+
+
+def _error(request, status: int, code: str, message: str):
+    return api.create_response(
+        request, {"error": {"code": code, "message": message}}, status=status
+    )
+
+
+@api.exception_handler(ApiError)
+def _api_error(request, exc: ApiError):
+    return _error(request, exc.status, exc.code, exc.message)
+
+
+@api.exception_handler(ValidationError)
+def _invalid(request, exc: ValidationError):
+    parts = []
+    for error in exc.errors[:5]:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query"))
+        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else error.get("msg", ""))
+    return _error(request, 422, "invalid_request", "; ".join(parts) or "The request is invalid.")
+
+
+@api.exception_handler(AuthenticationError)
+def _unauthenticated(request, exc):
+    return _error(request, 401, "unauthenticated", "Send a bearer token or sign in.")
+
+
+@api.exception_handler(NinjaThrottled)
+def _throttled(request, exc):
+    return _error(request, 429, "rate_limited", "Too many requests; slow down and retry.")
+
+
+@api.exception_handler(Http404)
+def _not_found(request, exc):
+    return _error(request, 404, "not_found", "No such thing here.")
+
+
+@api.exception_handler(HttpError)
+def _http_error(request, exc: HttpError):
+    return _error(request, exc.status_code, "error", str(exc))
+
+
+ERRORS = {
+    400: schemas.ErrorOut,
+    401: schemas.ErrorOut,
+    403: schemas.ErrorOut,
+    404: schemas.ErrorOut,
+    409: schemas.ErrorOut,
+    422: schemas.ErrorOut,
+    429: schemas.ErrorOut,
+}
+
+
+def _need(request: HttpRequest, scope: str) -> None:
+    token = getattr(request, "api_token", None)
+    if not grants(token, scope):
+        raise ApiError(403, "scope", f"This token's scope does not allow that (needs {scope}).")
+    if token is None and scope != Scope.READ:
+        from django.middleware.csrf import CsrfViewMiddleware
+
+        if CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {}) is not None:
+            raise ApiError(403, "csrf", "Send the CSRF token with a session, or use a token.")
+
+
+def _visible_match(request: HttpRequest, match_id: int) -> Match:
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not can_watch(match, request.auth):
+        raise ApiError(404, "not_found", "No such match.")
+    return match
+
+
+def _seat_out(seat: Seat) -> dict[str, Any]:
+    name = seat.display_name or (public_name(seat.user) if seat.user_id else "Open seat")
+    return {"seat": seat.number + 1, "name": name, "bot": seat.is_bot}
+
+
+def _summary(match: Match, user) -> dict[str, Any]:
+    seats = sorted(match.seats.all(), key=lambda s: s.number)
+    mine = next((s for s in seats if user is not None and s.user_id == user.pk), None)
+    your_turn = bool(
+        mine is not None
+        and match.status == MatchStatus.ACTIVE
+        and mine.number in match.to_act
+        and mine.deadline_at is not None  # an asked seat; a forced one waits unasked
+        and not mine.resigned
+    )
+    return {
+        "id": match.pk,
+        "game": match.game_slug,
+        "title": match.game_title,
+        "status": match.status,
+        "seq": match.head_seq,
+        "your_seat": mine.number + 1 if mine else None,
+        "your_turn": your_turn,
+        "prompt": match.prompt if your_turn else "",
+        "deadline_at": mine.deadline_at if your_turn else None,
+        "players": [_seat_out(s) for s in seats],
+        "rated": match.rated,
+        "watchable": match.watchable,
+    }
+
+
+# --- who am I, what games ------------------------------------------------------------------
+
+account = Router(tags=["account"])
+
+
+@account.get("/me", response={200: schemas.MeOut, **ERRORS})
+def me(request):
+    token = getattr(request, "api_token", None)
+    return {
+        "id": request.auth.pk,
+        "name": public_name(request.auth),
+        "bot": is_bot_account(request.auth),
+        "scope": token.scope if token else None,
+    }
+
+
+@account.get("/games", response={200: list[schemas.GameOut], **ERRORS})
+def games(request):
+    return [
+        {
+            "slug": g.slug,
+            "title": g.title,
+            "min_players": g.min_players,
+            "max_players": g.max_players,
+            "version": g.version,
+            "options": [
+                {
+                    "key": o.key,
+                    "label": o.label,
+                    "default": o.default,
+                    "choices": list(o.choices),
+                    "player_counts": list(o.player_counts),
+                }
+                for o in g.options
+            ],
+        }
+        for g in available_games()
+    ]
+
+
+# --- matches -------------------------------------------------------------------------------
+
+matches = Router(tags=["matches"])
+
+
+@matches.get("/matches", response={200: schemas.MatchPage, **ERRORS})
+def my_matches(request, page: int = Query(1, ge=1, le=100000), active: bool = False):
+    """Your matches, newest first; `active=true` for those in play only."""
+    rows = Match.objects.filter(seats__user=request.auth).order_by("-created_at", "-pk")
+    if active:
+        rows = rows.filter(status=MatchStatus.ACTIVE)
+    paged = Paginator(rows.prefetch_related("seats__user"), PAGE_SIZE).get_page(page)
+    return {
+        "items": [_summary(m, request.auth) for m in paged.object_list],
+        "page": paged.number,
+        "pages": paged.paginator.num_pages,
+    }
+
+
+@matches.get("/turns", response={200: schemas.TurnsOut, **ERRORS})
+def turns(request, wait: int = Query(0, ge=0, le=LONG_POLL_MAX)):
+    """The matches where you are asked to decide now. With `wait`, the answer waits up to
+    that many seconds for one to appear (long-poll), so a client need not poll hard."""
+    started = time.monotonic()
+    while True:
+        asked = (
+            Match.objects.filter(
+                status=MatchStatus.ACTIVE,
+                seats__user=request.auth,
+                seats__deadline_at__isnull=False,
+                seats__resigned=False,
+            )
+            .order_by("pk")
+            .prefetch_related("seats__user")[:PAGE_SIZE]
+        )
+        found = [s for s in (_summary(m, request.auth) for m in asked) if s["your_turn"]]
+        waited = time.monotonic() - started
+        if found or waited >= wait:
+            return {"matches": found, "waited": round(waited, 3)}
+        time.sleep(min(1.0, wait - waited))
+
+
+@matches.post("/matches", response={201: schemas.MatchSummary, **ERRORS})
+def create(request, body: schemas.CreateIn):
+    _need(request, Scope.PLAY)
+    try:
+        match = services.create_match(
+            creator=request.auth,
+            game_slug=body.game,
+            players=body.players,
+            bots=body.bots,
+            options=body.options,
+            invite_emails=body.invite_emails,
+            days_per_move=body.days_per_move,
+            rated=body.rated,
+            watchable=body.watchable,
+        )
+    except services.ServiceError as error:
+        raise ApiError(400, "refused", error.message) from None
+    return Status(201, _summary(match, request.auth))
+
+
+@matches.post("/matches/{match_id}/join", response={200: schemas.MatchSummary, **ERRORS})
+def join(request, match_id: int):
+    _need(request, Scope.PLAY)
+    match = _visible_match(request, match_id)
+    try:
+        services.join_match(match_id=match.pk, user=request.auth)
+    except services.ServiceError as error:
+        raise ApiError(409, "refused", error.message) from None
+    match.refresh_from_db()
+    return _summary(match, request.auth)
+
+
+@matches.get("/matches/{match_id}", response={200: schemas.MatchView, **ERRORS})
+def match_view(request, match_id: int):
+    """The match as your seat sees it (a watcher: the public view)."""
+    match = _visible_match(request, match_id)
+    seat = selectors.viewer_seat(match, request.auth)
+    viewer = seat.number if seat else None
+    data = {
+        "match": _summary(match, request.auth),
+        "seed_commitment": match.seed_commitment,
+        "seed": match.seed if match.is_over else None,
+        "result": match.result,
+        "view": None,
+        "board_text": "",
+        "history": [],
+    }
+    if match.status != MatchStatus.OPEN:
+        game = match.game
+        view = game.view(selectors.load_state(match), viewer)
+        data["view"] = view
+        data["board_text"] = game.render_text(view)
+        data["history"] = _history(match, viewer)
+    return data
+
+
+def _history(match: Match, viewer: int | None, since: int | None = None) -> list[dict]:
+    entries = (
+        selectors.recent_history(match, viewer)
+        if since is None
+        else selectors.history(match, viewer, since=since, upto=min(match.head_seq, since + 200))
+    )
+    return [
+        {
+            "seq": e["seq"],
+            "seat": None if e["seat"] is None else e["seat"] + 1,
+            "text": e["text"],
+            "at": e["created_at"],
+        }
+        for e in entries
+    ]
+
+
+@matches.get("/matches/{match_id}/history", response={200: list[schemas.HistoryEntry], **ERRORS})
+def history(request, match_id: int, since: int = Query(0, ge=0)):
+    """The log narrated for your seat, 200 entries at most after `since`."""
+    match = _visible_match(request, match_id)
+    seat = selectors.viewer_seat(match, request.auth)
+    since = min(since, match.head_seq)
+    return _history(match, seat.number if seat else None, since=since)
+
+
+@matches.get("/matches/{match_id}/legal", response={200: list[schemas.LegalMove], **ERRORS})
+def legal(request, match_id: int):
+    """Every legal move of your current decision (empty when you are not asked)."""
+    match = _visible_match(request, match_id)
+    seat = selectors.viewer_seat(match, request.auth)
+    summary = _summary(match, request.auth)
+    if seat is None or not summary["your_turn"]:
+        return []
+    game = match.game
+    state = selectors.load_state(match)
+    numbered = {e.command: e.number for e in menu(game, state, seat.number)}
+    out = []
+    for move in game.legal_moves(state, seat.number):
+        command = game.format_move(state, seat.number, move)
+        out.append({"number": numbered.get(command), "command": command, "move": move})
+    return out
+
+
+@matches.post("/matches/{match_id}/moves", response={200: schemas.MoveOut, **ERRORS})
+def play(request, match_id: int, body: schemas.MoveIn):
+    """Play a move, as a text command or as JSON from the legal list. `seq` refuses the move
+    if the match moved on since you looked; `idempotency_key` makes a retry safe."""
+    _need(request, Scope.PLAY)
+    match = _visible_match(request, match_id)
+    seat = selectors.viewer_seat(match, request.auth)
+    if seat is None:
+        raise ApiError(403, "not_a_player", "You do not play in this match.")
+    if (body.command is None) == (body.move is None):
+        raise ApiError(400, "bad_move", "Send either a command or a move.")
+    key = f"api:{request.auth.pk}:{body.idempotency_key}" if body.idempotency_key else None
+    if key and match.moves.filter(idempotency_key=key).exists():
+        match.refresh_from_db()
+        return _moved(match, request.auth, duplicate=True)
+    if match.status != MatchStatus.ACTIVE:
+        raise ApiError(409, "not_in_play", "The match is not in play.")
+    if seat.number not in match.to_act:
+        raise ApiError(409, "not_your_turn", "It is not your turn.")
+    if body.command is not None:
+        try:
+            move = interpret(match.game, selectors.load_state(match), seat.number, body.command)
+        except IllegalMove as error:
+            raise ApiError(400, "illegal", error.message) from None
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise ApiError(400, "unreadable", "That command could not be read.") from None
+    else:
+        move = body.move
+    result = services.submit_move(
+        match_id=match.pk,
+        seat=seat.number,
+        move=move,
+        source=MoveSource.API,
+        idempotency_key=key,
+        expected_seq=body.seq,
+    )
+    if not result.ok:
+        moved_on = "moved on" in result.message
+        raise ApiError(
+            409 if moved_on else 400, "moved_on" if moved_on else "illegal", result.message
+        )
+    match.refresh_from_db()
+    return _moved(match, request.auth, duplicate=result.duplicate)
+
+
+def _moved(match: Match, user, duplicate: bool) -> dict:
+    summary = _summary(match, user)
+    return {
+        "duplicate": duplicate,
+        "seq": match.head_seq,
+        "status": match.status,
+        "your_turn": summary["your_turn"],
+    }
+
+
+@matches.get("/matches/{match_id}/chat", response={200: list[schemas.ChatEntry], **ERRORS})
+def chat(request, match_id: int):
+    from notifications.selectors import chat_for
+
+    match = _visible_match(request, match_id)
+    return [
+        {
+            "author": m["author"],
+            "seat": None if m["seat"] is None else m["seat"] + 1,
+            "text": m["text"],
+            "at": m["created_at"],
+        }
+        for m in chat_for(match)
+    ]
+
+
+@matches.post("/matches/{match_id}/chat", response={201: schemas.ChatEntry, **ERRORS})
+def say(request, match_id: int, body: schemas.ChatIn):
+    from notifications.chat import ChatError, post_message
+
+    _need(request, Scope.PLAY)
+    match = _visible_match(request, match_id)
+    try:
+        message = post_message(match=match, user=request.auth, text=body.text, source="api")
+    except ChatError as error:
+        raise ApiError(400, "refused", error.message) from None
+    seat = match.seats.get(number=message.seat)
+    return Status(
+        201,
+        {
+            "author": _seat_out(seat)["name"],
+            "seat": message.seat + 1,
+            "text": message.text,
+            "at": message.created_at,
+        },
+    )
+
+
+# --- archive and ratings -------------------------------------------------------------------
+
+public = Router(tags=["archive and ratings"])
+
+
+@public.get("/archive", response={200: schemas.ArchivePage, **ERRORS})
+def archive(request, filters: Query[schemas.ArchiveFilter]):
+    """Finished matches, newest first; each replays at /matches/{id}/replay/ on the site."""
+    page = community.archive(
+        community.ArchiveFilters(
+            game=filters.game,
+            player=filters.player,
+            finished_from=filters.finished_from,
+            finished_to=filters.finished_to,
+        ),
+        filters.page,
+    )
+    return {
+        "items": [
+            {
+                "id": m.pk,
+                "game": m.game_slug,
+                "title": m.game_title,
+                "finished_at": m.finished_at,
+                "rated": m.rated,
+                "placings": m.placings,
+            }
+            for m in page.object_list
+        ],
+        "page": page.number,
+        "pages": page.paginator.num_pages,
+    }
+
+
+@public.get("/ratings/{game}", response={200: schemas.RatingPage, **ERRORS})
+def ratings(request, game: str, page: int = Query(1, ge=1, le=100000)):
+    try:
+        slug = get_game(game).slug
+    except KeyError:
+        raise ApiError(404, "not_found", "No such game.") from None
+    board = community.leaderboard(slug, page)
+    return {
+        "game": slug,
+        "items": [
+            {
+                "place": r.place,
+                "player": r.name,
+                "profile": r.user_id if r.linked else None,
+                "rating": r.ordinal,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "matches": r.matches,
+            }
+            for r in board.object_list
+        ],
+        "page": board.number,
+        "pages": board.paginator.num_pages,
+    }
+
+
+api.add_router("/", account)
+api.add_router("/", matches)
+api.add_router("/", public)

@@ -1,0 +1,69 @@
+"""The example client in examples/ plays a whole match against a running server, as a bot
+account, through the API alone; its seat says "(bot)" on the page and the match is unrated."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from api.tokens import make_bot_account, make_token
+from community.models import RatingChange
+from games.models import Match
+from tests.factories import make_user
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "play_bot.py"
+
+
+def load_example():
+    spec = importlib.util.spec_from_file_location("play_bot", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_example_client_plays_a_whole_match_as_a_bot_account(live_server, capsys):
+    robot = make_user("Robo")
+    make_bot_account(user=robot, note="the example client")
+    _token, key = make_token(user=robot, name="example", scope="bot")
+    code = load_example().main(
+        [
+            "--server",
+            live_server.url,
+            "--token",
+            key,
+            "--create",
+            "sealed-cards:2",
+            "--until-finished",
+            "--seed",
+            "7",
+        ]
+    )
+    assert code == 0
+    match = Match.objects.get(created_by=robot)
+    assert match.status == "finished"
+    mine = match.seats.get(user=robot)
+    # Three cards each: the bot chose through the API, the server played its last, forced one.
+    assert match.moves.filter(seat=mine.number).count() == 3
+    assert match.moves.filter(seat=mine.number, source="api").count() >= 2
+    assert "is finished" in capsys.readouterr().out
+    assert mine.display_name == "Robo (bot)"
+    viewer = Client()
+    viewer.force_login(robot)
+    assert "Robo (bot)" in viewer.get(f"/matches/{match.pk}/").content.decode()
+    assert not RatingChange.objects.filter(match=match).exists()
+
+
+@pytest.mark.django_db
+def test_bot_tokens_are_for_bot_accounts_and_a_played_account_cannot_become_one():
+    from api.tokens import TokenError
+
+    person = make_user("Pat")
+    with pytest.raises(TokenError):
+        make_token(user=person, name="x", scope="bot")
+    from tests.factories import two_player_match
+
+    match, _a, _b = two_player_match()
+    with pytest.raises(TokenError):
+        make_bot_account(user=match.created_by)

@@ -1,0 +1,45 @@
+"""schemathesis against the generated OpenAPI schema: for every operation, generated requests
+(valid and not) never get a 5xx, and every answer matches the schema (status, content type,
+body shape). Runs in-process through the WSGI app, with a play token."""
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from api.tokens import make_token
+from config.wsgi import application
+from tests.factories import two_player_match
+
+schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", application)
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+
+
+@pytest.fixture
+def bearer(db):
+    match, _a, _b = two_player_match()
+    _token, key = make_token(user=match.created_by, name="fuzz", scope="play")
+    return {"Authorization": f"Bearer {key}"}
+
+
+@schema.parametrize()
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@pytest.mark.django_db
+def test_the_api_keeps_to_its_schema(case, bearer):
+    if case.path == "/api/v1/turns" and case.query:
+        case.query["wait"] = 0  # the long-poll would make each example wait
+    case.call_and_validate(headers=bearer, checks=CHECKS)
