@@ -20,8 +20,9 @@ from sesame.utils import get_token, get_user
 
 from community.access import can_watch
 from games import selectors, services
-from games.commands import menu
-from games.models import Match, MoveSource, Seat
+from games.commands import interpret, menu
+from games.engine import IllegalMove
+from games.models import Match, Move, MoveSource, Seat
 
 API_SCOPE = "api"
 
@@ -143,9 +144,11 @@ def match_move(request: HttpRequest, pk: int) -> JsonResponse:
     # the first attempt), so the usual move costs no extra query. The command is read under
     # the lock, from the position the move is applied to.
     if match.status != "active":
-        return _duplicate(match, key) or _error(409, "The match is not in play.")
+        return _duplicate(match, key, seat.number, command) or _error(
+            409, "The match is not in play."
+        )
     if seat.number not in match.to_act:
-        return _duplicate(match, key) or _error(409, "It is not your turn.")
+        return _duplicate(match, key, seat.number, command) or _error(409, "It is not your turn.")
     result = services.submit_move(
         match_id=match.pk,
         seat=seat.number,
@@ -157,6 +160,8 @@ def match_move(request: HttpRequest, pk: int) -> JsonResponse:
     if not result.ok:
         conflict = "moved on" in result.message or result.message == "It is not your turn."
         return _error(409 if conflict else 400, result.message)
+    if result.duplicate and not _same_move(result.match, result.applied[0], seat.number, command):
+        return _key_reused(result.applied[0])
     return _moved(result.match, result.duplicate)
 
 
@@ -172,8 +177,31 @@ def _moved(match: Match, duplicate: bool) -> JsonResponse:
     )
 
 
-def _duplicate(match: Match, key: str | None) -> JsonResponse | None:
+def _duplicate(match: Match, key: str | None, seat: int, command: str) -> JsonResponse | None:
     """The answer to a repeated idempotency key, or None if the key is new."""
-    if key and match.moves.filter(idempotency_key=key).exists():
-        return _moved(match, True)
-    return None
+    first = match.moves.filter(idempotency_key=key).first() if key else None
+    if first is None:
+        return None
+    if not _same_move(match, first, seat, command):
+        return _key_reused(first)
+    return _moved(match, True)
+
+
+def _same_move(match: Match, first: Move, seat: int, command: str) -> bool:
+    """Whether `command` means the move applied under its key: read against the position
+    that move was applied to (only a repeated key costs this replay)."""
+    if first.seat != seat:
+        return False
+    state = selectors.position_after(match, first.seq - 1)
+    try:
+        return interpret(match.game, state, seat, command) == first.payload
+    except (IllegalMove, ValueError, KeyError, IndexError, TypeError):
+        return False
+
+
+def _key_reused(first: Move) -> JsonResponse:
+    return _error(
+        409,
+        f"This idempotency key was already used for another move (move {first.seq}); "
+        "nothing was applied. Send a new key with a new move.",
+    )
