@@ -12,6 +12,7 @@ import json
 from django.contrib import admin, messages
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.core.exceptions import PermissionDenied
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -155,8 +156,24 @@ class SeatInline(ReadOnlyInline):
     ]
 
 
+class LatestMovesFormSet(BaseInlineFormSet):
+    """Only the last MOVES_SHOWN moves of the match (a log may hold thousands): the whole log
+    is paged in the Moves list, filtered by the match (the tools' "All moves" link)."""
+
+    def get_queryset(self):
+        if not hasattr(self, "_queryset"):
+            since = self.instance.head_seq - MOVES_SHOWN
+            self.queryset = self.queryset.filter(seq__gt=since)
+        return super().get_queryset()
+
+
+MOVES_SHOWN = 50
+
+
 class MoveInline(ReadOnlyInline):
     model = Move
+    formset = LatestMovesFormSet
+    verbose_name_plural = f"moves (the last {MOVES_SHOWN})"
     fields = ["seq", "seat", "kind", "source", "payload", "note", "created_at", "short_digest"]
     ordering = ["seq"]
 
@@ -229,9 +246,11 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
     @admin.display(description="tools")
     def links(self, match: Match) -> str:
         return format_html(
-            '<a href="{}">Replay move by move</a> · <a href="{}">Operator move</a> · '
-            '<a href="{}">Player page</a>',
+            '<a href="{}">Replay move by move</a> · <a href="{}?match__id__exact={}">All moves</a>'
+            ' · <a href="{}">Operator move</a> · <a href="{}">Player page</a>',
             reverse("admin:games_match_replay", args=[match.pk]),
+            reverse("admin:games_move_changelist"),
+            match.pk,
             reverse("admin:games_match_operator_move", args=[match.pk]),
             reverse("match_detail", args=[match.pk]),
         )
@@ -358,6 +377,7 @@ class MoveAdmin(NoSecretLookups, admin.ModelAdmin):
     """The log, read-only: nobody adds, changes or deletes a move here."""
 
     list_display = ["match", "seq", "seat", "kind", "source", "created_at", "note"]
+    list_per_page = 50
     list_filter = ["kind", "source"]
     search_fields = ["=match__id"]
     list_select_related = ["match"]

@@ -79,6 +79,14 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["-created_at"]
+        indexes = [
+            # The admin's match list, newest first, a page at a time.
+            models.Index(fields=["-created_at", "-id"], name="match_newest"),
+            # Open matches, newest first, a page at a time (the lobby).
+            models.Index(
+                fields=["-id"], name="match_open_newest", condition=models.Q(status="open")
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game_title} #{self.pk}"
@@ -130,7 +138,15 @@ class Seat(models.Model):
                 fields=["deadline_at"],
                 name="seat_deadline_due",
                 condition=models.Q(deadline_at__isnull=False),
-            )
+            ),
+            # The lobby: the seats waiting on a player, soonest deadline first ...
+            models.Index(
+                fields=["user", "deadline_at"],
+                name="seat_user_turn",
+                condition=models.Q(deadline_at__isnull=False),
+            ),
+            # ... and the player's other matches, newest first, a page at a time.
+            models.Index(fields=["user", "-match"], name="seat_user_match"),
         ]
 
     def __str__(self) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, prefetch_related_objects
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.utils import timezone
@@ -22,7 +22,7 @@ from django.utils import timezone
 from games import selectors
 from games.commands import menu
 from games.engine import Game, State, seats_to_ask
-from games.models import Match, MatchStatus, Seat
+from games.models import Match, MatchStatus, Seat, TimeControl
 
 log = logging.getLogger(__name__)
 
@@ -99,26 +99,72 @@ def shown_deadline(seat: Seat) -> datetime | None:
     return effective_deadline(seat)
 
 
-def my_matches(user) -> list[LobbyRow]:
-    """The user's matches: their turn first (soonest deadline first), then the rest."""
-    seats = (
-        Seat.objects.filter(user=user)
-        .select_related("match")
-        .prefetch_related("match__seats__user")
-        .order_by("-match__created_at")
+LOBBY_TURNS = 50  # the seats waiting on the player, soonest deadline first, at most
+LOBBY_PAGE = 25  # the player's other matches, newest first, a page at a time
+OPEN_PAGE = 25  # open matches, newest first, a page at a time
+
+
+@dataclass
+class LobbyPage:
+    rows: list[LobbyRow]
+    older: int | None  # pass as ?older= for the next page of the other matches
+    more_turns: bool  # more seats wait on the player than LOBBY_TURNS
+
+
+def _your_turn():
+    # Asked seats have a deadline; a seat whose one legal move waits for the others has not.
+    return Q(deadline_at__isnull=False, resigned=False, match__status=MatchStatus.ACTIVE)
+
+
+def lobby_page(user, older: int | None = None) -> LobbyPage:
+    """The user's matches, bounded whatever their number: on the first page every seat that
+    waits on the player (soonest deadline first, at most LOBBY_TURNS), then LOBBY_PAGE other
+    matches newest first; `older` (a match id) pages on through the other matches. Each part
+    is one indexed query (seat_user_turn, seat_user_match) that stops at its limit."""
+    from notifications.deadlines import effective_deadline
+    from notifications.models import SeatClock
+    from notifications.preferences import prefs_for, vacation_days
+
+    turns: list[Seat] = []
+    if older is None:
+        turns = list(
+            Seat.objects.filter(_your_turn(), user=user)
+            .select_related("match")
+            .order_by("deadline_at", "pk")[: LOBBY_TURNS + 1]
+        )
+    more_turns = len(turns) > LOBBY_TURNS
+    turns = [s for s in turns[:LOBBY_TURNS] if s.number in s.match.to_act]
+    others = Seat.objects.filter(user=user).exclude(_your_turn()).select_related("match")
+    if older is not None:
+        others = others.filter(match_id__lt=older)
+    others = list(others.order_by("-match_id")[: LOBBY_PAGE + 1])
+    next_older = others[LOBBY_PAGE - 1].match_id if len(others) > LOBBY_PAGE else None
+    others = others[:LOBBY_PAGE]
+    seats = turns + others
+    matches = [s.match for s in seats]
+    prefetch_related_objects(matches, "seats__user")
+    # Every row is this user's: their calendar once, and the time-bank clocks in one query.
+    calendar = (prefs_for(user), vacation_days(user)) if turns else None
+    banked = [s for s in turns if s.match.time_control == TimeControl.BANK]
+    clocks = (
+        {
+            (c.match_id, c.seat): c
+            for c in SeatClock.objects.filter(match_id__in=[s.match_id for s in banked])
+        }
+        if banked
+        else {}
     )
     now = timezone.now()
     rows = []
     for seat in seats:
         match = seat.match
-        # Asked seats have a deadline; a seat whose one legal move waits for the others has not.
-        your_turn = (
-            match.status == MatchStatus.ACTIVE
-            and seat.number in match.to_act
-            and not seat.resigned
-            and seat.deadline_at is not None
+        seat.user = user
+        your_turn = seat in turns
+        deadline = (
+            effective_deadline(seat, calendar, clocks.get((match.pk, seat.number)))
+            if your_turn
+            else None
         )
-        deadline = shown_deadline(seat) if your_turn else None
         rows.append(
             LobbyRow(
                 match=match,
@@ -130,20 +176,30 @@ def my_matches(user) -> list[LobbyRow]:
             )
         )
     far = now + timedelta(days=3650)
-    rows.sort(key=lambda r: (not r.your_turn, r.match.is_over, r.deadline_at or far))
-    return rows
+    rows[: len(turns)] = sorted(rows[: len(turns)], key=lambda r: r.deadline_at or far)
+    return LobbyPage(rows=rows, older=next_older, more_turns=more_turns)
 
 
-def open_matches(user) -> list[Match]:
-    """Matches waiting for players that this user may join."""
+def my_matches(user, older: int | None = None) -> list[LobbyRow]:
+    """The rows of the user's lobby page (see `lobby_page`)."""
+    return lobby_page(user, older).rows
+
+
+def open_matches(user, before: int | None = None) -> tuple[list[Match], int | None]:
+    """Matches waiting for players that this user may join, newest first, OPEN_PAGE at a
+    time; and the id to pass as ?open_before= for the next page (None: no more). One query
+    that walks match_open_newest and stops at the page's end."""
     email = (getattr(user, "email", "") or "").lower()
-    joinable = Q(seats__user__isnull=True, seats__is_bot=False) & (
-        Q(seats__invited_email="") | Q(seats__invited_email=email)
+    joinable = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, is_bot=False).filter(
+        Q(invited_email="") | Q(invited_email=email)
     )
-    matches = Match.objects.filter(status=MatchStatus.OPEN).filter(joinable)
+    matches = Match.objects.filter(Exists(joinable), status=MatchStatus.OPEN)
     if getattr(user, "is_authenticated", False):
-        matches = matches.exclude(seats__user=user)
-    return list(matches.distinct().prefetch_related("seats__user")[:50])
+        matches = matches.exclude(Exists(Seat.objects.filter(match=OuterRef("pk"), user=user)))
+    if before is not None:
+        matches = matches.filter(pk__lt=before)
+    page = list(matches.order_by("-pk")[: OPEN_PAGE + 1])
+    return page[:OPEN_PAGE], page[OPEN_PAGE - 1].pk if len(page) > OPEN_PAGE else None
 
 
 # --- the match page -----------------------------------------------------------------------

@@ -48,18 +48,32 @@ def home(request: HttpRequest) -> HttpResponse:
 # --- lobby and new matches ----------------------------------------------------------------
 
 
+def _cursor(request: HttpRequest, name: str) -> int | None:
+    """A page cursor (a match id) from the query string; anything else is the first page."""
+    value = request.GET.get(name, "")
+    return int(value) if value.isdigit() and len(value) < 12 else None
+
+
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
     warning = "notifications/email_warning.html"
     has_warning = pages.template_exists(warning)
+    older, open_before = _cursor(request, "older"), _cursor(request, "open_before")
+    mine = pages.lobby_page(request.user, older)
+    open_matches, open_next = pages.open_matches(request.user, open_before)
     return _render(
         request,
         "play/lobby.html",
         {
             "email_warning": warning if has_warning else None,
             "email_status": pages.email_status(request.user) if has_warning else {},
-            "rows": pages.my_matches(request.user),
-            "open_matches": pages.open_matches(request.user),
+            "rows": mine.rows,
+            "paged": older is not None,
+            "older": mine.older,
+            "more_turns": mine.more_turns,
+            "open_matches": open_matches,
+            "open_paged": open_before is not None,
+            "open_next": open_next,
             "play_now": [(g, range(g.min_players, g.max_players + 1)) for g in available_games()],
         },
     )
