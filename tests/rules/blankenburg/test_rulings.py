@@ -7,7 +7,16 @@ from games.engine import ParseError, event_rng, next_automatic, seats_to_ask
 from games.rules.blankenburg import GAME, GAME_V1, rules
 from games.rules.blankenburg.data import CHARACTER_BY_KEY
 
-from .helpers import NAMES4, new_game, plan_id, play, put, set_resources, top_event
+from .helpers import (
+    NAMES4,
+    new_game,
+    plan_id,
+    play,
+    put,
+    set_resources,
+    top_event,
+    top_visitor,
+)
 
 
 def _silver(state, *amounts):
@@ -174,3 +183,22 @@ def test_new_matches_are_version_2_and_version_1_is_still_loadable():
     state = GAME.setup(NAMES4, GAME.validate_options(4, {}), event_rng("s", 0))
     assert state["ruleset"] == 2
     assert "ruleset" not in GAME_V1.setup(NAMES4, GAME.validate_options(4, {}), event_rng("s", 0))
+
+
+def test_an_offer_open_to_one_player_who_cannot_pay_still_asks_them():
+    # The Pilgrim: "Each player may pay 1 silver for the top basic plan." Three hands are
+    # full (public), so only Andy could take it; his empty purse must not show by his
+    # decline being played at once.
+    state = new_game()
+    for seat in (1, 2, 3):
+        hand = state["players"][seat]["hand"]
+        while len(hand) < rules.hand_limit(state, seat):
+            hand.append(state["basic_deck"].pop())
+    state["players"][0]["silver"] = 0
+    state["no_visitor"] = False
+    top_visitor(state, "Pilgrim")
+    rules.income_visitor(state)
+    assert state["phase"] == "offer" and GAME.to_act(state) == [0]
+    assert GAME.legal_moves(state, 0) == [{"type": "decline"}]
+    assert next_automatic(GAME, state) is None
+    assert seats_to_ask(GAME, state) == [0]
