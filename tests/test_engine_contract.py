@@ -39,7 +39,7 @@ def test_any_json_move_is_refused_cleanly_in_every_game(slug, data):
     ],
 )
 def test_the_shape_of_a_move_is_checked_before_the_rules(move, words):
-    game = GAMES["blankenburg"]
+    game = GAMES["sealed-cards"]  # declares no move_fields: the generic checks
     with pytest.raises(IllegalMove, match=words):
         check_move(game, move)
 
@@ -52,6 +52,12 @@ def test_declared_fields_are_checked_by_kind():
         check_move(game, {"type": "bid", "silver": 1, "gold": 2})
     with pytest.raises(IllegalMove, match="no 'fly' move"):
         check_move(game, {"type": "fly"})
+    with pytest.raises(IllegalMove, match="whole number"):
+        check_move(game, {"type": "bid", "silver": 3.0})
+    with pytest.raises(IllegalMove, match="whole number"):
+        check_move(game, {"type": "bid", "silver": 10**30})
+    with pytest.raises(IllegalMove, match="list of words"):
+        check_move(game, {"type": "select", "resources": ["wood", ["stone"]]})
     check_move(game, {"type": "bid", "silver": 1})
 
 
