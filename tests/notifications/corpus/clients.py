@@ -2,7 +2,7 @@
 attribution lines, as the clients write them (collected from real messages in public list
 archives and test suites of reply parsers; see docs/notifications.md, "Replies").
 
-Used by make_corpus.py only; the test reads the .eml files it wrote.
+Used by make_corpus.py (the corpus) and test_play_by_email.py (whole matches in real layouts).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Write the reply corpus: tests/notifications/corpus/messages/*.eml and expectations.json.
 
-    uv run python tests/notifications/corpus/make_corpus.py
+    uv run python -m tests.notifications.corpus.make_corpus
 
 Each message is built the way its client builds a reply to our turn email (clients.py);
 each expectation says what must happen to it, written from what the player meant, not from
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from clients import (
+from .clients import (
     APPLE_ATTRIBUTION,
     APPLE_FORWARD,
     DATE,
