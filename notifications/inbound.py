@@ -520,9 +520,13 @@ def _answer(
 # never many times.
 
 
+def notice_key(user) -> str:
+    return f"inbound-notice:{user.pk}:{int(time.time() // 3600)}"
+
+
 def may_send_notice(user) -> bool:
     limit = getattr(settings, "INBOUND_NOTICES_PER_HOUR", 3)
-    key = f"inbound-notice:{user.pk}:{int(time.time() // 3600)}"
+    key = notice_key(user)
     try:
         cache.add(key, 0, timeout=3600)
         return cache.incr(key) <= limit

@@ -41,7 +41,7 @@ header_text = st.text(
 
 @pytest.fixture
 def world(anna, ben):
-    cache.clear()
+    cache.delete_many([inbound.notice_key(anna), inbound.notice_key(ben)])
     match = start_match(anna, ben)
     seat = match.seats.get(user=anna)
     return match, anna, reply_address(match.pk, seat.number, seat.deadline_seq)
