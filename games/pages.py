@@ -277,9 +277,11 @@ def result_lines(match: Match, seats: list[Seat]) -> list[dict[str, Any]]:
 def match_page(match: Match, user) -> MatchPage:
     game = match.game
     seats = list(match.seats.select_related("user").order_by("number"))
-    for seat in seats:
-        seat.shown_deadline = shown_deadline(seat)
     mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    # A viewer sees their own deadline only: a seat whose one legal move waits for the
+    # others has none, so another seat's deadline (or its absence) would tell what it holds.
+    for seat in seats:
+        seat.shown_deadline = shown_deadline(seat) if seat is mine else None
     playing = mine if mine is not None and match.status != MatchStatus.OPEN else None
     viewer = playing.number if playing else None
     state = selectors.load_state(match) if match.status != MatchStatus.OPEN else None

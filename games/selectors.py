@@ -308,11 +308,26 @@ def history(
                 "seq": row.seq,
                 "seat": row.seat,
                 "text": text,
-                "source": row.source,
+                "source": shown_source(row.source, row.seat, viewer, seats),
                 "created_at": row.created_at,
             }
         )
     return out
+
+
+# How a seat's decision reached the log is its own business: "forced" (one legal move) or
+# "standing" (a standing order such as "pass whenever I cannot act") would tell the others
+# what it holds, and web/email/api must not stand out beside them. Others see "player" for
+# a person's seat and "bot" for a bot's; timeouts, bots and operators are public anyway.
+PUBLIC_SOURCES = frozenset({"deadline", "admin"})
+
+
+def shown_source(source: str, seat: int | None, viewer: int | None, seats: list[Seat]) -> str:
+    if seat is None or seat == viewer or source in PUBLIC_SOURCES:
+        return source
+    if 0 <= seat < len(seats) and seats[seat].is_bot:
+        return "bot"
+    return "player"
 
 
 def recent_history(match: Match, viewer: int | None, upto: int | None = None) -> list[dict]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import dataclass, field
 
 from django.core import mail
@@ -19,7 +20,7 @@ from django.test import Client
 
 from config.celery import app as celery_app
 from games import services
-from games.engine import event_rng, get_game
+from games.engine import event_rng, get_game, seats_to_ask
 from games.models import Match
 from games.selectors import load_state
 from tests.factories import make_user
@@ -32,6 +33,16 @@ class LeakReport:
     emails: int = 0
     secrets_seen: int = 0
     leaks: list[str] = field(default_factory=list)
+    # Asked versus automatic: rows of seats deciding unasked (a forced move waiting for the
+    # others) compared with asked seats' rows, and log entries played automatically (forced,
+    # standing orders) whose label another viewer saw.
+    deferred_rows_compared: int = 0
+    automatic_entries_seen: int = 0
+    labels: dict = field(default_factory=dict)  # (viewer, where) -> {"asked": set, "auto": set}
+
+
+ASKED_SOURCES = {"web", "email", "api"}
+AUTOMATIC_SOURCES = {"forced", "standing"}
 
 
 def _texts_of(message) -> str:
@@ -95,7 +106,8 @@ def check_match_for_leaks(
             history_of_secrets[match.head_seq] = secrets
             new_mail = mail.outbox[mail_seen:]
             mail_seen = len(mail.outbox)
-            if position % every == 0 or match.is_over:
+            deferred = set(match.to_act) - set(seats_to_ask(game, state))
+            if position % every == 0 or match.is_over or deferred:
                 _check_position(
                     match,
                     seat_user,
@@ -105,10 +117,13 @@ def check_match_for_leaks(
                     history_of_secrets,
                     new_mail,
                     report,
+                    deferred,
                 )
             if match.is_over:
                 break
-            seat = match.to_act[0]
+            # Only asked seats answer: a seat whose one move waits is played by the server.
+            asked = [n for n in match.to_act if n not in deferred]
+            seat = (asked or match.to_act)[0]
             move = game.bot_move(state, seat, event_rng(seed + ":leak", match.head_seq))
             with on_commit(execute=True):
                 result = services.submit_move(match_id=match.pk, seat=seat, move=move, source="api")
@@ -116,11 +131,18 @@ def check_match_for_leaks(
             position += 1
     finally:
         celery_app.conf.task_always_eager = eager
+    for (viewer, where), seen in report.labels.items():
+        told = seen["auto"] - seen["asked"]
+        if told and seen["asked"]:
+            report.leaks.append(
+                f"{where} (seat {viewer}) labels automatic moves {sorted(told)}, asked ones "
+                f"{sorted(seen['asked'])}"
+            )
     return report
 
 
 def _check_position(
-    match, seat_user, spectator, clients, secrets, history_of_secrets, new_mail, report
+    match, seat_user, spectator, clients, secrets, history_of_secrets, new_mail, report, deferred
 ):
     report.positions += 1
     seq = match.head_seq
@@ -141,6 +163,7 @@ def _check_position(
             "replay": client.get(f"/matches/{match.pk}/replay/?n={seq}"),
             "api": client.get(f"/api/matches/{match.pk}/"),
         }
+        _compare_asked_and_automatic(match, seat, outputs, deferred, report)
         for name, response in outputs.items():
             assert response.status_code == 200, f"{name} for seat {seat}: {response.status_code}"
             _search(
@@ -183,3 +206,72 @@ def _search(text: str, forbidden: list[str], where: str, seq: int, report: LeakR
     for secret in forbidden:
         if secret and secret in text:
             report.leaks.append(f"after move {seq}: {where} shows {secret!r}")
+
+
+def _compare_asked_and_automatic(match, viewer, outputs, deferred, report) -> None:
+    """What `viewer` is shown about another seat must not depend on whether that seat was
+    asked or plays automatically (a forced move, a standing order): the players list row of a
+    seat deciding unasked equals an asked seat's, and a log entry's label is one that asked
+    entries get too (checked over the whole match, at its end)."""
+    seats = list(match.seats.order_by("number"))
+    page = _normalise(outputs["match page"].content.decode())
+    rows = _player_rows(page, seats)
+    others = [
+        s.number
+        for s in seats
+        if s.number != viewer and s.number in match.to_act and not s.is_bot and not s.resigned
+    ]
+    asked_rows = {rows[n] for n in others if n not in deferred}
+    for number in others:
+        if number in deferred and asked_rows:
+            report.deferred_rows_compared += 1
+            if rows[number] not in asked_rows:
+                report.leaks.append(
+                    f"after move {match.head_seq}: match page (seat {viewer}) shows seat "
+                    f"{number}, which decides unasked, as {rows[number]!r}, asked seats as "
+                    f"{sorted(asked_rows)!r}"
+                )
+    real = dict(match.moves.values_list("seq", "source"))
+    humans = {s.number for s in seats if not s.is_bot}
+    api_history = outputs["api"].json().get("history", [])
+    page_labels = dict(_history_labels(page))
+    for entry in api_history:
+        seat, source = entry["seat"], real.get(entry["seq"])
+        if seat is None or seat == viewer or seat not in humans:
+            continue
+        kind = "auto" if source in AUTOMATIC_SOURCES else "asked" if source in ASKED_SOURCES else ""
+        if not kind:
+            continue
+        report.automatic_entries_seen += kind == "auto"
+        shown = {"api": entry["source"], "match page": page_labels.get(entry["seq"])}
+        for where, label in shown.items():
+            if label is None:  # the page shows a window of recent entries only
+                continue
+            seen = report.labels.setdefault((viewer, where), {"asked": set(), "auto": set()})
+            seen[kind].add(label)
+
+
+def _player_rows(page: str, seats) -> dict[int, str]:
+    """Each seat's row in the players list, without its number and name."""
+    listing = re.search(r'<ul class="players">(.*?)</ul>', page, re.S)
+    items = re.findall(r"<li[^>]*>(.*?)</li>", listing.group(1), re.S) if listing else []
+    rows = {}
+    for seat, item in zip(seats, items, strict=False):
+        item = re.sub(r'<span class="seat-no">\d+</span>', "", item)
+        item = item.replace(seat.name, "")
+        rows[seat.number] = " ".join(item.split())
+    return rows
+
+
+def _history_labels(page: str) -> list[tuple[int, str]]:
+    """(seq, label) of the history entries on the page: what follows the entry's time."""
+    found = re.findall(
+        r'<li value="(\d+)"><span class="text">.*?</span> <span class="when muted">(.*?)</span>',
+        page,
+        re.S,
+    )
+    labels = []
+    for seq, when in found:
+        label = when.split("\u00b7", 1)[1].strip() if "\u00b7" in when else ""
+        labels.append((int(seq), label))
+    return labels

@@ -6,6 +6,7 @@ import pytest
 from games import services
 from games.engine import event_rng, next_automatic, register, seats_to_ask
 from tests.factories import make_user
+from tests.hidden import check_match_for_leaks
 from tests.sealed_cards import SealedCards
 
 pytestmark = pytest.mark.django_db
@@ -96,3 +97,41 @@ def test_the_lobby_does_not_list_a_deferred_seat_as_its_turn():
     chooser_user = match.seats.get(number=1).user
     assert [row.your_turn for row in my_matches(forced_user)] == [False]
     assert [row.your_turn for row in my_matches(chooser_user)] == [True]
+
+
+def test_the_hidden_information_check_sees_no_difference_between_asked_and_forced(
+    django_capture_on_commit_callbacks,
+):
+    """The whole match through the hidden-information check: the forced seat's row in the
+    players list equals the asked seat's for every viewer, and its forced card is labelled
+    like an asked one to everyone else, on the page and in the API."""
+    report = check_match_for_leaks(
+        "last-trick", 2, seed="forced-check", on_commit=django_capture_on_commit_callbacks
+    )
+    assert report.leaks == []
+    assert report.deferred_rows_compared > 0  # the spectator compared the two rows
+    assert report.automatic_entries_seen > 0
+
+
+def test_the_check_catches_a_forced_label_and_a_missing_deadline(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    """Proof the comparison can fail: with the old behaviour (every seat's deadline shown,
+    the true source as the label) it reports both tells."""
+    from games import pages, selectors
+
+    monkeypatch.setattr(selectors, "shown_source", lambda source, seat, viewer, seats: source)
+    original = pages.match_page
+
+    def with_every_deadline(match, user):
+        page = original(match, user)
+        for seat in page.seats:
+            seat.shown_deadline = pages.shown_deadline(seat)
+        return page
+
+    monkeypatch.setattr(pages, "match_page", with_every_deadline)
+    report = check_match_for_leaks(
+        "last-trick", 2, seed="forced-check", on_commit=django_capture_on_commit_callbacks
+    )
+    assert any("decides unasked" in leak for leak in report.leaks), report.leaks
+    assert any("labels automatic moves ['forced']" in leak for leak in report.leaks)
