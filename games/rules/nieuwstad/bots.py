@@ -94,6 +94,9 @@ def answer(state, seat: int, moves: list[dict], pending: dict, rng) -> dict:
         fair = share["points"] * 1.5 >= 0.35 * (share["guilders"] + share["wood"])
         if {"type": "accept"} in moves and fair and rng.random() < 0.85:
             return {"type": "accept"}
+        counters = [m for m in moves if m["type"] == "counter"]
+        if counters and rng.random() < 0.5:  # the even split, the menu's first counter
+            return counters[0]
         return {"type": "decline"}
     if kind == "watch":
         holds = "watch" in player["hand"]
@@ -188,10 +191,10 @@ def build(state, seat: int, moves: list[dict], style: dict, rng) -> dict:
     for (kind, key), options in by_kind.items():
         value = building_value(state, seat, key, style)
         if kind == "propose":
-            building = BUILDINGS[key]
-            widest = max(len(o["partners"]) for o in options)
-            options = [o for o in options if len(o["partners"]) == widest]
-            share = R.shares(state, seat, building, options[0]["partners"])[seat]
+            terms = [R.move_terms(state, seat, o) for o in options]
+            widest = max(len(t) for t in terms)
+            options = [o for o, t in zip(options, terms) if len(t) == widest]
+            share = R.move_terms(state, seat, options[0])[seat]
             value = (
                 (share["points"] + 1.0) * style["build"]
                 - 0.35 * (share["guilders"] + share["wood"])

@@ -57,7 +57,7 @@ class Nieuwstad(Game):
         pending = state["pending"]
         if pending is not None:
             return {
-                "proposal": "accept or decline the proposal",
+                "proposal": "accept, decline or counter the proposal",
                 "watch": "answer the Crime: watch or no watch",
                 "tax": "income: tax or no tax",
                 "festival": "join the festival or skip",
@@ -203,6 +203,7 @@ class NieuwstadV2(Nieuwstad):
     state records its ruleset, and the rules branch on it where version 1 differs."""
 
     version = 2
+    move_fields = R.MOVE_FIELDS_V2
     options = (
         *Nieuwstad.options,
         Option(

@@ -846,23 +846,213 @@ def proposal_moves(state, seat: int, memo: dict | None = None) -> list[dict]:
         spots = None
         for partners in partner_sets(state, seat):
             split = shares(state, seat, building, partners)
-            if not all(
+            if ruleset(state) >= 2:
+                split = menu_split(state, seat, building, partners)
+                if split is None:
+                    continue
+            elif not all(
                 can_afford(state["players"][s], d["guilders"], d["wood"]) for s, d in split.items()
             ):
                 continue
             if spots is None:
                 spots = B.placements(state, building, memo)
             for cells, facing in spots:
-                moves.append(
-                    {
-                        "type": "propose",
-                        "building": key,
-                        "cells": cells,
-                        "facing": facing,
-                        "partners": partners,
-                    }
-                )
+                move = {"type": "propose", "building": key, "cells": cells, "facing": facing}
+                if ruleset(state) >= 2:
+                    move.update(terms_fields(split))
+                else:
+                    move["partners"] = partners
+                moves.append(move)
     return moves
+
+
+# Free negotiation (version 2). "The players may negotiate about everything: how the payment
+# is shared, how the victory points are shared, location, and so on" [rulebook Exceptions]:
+# a proposal names each partner's guilders, wood and points and the place; partners accept,
+# decline or counter (each once per negotiation, so it ends); any decline ends it.
+
+TERMS = ("guilders", "wood", "points")
+
+
+def terms_fields(split: dict[int, dict]) -> dict:
+    """A split as a move's fields: parallel lists in the split's (clockwise) order."""
+    seats = list(split)
+    return {"seats": seats, **{k: [split[s][k] for s in seats] for k in TERMS}}
+
+
+def move_terms(state, seat: int, move: dict) -> dict[int, dict]:
+    """Who pays and takes what under a proposal move (version 1: the even split)."""
+    if "seats" in move:
+        return {s: {k: move[k][i] for k in TERMS} for i, s in enumerate(move["seats"])}
+    building = BUILDINGS[move["building"]]
+    return shares(state, seat, building, move["partners"])
+
+
+def menu_split(state, seat: int, building: Building, partners: list[int]) -> dict | None:
+    """The terms the menu offers for these partners: the even split if it is within the
+    limits, else a split where everyone pays what they can (each at least one guilder or
+    wood, the proposer most), so the menu lists a proposal whenever these partners can build
+    it together at all. Any other terms may be typed."""
+    people = [seat, *partners]
+    even = shares(state, seat, building, partners)
+    candidates = [even]
+    points = {s: even[s]["points"] for s in people}
+    for discount in discount_options(state, seat, building):
+        need = dict(zip(("guilders", "wood"), cost_after(state, building, discount), strict=True))
+        have = {
+            s: {
+                "guilders": state["players"][s]["guilders"],
+                "wood": wood_value(state["players"][s]),
+            }
+            for s in people
+        }
+        pay = {s: {"guilders": 0, "wood": 0} for s in people}
+        for s in [*partners, seat]:  # everyone pays something, partners first
+            key = next((k for k in ("guilders", "wood") if need[k] and have[s][k]), None)
+            if key is None:
+                break
+            pay[s][key] += 1
+            have[s][key] -= 1
+            need[key] -= 1
+        for s in people:  # the rest, the proposer first
+            for key in ("guilders", "wood"):
+                part = min(need[key], have[s][key])
+                pay[s][key] += part
+                need[key] -= part
+        candidates.append({s: {**pay[s], "points": points[s]} for s in people})
+    for split in candidates:
+        try:
+            return check_terms(state, seat, building, terms_fields(split))
+        except IllegalMove:
+            continue
+    return None
+
+
+def check_terms(state, proposer: int, building: Building, move: dict) -> dict[int, dict]:
+    """The shares a proposal or counter-offer names, checked against the rulebook's limits,
+    keyed by seat clockwise from the proposer; or IllegalMove saying what is wrong."""
+    seats = move.get("seats")
+    if not seats:
+        raise IllegalMove("Name who builds together, each with guilders, wood and points.")
+    if any(len(move.get(k) or []) != len(seats) for k in TERMS):
+        raise IllegalMove("Give each partner's share: guilders, wood and points.")
+    if any(s < 0 or s >= state["n"] for s in seats) or len(set(seats)) != len(seats):
+        raise IllegalMove("Name each player once, from this game's players.")
+    if proposer not in seats or len(seats) < 2:
+        raise IllegalMove(
+            f"A community building is built together: {name(state, proposer)} and one or "
+            "more others."
+        )
+    split = {}
+    for s in clockwise(state, proposer):
+        if s in seats:
+            i = seats.index(s)
+            split[s] = {k: move[k][i] for k in TERMS}
+    if any(v < 0 for d in split.values() for v in d.values()):
+        raise IllegalMove("Shares are 0 or more guilders, wood and points.")
+    paid = (sum(d["guilders"] for d in split.values()), sum(d["wood"] for d in split.values()))
+    costs = [cost_after(state, building, d) for d in discount_options(state, proposer, building)]
+    if paid not in costs:
+        raise IllegalMove(
+            f"The {building.name} costs "
+            + " or ".join(f"{g} guilders and {w} wood" for g, w in costs)
+            + f"; the shares add up to {paid[0]} guilders and {paid[1]} wood."
+        )
+    points = sum(d["points"] for d in split.values())
+    if points != building.points:
+        raise IllegalMove(
+            f"The {building.name} gives {building.points} points; the shares add up to {points}."
+        )
+    for s, d in split.items():
+        if not d["guilders"] + d["wood"]:
+            raise IllegalMove(
+                f"{name(state, s)} pays nothing: a community building is paid for together, "
+                "so everyone in it pays some guilders or wood."
+            )
+        if not can_afford(state["players"][s], d["guilders"], d["wood"]):
+            raise IllegalMove(
+                f"{name(state, s)} cannot pay {d['guilders']} guilders and {d['wood']} wood."
+            )
+    return split
+
+
+def terms_text(state, split: dict) -> str:
+    return "; ".join(
+        f"{name(state, int(s))} pays {d['guilders']} g and {d['wood']} wood for "
+        f"{d['points']} point(s)"
+        for s, d in split.items()
+    )
+
+
+def counter_moves(state, seat: int) -> list[dict]:
+    """Counter-offers for the menu: the even split, and a guilder or a wood of this seat's
+    share moved to another partner, or a point from another partner to this seat. Any other
+    terms within the limits may be typed."""
+    pending = state["pending"]
+    if seat in pending["countered"]:
+        return []
+    building = BUILDINGS[pending["building"]]
+    proposer = pending["by"]
+    current = {int(s): dict(d) for s, d in pending["split"].items()}
+    variants = [shares(state, proposer, building, [s for s in current if s != proposer])]
+    for other in current:
+        if other == seat:
+            continue
+        for key, giver, taker in (
+            ("guilders", seat, other),
+            ("wood", seat, other),
+            ("points", other, seat),
+        ):
+            if current[giver][key] > 0:
+                variant = {s: dict(d) for s, d in current.items()}
+                variant[giver][key] -= 1
+                variant[taker][key] += 1
+                variants.append(variant)
+    moves = []
+    place = {"cells": pending["cells"], "facing": pending["facing"]}
+    for split in variants:
+        move = {"type": "counter", **place, **terms_fields(split)}
+        if split == current or move in moves:
+            continue
+        try:
+            check_terms(state, proposer, building, move)
+        except IllegalMove:
+            continue
+        moves.append(move)
+    return moves
+
+
+def counter(state, seat: int, move: dict) -> None:
+    pending = state["pending"]
+    if ruleset(state) < 2:
+        raise IllegalMove("Answer the proposal: 'accept' or 'decline'.")
+    if seat in pending["countered"]:
+        raise IllegalMove("You made your counter-offer in this negotiation: now accept or decline.")
+    building = BUILDINGS[pending["building"]]
+    proposer = pending["by"]
+    if sorted(move.get("seats") or []) != sorted(int(s) for s in pending["split"]):
+        raise IllegalMove(
+            "A counter-offer keeps the partners: "
+            + ", ".join(name(state, int(s)) for s in pending["split"])
+            + "."
+        )
+    split = check_terms(state, proposer, building, move)
+    cells, facing = pending["cells"], pending["facing"]
+    if "cells" in move or "facing" in move:
+        cells, facing = check_place(state, building, move.get("cells") or [], move.get("facing"))
+    if split == {int(s): d for s, d in pending["split"].items()} and cells == pending["cells"]:
+        raise IllegalMove("Those are the terms on the table: accept them, or change something.")
+    pending["countered"].append(seat)
+    pending["offered_by"] = seat
+    pending["split"] = {str(s): d for s, d in split.items()}
+    pending["cells"], pending["facing"] = cells, facing
+    pending["waiting"] = [s for s in split if s != seat]
+    pending["answers"] = {}
+    say(
+        state,
+        f"{name(state, seat)} made a counter-offer: the {building.name} "
+        f"{where(cells, facing)}; {terms_text(state, split)}.",
+    )
 
 
 def propose(state, seat: int, move: dict) -> None:
@@ -877,6 +1067,9 @@ def propose(state, seat: int, move: dict) -> None:
         raise IllegalMove(f"You cannot propose to build {key} now.")
     if seat in state["act"]["proposed"]:
         raise IllegalMove("You already made a proposal in this Master Builder phase.")
+    if ruleset(state) >= 2:
+        propose_terms(state, seat, building, move)
+        return
     partners = move.get("partners")
     if (
         not isinstance(partners, list)
@@ -909,6 +1102,35 @@ def propose(state, seat: int, move: dict) -> None:
         for s, d in split.items()
     )
     say(state, f"{name(state, seat)} proposed a {building.name} {where(cells, facing)}: {terms}.")
+
+
+def propose_terms(state, seat: int, building: Building, move: dict) -> None:
+    """Version 2: the proposer names the place and every partner's share."""
+    if "partners" in move:
+        raise IllegalMove(
+            "Name each partner's share: 'propose hospice at D3 facing south: Cor pays 2 g "
+            "and 2 wood for 2 points, Emily pays 2 g and 2 wood for 2 points'."
+        )
+    cells, facing = check_place(state, building, move.get("cells") or [], move.get("facing"))
+    split = check_terms(state, seat, building, move)
+    state["act"]["proposed"].append(seat)
+    state["pending"] = {
+        "kind": "proposal",
+        "by": seat,
+        "building": building.key,
+        "cells": cells,
+        "facing": facing,
+        "split": {str(s): d for s, d in split.items()},
+        "waiting": [s for s in split if s != seat],
+        "answers": {},
+        "offered_by": seat,
+        "countered": [],
+    }
+    say(
+        state,
+        f"{name(state, seat)} proposed a {building.name} {where(cells, facing)}: "
+        f"{terms_text(state, split)}.",
+    )
 
 
 def resolve_proposal(state) -> None:
@@ -1143,7 +1365,16 @@ def play_card(state, seat: int, move: dict) -> None:
 
 
 def after_play(state, seat: int) -> None:
-    if state["act"]["turn"].get("played", 0) >= 2 or not playable(state, seat):
+    """After a card, the player's play turn ends at his second card. Version 1 also ended it
+    when no card in his hand could be played, and asked nobody whose cards were all end-game
+    cards: the others saw at once that he held no playable wish card [issue 15]. Version 2
+    asks every card holder (hand sizes are public) and offers 'done' and 'pass', so being
+    asked, the deadline and the answer look the same whatever the hand holds."""
+    played = state["act"]["turn"].get("played", 0)
+    if ruleset(state) >= 2:
+        if played >= 2 or not state["players"][seat]["hand"]:
+            next_actor(state)
+    elif played >= 2 or not playable(state, seat):
         next_actor(state)
 
 
@@ -1727,6 +1958,12 @@ MOVE_FIELDS = {
     "join": {"food": "str"},
     "pledge": {"guilders": "int", "food": "strs"},
 }
+_TERMS_FIELDS = {"seats": "ints", "guilders": "ints", "wood": "ints", "points": "ints"}
+MOVE_FIELDS_V2 = {
+    **MOVE_FIELDS,
+    "propose": {"building": "str", "cells": "strs", "facing": "str?", **_TERMS_FIELDS},
+    "counter": {"cells": "strs", "facing": "str?", **_TERMS_FIELDS},
+}
 
 
 def legal_moves(state, seat: int) -> list[dict]:
@@ -1737,9 +1974,12 @@ def legal_moves(state, seat: int) -> list[dict]:
         kind = pending["kind"]
         if kind == "proposal":
             split = pending["split"][str(seat)]
+            answers = [{"type": "decline"}]
             if can_afford(state["players"][seat], split["guilders"], split["wood"]):
-                return [{"type": "accept"}, {"type": "decline"}]
-            return [{"type": "decline"}]
+                answers.insert(0, {"type": "accept"})
+            if ruleset(state) >= 2:
+                answers += counter_moves(state, seat)
+            return answers
         if kind == "watch":
             return [{"type": "watch"}, {"type": "nowatch"}]
         if kind == "tax":
@@ -1769,6 +2009,8 @@ def legal_moves(state, seat: int) -> list[dict]:
             player = state["players"][seat]
             counts = [0, 1] + ([2] if player["guilders"] >= 3 and len(state["deck"]) >= 2 else [])
             return [{"type": "buy", "count": k} for k in counts]
+        if ruleset(state) >= 2:  # every card holder is asked: see after_play
+            return playable(state, seat) + [{"type": "done"}, {"type": "pass"}]
         return playable(state, seat) + [{"type": "done"}]
     if char == "merchant":
         return merchant_moves(state, seat)
@@ -1858,7 +2100,7 @@ def act_move(state, seat: int, move: dict) -> None:
             if kind != "buy":
                 raise IllegalMove("Buy 0, 1 or 2 cards: 'buy 1 card' or 'buy 0'.")
             buy_cards(state, seat, move.get("count"))
-        elif kind == "done":
+        elif kind == "done" or kind == "pass" and ruleset(state) >= 2:
             say(state, f"{name(state, seat)} played no more cards.")
             next_actor(state)
         elif kind == "play":
@@ -1877,8 +2119,14 @@ def answer_pending(state, seat: int, move: dict) -> None:
     answer = move.get("type")
     who = name(state, seat)
     if kind == "proposal":
+        if answer == "counter":
+            counter(state, seat, move)
+            return
         if answer not in ("accept", "decline"):
-            raise IllegalMove("Answer the proposal: 'accept' or 'decline'.")
+            raise IllegalMove(
+                "Answer the proposal: 'accept', 'decline'"
+                + (" or a counter-offer ('counter: ...')." if ruleset(state) >= 2 else ".")
+            )
         split = pending["split"][str(seat)]
         if answer == "accept" and not can_afford(
             state["players"][seat], split["guilders"], split["wood"]
@@ -1886,6 +2134,9 @@ def answer_pending(state, seat: int, move: dict) -> None:
             raise IllegalMove("You cannot pay your share any more.")
         pending["answers"][str(seat)] = answer
         say(state, f"{who} {answer}d the proposal.")
+        if answer == "decline" and ruleset(state) >= 2:  # one decline ends it: ask no more
+            resolve_proposal(state)
+            return
     elif kind in ("watch", "tax"):
         allowed = ("watch", "nowatch") if kind == "watch" else ("tax", "notax")
         if answer not in allowed:

@@ -203,6 +203,9 @@ def format_move(state, seat: int, move: dict) -> str:
             "build " + building_name(move["building"]) + place_text(move["cells"], move["facing"])
         )
         return text + discount_text(move.get("discount", ""))
+    if kind == "propose" and "seats" in move:
+        text = "propose " + building_name(move["building"])
+        return text + place_text(move["cells"], move["facing"]) + ": " + shares_text(state, move)
     if kind == "propose":
         return (
             "propose "
@@ -210,6 +213,10 @@ def format_move(state, seat: int, move: dict) -> str:
             + place_text(move["cells"], move["facing"])
             + " with "
             + ", ".join(R.name(state, s) for s in move["partners"])
+        )
+    if kind == "counter":
+        return (
+            "counter" + place_text(move["cells"], move["facing"]) + ": " + shares_text(state, move)
         )
     if kind == "farm":
         return "farm" + (" extra " + " and ".join(move["extra"]) if move["extra"] else "")
@@ -241,6 +248,14 @@ def format_move(state, seat: int, move: dict) -> str:
             text += " with " + ", ".join(move["food"])
         return text
     raise ValueError(f"unknown move {move}")
+
+
+def shares_text(state, move: dict) -> str:
+    """'Cor pays 2 g and 1 wood for 2 points, Emily pays ...': a proposal's terms."""
+    return ", ".join(
+        f"{R.name(state, s)} pays {g} g and {w} wood for {p} point" + ("" if p == 1 else "s")
+        for s, g, w, p in zip(move["seats"], move["guilders"], move["wood"], move["points"])
+    )
 
 
 # --- reading commands ------------------------------------------------------------------------
@@ -414,7 +429,20 @@ def parse(text: str, state, seat: int) -> dict:
             move["repeat"] = repeat
         return move
     if head in ("build", "propose"):
-        return parse_build(text, state, seat, head)
+        terms = None
+        if head == "propose" and R.ruleset(state) >= 2:
+            text, terms = split_terms(raw, state)
+        move = parse_build(text, state, seat, head, with_terms=terms is not None)
+        if terms is not None:
+            move.pop("partners", None)
+            move.update(parse_terms(terms, state, seat))
+        elif head == "propose" and R.ruleset(state) >= 2:
+            partners = move.pop("partners")  # 'with NAMES': the even split
+            building = R.BUILDINGS[move["building"]]
+            move.update(R.terms_fields(R.shares(state, seat, building, partners)))
+        return move
+    if head in ("counter", "counteroffer", "counter-offer"):
+        return parse_counter(raw, state, seat)
     if head == "farm" or head == "produce":
         extras = [w for w in words[1:] if w in ("fish", "grain", "livestock")]
         return {"type": "farm", "extra": sorted(extras)}
@@ -471,7 +499,7 @@ def first_number(text: str, default: int) -> int:
     return default
 
 
-def parse_build(text: str, state, seat: int, head: str) -> dict:
+def parse_build(text: str, state, seat: int, head: str, with_terms: bool = False) -> dict:
     rest = text[len(head) :].strip().removeprefix("a ").removeprefix("the ")
     key = lookup(rest, BUILDING_ALIASES)
     if key is None:
@@ -503,6 +531,8 @@ def parse_build(text: str, state, seat: int, head: str) -> dict:
         facing = canonical_facing(state["board"], BUILDINGS[key], cells, facing)
     move["cells"] = cells
     move["facing"] = facing
+    if head == "propose" and with_terms:
+        return move
     if head == "propose":
         if " with " not in f" {rest} ":
             raise ParseError(
@@ -537,6 +567,79 @@ def parse_build(text: str, state, seat: int, head: str) -> dict:
             )
         discount = ""
     move["discount"] = discount
+    return move
+
+
+def split_terms(raw: str, state) -> tuple[str, str | None]:
+    """A proposal's place part (normalised) and its terms after the colon, if any."""
+    if ":" not in raw:
+        return normalise(raw), None
+    place, terms = raw.split(":", 1)
+    return normalise(place), terms
+
+
+def parse_terms(terms: str, state, seat: int) -> dict:
+    """'Cor pays 2 g and 1 wood for 2 points, Emily pays ...' as a move's share fields, in
+    clockwise order from the proposer (the proposer of a counter-offer's negotiation)."""
+    example = (
+        "Expected each partner's share after a colon, e.g. 'propose hospice at D3 facing "
+        "south: Cor pays 2 g and 2 wood for 2 points, Emily pays 2 g and 2 wood for 2 points'."
+    )
+    names = {normalise(n): s for s, n in enumerate(state["names"])}
+    found: dict[int, dict] = {}
+    for part in re.split(r"[;,]|\band\b(?=\s+\D)", terms):
+        part = normalise(part)
+        if not part:
+            continue
+        who = max(
+            (n for n in names if part == n or part.startswith(n + " ")), key=len, default=None
+        )
+        if who is None:
+            if not found or not part[0].isdigit():
+                raise ParseError(f"I did not find a player's name in {part!r}. " + example)
+            who_seat = list(found)[-1]  # 'Cor pays 2 g, 2 wood': more of the last share
+        else:
+            who_seat = names[who]
+            part = part[len(who) :]
+            if who_seat in found:
+                raise ParseError(f"{state['names'][who_seat]} is named twice. " + example)
+            found[who_seat] = {"guilders": 0, "wood": 0, "points": 0}
+        for count, unit in re.findall(r"(\d+)\s*(guilders?|gold|g|wood|w|points?|pts?|p)\b", part):
+            key = "guilders" if unit[0] == "g" else "wood" if unit[0] == "w" else "points"
+            found[who_seat][key] += int(count)
+    if not found:
+        raise ParseError(example)
+    proposer = state["pending"]["by"] if state["pending"] else seat
+    order = [s for s in R.clockwise(state, proposer) if s in found]
+    return R.terms_fields({s: found[s] for s in order})
+
+
+def parse_counter(raw: str, state, seat: int) -> dict:
+    pending = state["pending"]
+    if pending is None or pending["kind"] != "proposal":
+        raise ParseError("There is no proposal to answer with a counter-offer.")
+    place, terms = split_terms(raw, state)
+    if terms is None:
+        raise ParseError(
+            "Expected 'counter: Cor pays 3 g and 2 wood for 2 points, Emily pays ...' (and "
+            "'at SPACE facing DIRECTION' before the colon to move the building)."
+        )
+    move = {"type": "counter", "cells": pending["cells"], "facing": pending["facing"]}
+    cells = [f"{c.upper()}{r}" for c, r in CELL_RE.findall(place)]
+    if cells:
+        key = pending["building"]
+        found = re.search(r"facing\s+(\w+)", place)
+        facing = FACING.get(found.group(1)) if found else None
+        if found and facing is None:
+            raise ParseError("Facing must be north, east, south or west.")
+        cells = sort_cells(cells)
+        geo = geometry(state["board"])
+        if all(geo.area.get(c) == "country" for c in cells):
+            facing = None
+        if facing is not None:
+            facing = canonical_facing(state["board"], BUILDINGS[key], cells, facing)
+        move["cells"], move["facing"] = cells, facing
+    move.update(parse_terms(terms, state, seat))
     return move
 
 
@@ -639,8 +742,13 @@ def help_text() -> str:
             "  take forest C4                clear a forest tile",
             "  build house at D5 facing north [less 1 wood]   (two spaces: at C2+D2)",
             "  build pasture at A3 | build boat",
-            "  propose town hall at C2+D2 facing north with Anna, Bram",
+            "  propose town hall at C2+D2 facing north with Anna, Bram   (an even split)",
+            "  propose hospice at D3 facing south: Cor pays 3 g and 1 wood for 3 points,",
+            "      Anna pays 1 g and 3 wood for 1 point   (any shares of cost and points)",
             "  accept | decline              answer a proposal",
+            "  counter: Cor pays 2 g and 2 wood for 2 points, Anna pays 2 g and 2 wood for",
+            "      2 points                  a counter-offer (once each; 'counter at E3",
+            "      facing south: ...' moves it too)",
             "  farm [extra fish]             the Farmer (extra: the chooser's privilege)",
             "  buy 0 cards | buy 1 card | buy 2 cards",
             "  play gatherer | play fire on D5 | play crime in NW taking wood",

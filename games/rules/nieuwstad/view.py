@@ -73,15 +73,27 @@ def pending_view(state, seat: int | None) -> dict | None:
     view = {"kind": kind, "waiting": waiting}
     if kind == "proposal":
         building = BUILDINGS[pending["building"]]
+        offered_by = pending.get("offered_by", pending["by"])
         view["text"] = (
             f"{R.name(state, pending['by'])} proposes a {building.name} "
             f"{R.where(pending['cells'], pending['facing'])}: "
-            + "; ".join(
-                f"{R.name(state, int(s))} pays {d['guilders']} g and {d['wood']} wood for "
-                f"{d['points']} point(s)"
-                for s, d in pending["split"].items()
-            )
+            + R.terms_text(state, pending["split"])
         )
+        if "countered" in pending:  # version 2: free negotiation
+            if offered_by != pending["by"]:
+                view["text"] += f" (counter-offer by {R.name(state, offered_by)})"
+            view["text"] += (
+                ". Answer 'accept', 'decline' (ends the negotiation) or a counter-offer, "
+                "'counter: NAME pays 2 g and 1 wood for 2 points, ...' (each player once"
+                + (
+                    "; made by " + ", ".join(R.name(state, s) for s in pending["countered"])
+                    if pending["countered"]
+                    else ""
+                )
+                + ")."
+            )
+        view["offered_by"] = R.name(state, offered_by)
+        view["answers"] = {R.name(state, int(s)): a for s, a in pending["answers"].items()}
     elif kind == "watch":
         view["text"] = (
             f"{R.name(state, pending['by'])} plays Crime in the "

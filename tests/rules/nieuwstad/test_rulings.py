@@ -184,3 +184,54 @@ def test_vikings_count_city_buildings_by_the_water_only():
     assert state["burghers"] == 14
     geo = R.B.geometry("large")
     assert all(geo.area[c] == "city" for c in geo.by_water)
+
+
+# --- Bailiff: a hand of end-game cards is asked like any other [issue 15] --------------------
+
+
+def test_a_hand_of_end_game_cards_is_asked_like_a_playable_one():
+    """Bailiff: "the player may play 0, 1 or 2 wish cards from his hand ... Then the other
+    players follow, going clockwise." Everyone who holds cards (hand sizes are public) is
+    asked, with the same two ways to finish, so nobody learns from the timing that a hand
+    holds no playable wish card."""
+    from games.engine import next_automatic, seats_to_ask
+
+    for cards in (("painting",), ("gatherer",)):
+        state = game_at_choice(3)
+        hand(state, 1, *cards)
+        for p in state["players"]:
+            p["guilders"] = 0
+        send(state, 0, "bailiff")  # the privilege guilder; Cor buys nothing
+        send(state, 0, "buy 0 cards")
+        assert GAME.to_act(state) == [1]
+        assert next_automatic(GAME, state) is None and seats_to_ask(GAME, state) == [1]
+        assert {"type": "done"} in GAME.legal_moves(state, 1)
+        assert {"type": "pass"} in GAME.legal_moves(state, 1)
+        send(state, 1, "pass")
+        assert state["phase"] == "choose"  # the Bailiff phase is over
+
+
+def test_after_one_card_the_player_is_asked_again_while_he_holds_cards():
+    state = game_at_choice(3)
+    hand(state, 1, "gatherer", "statue")
+    for p in state["players"]:
+        p["guilders"] = 0
+    send(state, 0, "bailiff")
+    send(state, 0, "buy 0 cards")
+    send(state, 1, "play gatherer")
+    assert GAME.to_act(state) == [1]  # version 1 moved on: only a Statue was left
+    send(state, 1, "done")
+
+
+def test_version_1_plays_the_lone_done_for_a_hand_of_end_game_cards():
+    from games.engine import next_automatic
+
+    state = v1_game_at_choice(3)
+    hand(state, 1, "painting")
+    for p in state["players"]:
+        p["guilders"] = 0
+    state["picks"] = R.clockwise(state, 0)
+    GAME_V1.apply(state, 0, {"type": "choose", "character": "bailiff"}, None)
+    GAME_V1.apply(state, 0, {"type": "buy", "count": 0}, None)
+    assert GAME_V1.legal_moves(state, 1) == [{"type": "done"}]
+    assert next_automatic(GAME_V1, state).source == "forced"
