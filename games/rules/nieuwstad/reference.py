@@ -52,6 +52,11 @@ def menu_parts(state, seat: int, move: dict) -> MenuParts:
             place += f" facing {DIR_NAMES[move['facing']]}"
         if kind == "build":
             ending = T.discount_text(move.get("discount", "")).strip()
+        elif ":" in T.format_move(state, seat, move):  # rules version 2, terms typed out
+            place += ":"
+            ending = T.shares_text(state, move)
+        elif "seats" in move:  # rules version 2: the menu's terms for these partners
+            ending = "with " + ", ".join(state["names"][s] for s in move["seats"][1:])
         else:
             ending = "with " + ", ".join(state["names"][s] for s in move["partners"])
         command = f"{kind} {name}" + (" at" if move["cells"] else "")

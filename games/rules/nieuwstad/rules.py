@@ -985,41 +985,26 @@ def terms_text(state, split: dict) -> str:
 
 
 def counter_moves(state, seat: int) -> list[dict]:
-    """Counter-offers for the menu: the even split, and a guilder or a wood of this seat's
-    share moved to another partner, or a point from another partner to this seat. Any other
-    terms within the limits may be typed."""
+    """The menu's counter-offer: the menu's terms for these partners (the even split when it
+    is within the limits) at the same place, when they differ from the terms on the table.
+    Any other terms, or another place, may be typed."""
     pending = state["pending"]
     if seat in pending["countered"]:
         return []
     building = BUILDINGS[pending["building"]]
     proposer = pending["by"]
-    current = {int(s): dict(d) for s, d in pending["split"].items()}
-    variants = [shares(state, proposer, building, [s for s in current if s != proposer])]
-    for other in current:
-        if other == seat:
-            continue
-        for key, giver, taker in (
-            ("guilders", seat, other),
-            ("wood", seat, other),
-            ("points", other, seat),
-        ):
-            if current[giver][key] > 0:
-                variant = {s: dict(d) for s, d in current.items()}
-                variant[giver][key] -= 1
-                variant[taker][key] += 1
-                variants.append(variant)
-    moves = []
-    place = {"cells": pending["cells"], "facing": pending["facing"]}
-    for split in variants:
-        move = {"type": "counter", **place, **terms_fields(split)}
-        if split == current or move in moves:
-            continue
-        try:
-            check_terms(state, proposer, building, move)
-        except IllegalMove:
-            continue
-        moves.append(move)
-    return moves
+    partners = [int(s) for s in pending["split"] if int(s) != proposer]
+    split = menu_split(state, proposer, building, partners)
+    if split is None or split == {int(s): d for s, d in pending["split"].items()}:
+        return []
+    return [
+        {
+            "type": "counter",
+            "cells": pending["cells"],
+            "facing": pending["facing"],
+            **terms_fields(split),
+        }
+    ]
 
 
 def counter(state, seat: int, move: dict) -> None:

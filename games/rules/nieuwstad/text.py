@@ -204,8 +204,14 @@ def format_move(state, seat: int, move: dict) -> str:
         )
         return text + discount_text(move.get("discount", ""))
     if kind == "propose" and "seats" in move:
-        text = "propose " + building_name(move["building"])
-        return text + place_text(move["cells"], move["facing"]) + ": " + shares_text(state, move)
+        text = (
+            "propose " + building_name(move["building"]) + place_text(move["cells"], move["facing"])
+        )
+        partners = move["seats"][1:]
+        offered = R.menu_split(state, seat, R.BUILDINGS[move["building"]], partners)
+        if move["seats"][:1] == [seat] and offered == R.move_terms(state, seat, move):
+            return text + " with " + ", ".join(R.name(state, s) for s in partners)
+        return text + ": " + shares_text(state, move)
     if kind == "propose":
         return (
             "propose "
@@ -215,6 +221,8 @@ def format_move(state, seat: int, move: dict) -> str:
             + ", ".join(R.name(state, s) for s in move["partners"])
         )
     if kind == "counter":
+        if R.counter_moves(state, seat) == [move]:
+            return "counter with " + menu_terms_name(state)
         return (
             "counter" + place_text(move["cells"], move["facing"]) + ": " + shares_text(state, move)
         )
@@ -437,9 +445,10 @@ def parse(text: str, state, seat: int) -> dict:
             move.pop("partners", None)
             move.update(parse_terms(terms, state, seat))
         elif head == "propose" and R.ruleset(state) >= 2:
-            partners = move.pop("partners")  # 'with NAMES': the even split
+            partners = move.pop("partners")  # 'with NAMES': the menu's terms for them
             building = R.BUILDINGS[move["building"]]
-            move.update(R.terms_fields(R.shares(state, seat, building, partners)))
+            split = R.menu_split(state, seat, building, partners)
+            move.update(R.terms_fields(split or R.shares(state, seat, building, partners)))
         return move
     if head in ("counter", "counteroffer", "counter-offer"):
         return parse_counter(raw, state, seat)
@@ -614,10 +623,31 @@ def parse_terms(terms: str, state, seat: int) -> dict:
     return R.terms_fields({s: found[s] for s in order})
 
 
+def menu_terms_name(state) -> str:
+    """How the menu's counter-offer is named: the even split, or, when somebody cannot pay
+    his even share, the split by what each can pay (rules.menu_split)."""
+    pending = state["pending"]
+    building = BUILDINGS[pending["building"]]
+    partners = [int(s) for s in pending["split"] if int(s) != pending["by"]]
+    even = R.shares(state, pending["by"], building, partners)
+    offered = R.menu_split(state, pending["by"], building, partners)
+    return "an even split" if offered == even else "what each can pay"
+
+
 def parse_counter(raw: str, state, seat: int) -> dict:
     pending = state["pending"]
     if pending is None or pending["kind"] != "proposal":
         raise ParseError("There is no proposal to answer with a counter-offer.")
+    if ":" not in raw and re.search(
+        r"\bwith\b.*\b(even|split|what each|can pay)\b", normalise(raw)
+    ):
+        offered = R.counter_moves(state, seat)
+        if not offered:
+            raise ParseError(
+                "There is no other split to offer: type the terms, 'counter: NAME pays 2 g "
+                "and 1 wood for 2 points, ...'."
+            )
+        return offered[0]
     place, terms = split_terms(raw, state)
     if terms is None:
         raise ParseError(
@@ -748,7 +778,7 @@ def help_text() -> str:
             "  accept | decline              answer a proposal",
             "  counter: Cor pays 2 g and 2 wood for 2 points, Anna pays 2 g and 2 wood for",
             "      2 points                  a counter-offer (once each; 'counter at E3",
-            "      facing south: ...' moves it too)",
+            "      facing south: ...' moves it too; 'counter with an even split')",
             "  farm [extra fish]             the Farmer (extra: the chooser's privilege)",
             "  buy 0 cards | buy 1 card | buy 2 cards",
             "  play gatherer | play fire on D5 | play crime in NW taking wood",
