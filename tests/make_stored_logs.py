@@ -1,13 +1,14 @@
 """Write a finished bot match of every registered game (and player count) to
 tests/fixtures/logs, to be replayed by test_rules_versions after every change of the rules.
 
-    uv run python -m tests.make_stored_logs
+    uv run python -m tests.make_stored_logs [SLUG ...]   (only these games)
 
 Run it only when a game gets a new rules version (the old files stay: they are the old
 version's logs)."""
 
 import json
 import os
+import sys
 from pathlib import Path
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -30,7 +31,10 @@ OUT = Path(__file__).parent / "fixtures" / "logs"
 def main() -> None:
     call_command("migrate", verbosity=0)
     OUT.mkdir(parents=True, exist_ok=True)
+    only = set(sys.argv[1:])
     for game in available_games():
+        if only and game.slug not in only:
+            continue
         for players in range(game.min_players, game.max_players + 1):
             path = OUT / f"{game.slug}-v{game.version}-{players}p.json"
             if path.exists():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine import Game, IllegalMove, Option, Result, StandingOrder
+from games.engine import Game, IllegalMove, Option, Result, StandingOrder, shared_groups
 
 from . import board as B
 from . import bots, reference
@@ -119,14 +119,26 @@ class Nieuwstad(Game):
             return None
         notes = []
         scores = final["scores"]
-        top = max(scores)
-        if scores.count(top) > 1:
-            notes.append("Tied on points: more guilders ranks higher (a design decision).")
+        ranking = list(final["ranking"])
+        guilders = [p["guilders"] for p in state["players"]]
+        if R.ruleset(state) >= 2:
+            # "The player with the most points wins" [rulebook End of the Game], and no
+            # tie-break: players level on points share the place.
+            shared = shared_groups(ranking, lambda a, b: scores[a] == scores[b])
+            if shared:
+                notes.append("Level on points: the rulebook has no tie-break, so they share.")
+        else:  # version 1: more guilders, then shared
+            shared = shared_groups(
+                ranking, lambda a, b: (scores[a], guilders[a]) == (scores[b], guilders[b])
+            )
+            if scores.count(max(scores)) > 1:
+                notes.append("Tied on points: more guilders ranks higher (a design decision).")
         return Result(
             scores=list(scores),
-            ranking=list(final["ranking"]),
+            ranking=ranking,
             notes=notes,
             details={"card_points": final["cards"]},
+            shared=shared,
         )
 
     def view(self, state, seat):

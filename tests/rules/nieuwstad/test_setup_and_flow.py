@@ -138,14 +138,32 @@ def test_no_end_below_thirty_and_the_pawn_moves_left():
     assert state["phase"] == "choose" and state["start"] == 1 and state["round"] == 2
 
 
-def test_ties_go_to_more_guilders():
+def test_players_level_on_points_share_the_place():
+    """End of the Game: "The player with the most points wins." - and nothing more, so a tie
+    on points is a shared place (version 2)."""
     state = game_at_choice(3)
+    for p in state["players"]:
+        p["points"] = 30
+    state["players"][1]["points"] = 25
+    give(state, 2, guilders=9)
+    R.finish_game(state)
+    result = GAME.result(state)
+    assert result.shared == [[2, 0]] and result.ranking[-1] == 1
+    assert "share" in result.notes[0]
+
+
+def test_version_1_ties_go_to_more_guilders_then_share():
+    from games.rules.nieuwstad import GAME_V1
+
+    state = game_at_choice(3)
+    del state["ruleset"]
     for p in state["players"]:
         p["points"] = 30
     give(state, 2, guilders=9)
     R.finish_game(state)
-    assert GAME.result(state).ranking[0] == 2
-    assert GAME.result(state).notes
+    result = GAME_V1.result(state)
+    assert result.ranking[0] == 2 and result.shared == [[0, 1]]
+    assert result.notes
 
 
 def test_income_tax_is_asked_of_every_card_holder_and_cancels_income():
