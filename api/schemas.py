@@ -129,6 +129,7 @@ class CreateIn(Schema):
     days_per_move: int = Field(3, ge=1, le=30)
     rated: bool = True
     watchable: bool = False
+    takebacks: bool = False
 
 
 class TurnsOut(Schema):

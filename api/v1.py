@@ -272,6 +272,7 @@ def create(request, body: schemas.CreateIn):
             days_per_move=body.days_per_move,
             rated=body.rated,
             watchable=body.watchable,
+            takebacks=body.takebacks,
         )
     except services.ServiceError as error:
         raise ApiError(400, "refused", error.message) from None
@@ -399,6 +400,24 @@ def play(request, match_id: int, body: schemas.MoveIn):
         raise ApiError(
             409 if moved_on else 400, "moved_on" if moved_on else "illegal", result.message
         )
+    match.refresh_from_db()
+    return _moved(match, request.auth, duplicate=result.duplicate)
+
+
+@matches.post("/matches/{match_id}/takeback", response={200: schemas.MoveOut, **ERRORS})
+def takeback(request, match_id: int, idempotency_key: str | None = Query(None, max_length=200)):
+    """Take back your last decision, where the match allows it (docs/takebacks.md)."""
+    _need(request, Scope.PLAY)
+    match = _visible_match(request, match_id)
+    seat = selectors.viewer_seat(match, request.auth)
+    if seat is None:
+        raise ApiError(403, "not_a_player", "You do not play in this match.")
+    key = f"api-undo:{request.auth.pk}:{idempotency_key}" if idempotency_key else None
+    result = services.take_back(
+        match_id=match.pk, seat=seat.number, source=MoveSource.API, idempotency_key=key
+    )
+    if not result.ok:
+        raise ApiError(409, "refused", result.message)
     match.refresh_from_db()
     return _moved(match, request.auth, duplicate=result.duplicate)
 

@@ -71,6 +71,14 @@ class MatchCreateForm(forms.Form):
         help_text="Others can follow the match while it is played, seeing only the public view.",
     )
 
+    takebacks = forms.BooleanField(
+        required=False,
+        initial=False,
+        label="Takebacks",
+        help_text="A player may take back their last move until anyone else acts, a card is "
+        "drawn or anything hidden is revealed.",
+    )
+
     def __init__(self, *args, game: Game, players: int, **kwargs):
         super().__init__(*args, **kwargs)
         self.game_obj = game

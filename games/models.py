@@ -68,6 +68,9 @@ class Match(models.Model):
     # from the public view. Finished matches are public in the archive either way.
     rated = models.BooleanField(default=False)
     watchable = models.BooleanField(default=False)
+    # Chosen by the creator: a player may take back their last decision under the policy
+    # in docs/takebacks.md.
+    takebacks = models.BooleanField(default=False)
 
     # Projections of the log.
     head_seq = models.PositiveIntegerField(default=0)
@@ -176,6 +179,7 @@ class MoveKind(models.TextChoices):
     TIMEOUT = "timeout", "Timeout"
     RESIGN = "resign", "Resignation"
     SYSTEM = "system", "System event"
+    TAKEBACK = "takeback", "Takeback"  # cancels the entry just before it; see docs/takebacks.md
 
 
 class MoveSource(models.TextChoices):

@@ -11,6 +11,7 @@ from django.core.cache import BaseCache, caches
 from games.engine import State, chain_digest, copy_state, places
 from games.models import Match, MatchStatus, Move, Seat, Snapshot
 from games.replay import (
+    TAKEBACK,
     LoggedMove,
     apply_logged,
     initial_digest,
@@ -166,11 +167,29 @@ def load_state(match: Match, upto: int | None = None, seats: list[Seat] | None =
             )
         state, start = setup_state(match, seats), 0
     game = match.game
-    for seq, seat, kind, payload, _digest in rows:
-        if seq > start:
-            state = apply_logged(game, state, LoggedMove(seq, seat, kind, payload), match.seed)
+    if any(row[2] == TAKEBACK and row[0] == start + 1 for row in rows) and start:
+        # The move a takeback cancels is behind the snapshot: replay from the setup.
+        rows = list(
+            Move.objects.filter(match=match, seq__lte=upto)
+            .order_by("seq")
+            .values_list("seq", "seat", "kind", "payload", "digest")
+        )
+        state, start = setup_state(match, seats), 0
+    state = replay_rows(game, state, [row for row in rows if row[0] > start], match.seed)
     if at_head:
         remember_position(match, state)
+    return state
+
+
+def replay_rows(game, state: State, rows: list[tuple], seed: str) -> State:
+    """Apply (seq, seat, kind, payload, ...) rows in order. The position before an entry is
+    kept only when a takeback follows it, so a log without takebacks copies nothing."""
+    before = None
+    for index, (seq, seat, kind, payload, *_rest) in enumerate(rows):
+        following = rows[index + 1][2] if index + 1 < len(rows) else None
+        kept = copy_state(state) if following == TAKEBACK else None
+        state = apply_logged(game, state, LoggedMove(seq, seat, kind, payload), seed, before)
+        before = kept
     return state
 
 
@@ -204,14 +223,21 @@ def verify_match(match: Match) -> Verification:
     previous = initial_digest(state)
     digests = {0: previous}
     checked = 0
+    prior = None
     for row in match.moves.order_by("seq"):
         expected_seq = checked + 1
         if row.seq != expected_seq:
             return Verification(False, checked, f"gap in the log before seq {row.seq}", row.seq)
         try:
+            before = copy_state(state)
             state = apply_logged(
-                game, state, LoggedMove(row.seq, row.seat, row.kind, row.payload), match.seed
+                game,
+                state,
+                LoggedMove(row.seq, row.seat, row.kind, row.payload),
+                match.seed,
+                before=prior,
             )
+            prior = before
         except Exception as error:  # a stored move the rules now refuse
             return Verification(False, checked, f"seq {row.seq} does not replay: {error}", row.seq)
         previous = chain_digest(previous, state)
@@ -290,15 +316,28 @@ def history(
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
     rows = list(rows)
+    shown_from = since
+    if since and rows and rows[0].kind == TAKEBACK:
+        # The takeback needs the position before the move it cancels: start one entry
+        # earlier, and narrate that entry without returning it.
+        since -= 1
+        rows = [match.moves.get(seq=since + 1), *rows]
+    cancelled = {row.payload.get("cancels") for row in rows if row.kind == TAKEBACK}
     out = []
     state = load_state(match, upto=since) if since else setup_state(match)
     for (_entry, before, after), row in zip(
         positions(game, state, _entries(rows), match.seed), rows, strict=True
     ):
-        if row.kind in ("move", "timeout"):
+        if row.seq <= shown_from:
+            continue
+        if row.kind == TAKEBACK:
+            text = f"{names[row.seat]} took back their last move."
+        elif row.kind in ("move", "timeout"):
             text = game.describe(before, after, row.seat, row.payload, viewer)
             if row.kind == "timeout":
                 text = f"Deadline passed. {text}"
+            if row.seq in cancelled:
+                text = f"{text} (taken back)"
         elif row.kind == "resign":
             text = f"{names[row.seat]} resigned." + (f" ({row.note})" if row.note else "")
         else:

@@ -26,6 +26,7 @@ from games.engine import (
     IllegalMove,
     State,
     chain_digest,
+    copy_state,
     event_rng,
     get_game,
     new_seed,
@@ -92,6 +93,7 @@ def create_match(
     seed: str | None = None,
     rated: bool = False,
     watchable: bool = False,
+    takebacks: bool = False,
 ) -> Match:
     """A new match with the creator in the first seat, invited and bot seats, the rest open.
     It starts at once when no seat is left open."""
@@ -132,6 +134,7 @@ def create_match(
             forfeit_after=max(1, forfeit_after),
             rated=rated and bots == 0,
             watchable=watchable,
+            takebacks=takebacks,
         )
         number = 0
         if creator:
@@ -257,10 +260,11 @@ class _Turn:
         source: str,
         idempotency_key: str | None = None,
         note: str = "",
+        before: State | None = None,
     ) -> Move:
         seq = self.match.head_seq + 1
         entry = LoggedMove(seq=seq, seat=seat, kind=kind, payload=payload)
-        self.state = apply_logged(self.game, self.state, entry, self.match.seed)
+        self.state = apply_logged(self.game, self.state, entry, self.match.seed, before=before)
         digest = chain_digest(self.match.head_digest or GENESIS, self.state)
         row = Move.objects.create(
             match=self.match,
@@ -524,6 +528,80 @@ def _refuse(match: Match, seats: list[Seat], seat: int | None) -> str:
     if seat is not None and seats[seat].resigned:
         return "You have resigned from this match."
     return ""
+
+
+# --- takebacks ----------------------------------------------------------------------------
+
+OWN_DECISION_SOURCES = (MoveSource.WEB, MoveSource.EMAIL, MoveSource.API)
+
+
+def take_back(
+    *, match_id: int, seat: int, source: str, idempotency_key: str | None = None
+) -> MoveResult:
+    """Cancel the seat's last decision, where the match allows takebacks, under the policy
+    of docs/takebacks.md: it is the last entry of the log (nobody has acted on it since), it
+    drew no randomness, and it revealed nothing hidden to anyone. The takeback is a new
+    entry; replay skips the decision it cancels."""
+    with transaction.atomic():
+        match, seats = _lock(match_id)
+        if idempotency_key and match.moves.filter(idempotency_key=idempotency_key).exists():
+            return MoveResult(ok=True, duplicate=True, match=match)
+        refusal = takeback_refusal(match, seat)
+        if refusal:
+            return MoveResult(ok=False, message=refusal, match=match)
+        game = match.game
+        before = load_state(match, upto=match.head_seq - 1, seats=seats)
+        turn = _Turn(match, game, load_state(match, seats=seats), seats)
+        previous_to_act = list(match.to_act)
+        turn.append(
+            seat=seat,
+            kind=MoveKind.TAKEBACK,
+            payload={"cancels": match.head_seq},
+            source=source,
+            idempotency_key=idempotency_key,
+            before=before,
+        )
+        turn.advance()
+        turn.finish_projections(previous_to_act)
+        return MoveResult(ok=True, applied=turn.appended, match=match)
+
+
+def takeback_refusal(match: Match, seat: int) -> str:
+    """Why `seat` may not take back its last decision now ("" if it may)."""
+    if not match.takebacks:
+        return "This match does not allow takebacks."
+    if match.status != MatchStatus.ACTIVE:
+        return "The match is not in play."
+    last = match.moves.filter(seq=match.head_seq).first()
+    if last is None or last.kind != MoveKind.MOVE or last.source not in OWN_DECISION_SOURCES:
+        return "There is no decision of yours to take back: the last entry is not one."
+    if last.seat != seat:
+        return "Another player has acted since your last decision; it stands."
+    game = match.game
+    before = load_state(match, upto=last.seq - 1)
+    rng = event_rng(match.seed, last.seq)
+    after = game.apply(copy_state(before), seat, last.payload, rng)
+    if rng.drawn:
+        return "Your move drew something by chance (a shuffle, a draw, a die); it stands."
+    if _reveals_hidden(game, before, after, seat):
+        return "Your move revealed hidden information; it stands."
+    return ""
+
+
+def _reveals_hidden(game, before: State, after: State, seat: int) -> bool:
+    """Whether the move changed anything hidden from the mover (a card drawn from the deck,
+    sealed bids opened, another hand changed) or showed the mover something hidden."""
+    secrets_before, secrets_after = game.secrets(before), game.secrets(after)
+    for holder in set(secrets_before) | set(secrets_after):
+        if holder != seat and secrets_before.get(holder) != secrets_after.get(holder):
+            return True
+    shown = game.render_text(game.view(after, seat))
+    return any(
+        text in shown
+        for holder, texts in secrets_before.items()
+        if holder != seat
+        for text in texts
+    )
 
 
 def resign(

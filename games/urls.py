@@ -13,5 +13,6 @@ urlpatterns = [
     path("matches/<int:pk>/move/", views.match_move, name="match_move"),
     path("matches/<int:pk>/orders/", views.match_orders, name="match_orders"),
     path("matches/<int:pk>/resign/", views.match_resign, name="match_resign"),
+    path("matches/<int:pk>/takeback/", views.match_takeback, name="match_takeback"),
     path("matches/<int:pk>/replay/", views.match_replay, name="match_replay"),
 ]

@@ -123,6 +123,7 @@ def match_create(request: HttpRequest) -> HttpResponse:
                 timeout_policy=form.cleaned_data["timeout_policy"],
                 rated=form.cleaned_data["rated"],
                 watchable=form.cleaned_data["watchable"],
+                takebacks=form.cleaned_data["takebacks"],
             )
         except services.ServiceError as error:
             form.add_error(None, error.message)
@@ -311,6 +312,25 @@ def match_orders(request: HttpRequest, pk: int) -> HttpResponse:
         match_id=match.pk, seat=seat.number, orders=form.cleaned_data["orders"]
     )
     (messages.success if result.ok else messages.error)(request, result.message)
+    return redirect("match_detail", pk=match.pk)
+
+
+@login_required
+@require_POST
+def match_takeback(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    seat = selectors.viewer_seat(match, request.user)
+    if seat is None:
+        return HttpResponseForbidden("You do not play in this match.")
+    result = services.take_back(
+        match_id=match.pk,
+        seat=seat.number,
+        source=MoveSource.WEB,
+        idempotency_key=f"web-undo:{seat.number}:{request.POST.get('seq', '')}",
+    )
+    (messages.success if result.ok else messages.error)(
+        request, "Your last move is taken back." if result.ok else result.message
+    )
     return redirect("match_detail", pk=match.pk)
 
 

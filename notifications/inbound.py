@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 
 MAX_COMMAND_LINES = 30
 MAX_OWN_LINES = 80
-BUILTIN_WORDS = ("status", "help", "resign", "say")
+BUILTIN_WORDS = ("status", "help", "resign", "say", "undo")
 # A database that cannot be reached: the only failure that leaves a message for later.
 DATABASE_DOWN = (OperationalError, InterfaceError)
 
@@ -315,6 +315,19 @@ def run_commands(
                 break
             report.posted = True
             report.add(line, "Posted to the match's board.")
+            continue
+        if word == "undo" and not rest.strip():
+            result = services.take_back(
+                match_id=match.pk,
+                seat=seat.number,
+                source=MoveSource.EMAIL,
+                idempotency_key=_key(message_id, index),
+            )
+            report.add(line, "Your last move is taken back." if result.ok else result.message)
+            if not result.ok:
+                report.failed = line
+                break
+            moved = True
             continue
         if word == "resign" and not rest.strip():
             result = services.resign(

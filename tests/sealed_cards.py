@@ -137,6 +137,9 @@ class SealedCards(Game):
         for seat, hand in enumerate(state["hands"]):
             if hand:
                 found[seat] = ["Your hand: " + " ".join(f"[{c}]" for c in hand)]
+        for seat, card in enumerate(state["plays"]):
+            if card is not None:  # face down until the trick is complete
+                found.setdefault(seat, []).append(f"sealed card {card} of seat {seat}")
         return found
 
 

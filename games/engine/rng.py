@@ -38,6 +38,11 @@ class EventRng:
             self._random = random.Random(int.from_bytes(material, "big"))
         return self._random
 
+    @property
+    def drawn(self) -> bool:
+        """Whether a rule drew from this generator (a takeback is refused after chance)."""
+        return self._random is not None
+
     def __getattr__(self, name: str) -> Any:
         # random(), randint(), choice(), shuffle(), sample()...
         return getattr(self._generator(), name)

@@ -1,0 +1,157 @@
+"""Takebacks (docs/takebacks.md): a player takes back their own last decision while nobody
+has acted on it, nothing was drawn by chance and nothing hidden was revealed. The takeback is
+a new log entry; replay skips what it cancels; every digest still verifies."""
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+from games import services
+from games.models import Match, MoveKind
+from games.selectors import history, load_state, verify_match
+from tests.factories import make_user, two_player_match
+
+pytestmark = pytest.mark.django_db
+
+
+def seats_of(match):
+    anna = match.created_by
+    return match.seats.get(user=anna).number, match.seats.exclude(user=anna).get().number
+
+
+def play(match, seat, card=None, source="web"):
+    state = load_state(Match.objects.get(pk=match.pk))
+    card = card if card is not None else state["hands"][seat][0]
+    result = services.submit_move(
+        match_id=match.pk, seat=seat, move={"type": "play", "card": card}, source=source
+    )
+    assert result.ok, result.message
+    return card
+
+
+def test_a_sealed_card_is_taken_back_before_the_other_player_answers():
+    match, _a, _b = two_player_match(takebacks=True)
+    anna, bram = seats_of(match)
+    before = load_state(match)
+    play(match, anna)
+    result = services.take_back(match_id=match.pk, seat=anna, source="web")
+    assert result.ok, result.message
+    match.refresh_from_db()
+    assert load_state(match) == before
+    assert sorted(match.to_act) == sorted([anna, bram])
+    kinds = list(match.moves.values_list("kind", flat=True))
+    assert kinds == [MoveKind.MOVE, MoveKind.TAKEBACK]
+    assert verify_match(match).ok
+    told = [e["text"] for e in history(match, bram)]
+    assert told[-1].endswith("took back their last move.") and "(taken back)" in told[0]
+    play(match, anna, card=before["hands"][anna][-1])  # a different card this time
+    play(match, bram)
+    assert verify_match(Match.objects.get(pk=match.pk)).ok
+
+
+def test_no_takeback_once_another_player_acted_or_the_cards_were_revealed():
+    match, _a, _b = two_player_match(takebacks=True)
+    anna, bram = seats_of(match)
+    play(match, anna)
+    play(match, bram)  # completes the trick: both cards are revealed
+    refused_anna = services.take_back(match_id=match.pk, seat=anna, source="web")
+    assert not refused_anna.ok and "acted" in refused_anna.message
+    refused_bram = services.take_back(match_id=match.pk, seat=bram, source="web")
+    assert not refused_bram.ok and "revealed" in refused_bram.message
+    assert match.moves.count() == 2
+
+
+def test_takebacks_only_where_the_match_allows_them_and_never_twice():
+    plain, _a, _b = two_player_match()
+    anna, _bram = seats_of(plain)
+    play(plain, anna)
+    refused = services.take_back(match_id=plain.pk, seat=anna, source="web")
+    assert not refused.ok and "does not allow" in refused.message
+    match, _a, _b = two_player_match(seed="twice", names=("Ada", "Ben"), takebacks=True)
+    ada, _ben = seats_of(match)
+    play(match, ada)
+    assert services.take_back(match_id=match.pk, seat=ada, source="web").ok
+    again = services.take_back(match_id=match.pk, seat=ada, source="web")
+    assert not again.ok and match.moves.count() == 2
+
+
+def test_a_move_that_drew_by_chance_cannot_be_taken_back():
+    from games.engine import get_game
+
+    match = services.create_match(
+        creator=make_user("Nia"),
+        game_slug="new-england",
+        players=3,
+        bots=2,
+        takebacks=True,
+        seed="takeback-draw",
+    )
+    game = get_game("new-england", match.rules_version)
+    # Play the human seat's decisions until one of them draws from the bag or deck.
+    for _ in range(200):
+        match.refresh_from_db()
+        human = match.seats.get(is_bot=False).number
+        if match.is_over or human not in match.to_act:
+            break
+        state = load_state(match)
+        before_secrets = game.secrets(state)
+        move = game.bot_move(state, human, __import__("random").Random(match.head_seq))
+        assert services.submit_move(match_id=match.pk, seat=human, move=move, source="web").ok
+        match.refresh_from_db()
+        last = match.moves.order_by("-seq").first()
+        if last.seat != human:
+            continue  # the bots moved after it: another player acted
+        after_secrets = game.secrets(load_state(match))
+        result = services.take_back(match_id=match.pk, seat=human, source="web")
+        if before_secrets != after_secrets:
+            assert not result.ok, "a move that changed hidden things was taken back"
+            return
+        assert result.ok, result.message
+        assert verify_match(Match.objects.get(pk=match.pk)).ok
+        match.refresh_from_db()
+        state = load_state(match)
+        move = game.bot_move(state, human, __import__("random").Random(match.head_seq + 7))
+        assert services.submit_move(match_id=match.pk, seat=human, move=move, source="web").ok
+    pytest.fail("no move that changed hidden things was met in this playout")
+
+
+def test_undo_by_web_and_by_email():
+    match, _a, _b = two_player_match(takebacks=True)
+    anna, _bram = seats_of(match)
+    play(match, anna)
+    client = Client()
+    client.force_login(match.created_by)
+    response = client.post(f"/matches/{match.pk}/takeback/", {"seq": match.head_seq})
+    assert response.status_code == 302
+    assert match.moves.filter(kind=MoveKind.TAKEBACK).count() == 1
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Take back my last move" in page
+    play(match, anna)
+    from notifications.inbound import receive_raw
+    from notifications.tokens import reply_address
+
+    match.refresh_from_db()
+    address = reply_address(match.pk, anna, match.head_seq)
+    raw = (
+        f"From: {match.created_by.email}\r\nTo: {address}\r\nSubject: Re: your turn\r\n"
+        f"Message-ID: <undo-1@example.com>\r\nContent-Type: text/plain\r\n\r\nundo\r\n"
+    ).encode()
+    mail.outbox.clear()
+    receive_raw(raw)
+    assert match.moves.filter(kind=MoveKind.TAKEBACK).count() == 2
+    assert verify_match(Match.objects.get(pk=match.pk)).ok
+
+
+def test_undo_through_the_api():
+    from api.tokens import make_token
+
+    match, _a, _b = two_player_match(takebacks=True)
+    anna, _bram = seats_of(match)
+    play(match, anna)
+    _token, key = make_token(user=match.created_by, name="t", scope="play")
+    client = Client()
+    headers = {"Authorization": f"Bearer {key}"}
+    answer = client.post(f"/api/v1/matches/{match.pk}/takeback", headers=headers)
+    assert answer.status_code == 200 and answer.json()["your_turn"] is True
+    again = client.post(f"/api/v1/matches/{match.pk}/takeback", headers=headers)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "refused"
