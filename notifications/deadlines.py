@@ -6,6 +6,10 @@ fall in the player's quiet hours moves past their end, so holding mail overnight
 cost a player a move. The deadline itself is stored on `Seat` by the service layer (which
 calls `deadline_for`); a vacation booked later extends it here, through
 `effective_deadline`, which the sweep and the reminders read.
+
+A player whose email is failing is not timed out: their clock stops while the address is
+marked failing, and while the notice asking them a decision is still being retried, and the
+time is given back when the notice gets through (`give_time_back`, notifications.reachability).
 """
 
 from __future__ import annotations
@@ -15,12 +19,12 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games.models import Match, MatchStatus, MoveKind, Seat, TimeControl
 
-from .models import Kind, Preferences, SeatClock
+from .models import Channel, Kind, Notification, Preferences, SeatClock, Status
 from .preferences import (
     in_quiet_hours,
     prefs_by_user,
@@ -224,10 +228,63 @@ def _with_calendars(seats: list[Seat]) -> list[tuple]:
 def _overdue_in(batch: list[tuple], now: datetime) -> list[tuple[int, int, int]]:
     found = []
     for seat, calendar, clock in batch:
+        if calendar[0].email_failing:
+            continue  # the clock is stopped until the player can be reached
         deadline = effective_deadline(seat, calendar, clock)
         if deadline is not None and deadline <= now and seat.deadline_seq is not None:
             found.append((seat.match_id, seat.number, seat.deadline_seq))
-    return found
+    if not found:
+        return found
+    unasked = _notice_still_retried(found)
+    return [f for f in found if f not in unasked]
+
+
+def _notice_still_retried(found: list[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
+    """Of these (match, seat, seq), the seats whose email asking them is still being
+    retried: they have not been told, so their deadline waits (one query)."""
+    wanted = Q()
+    for match_id, seat, seq in found:
+        wanted |= Q(match_id=match_id, seat=seat, seq=seq)
+    return set(
+        Notification.objects.filter(
+            wanted,
+            channel=Channel.EMAIL,
+            kind__in=[Kind.START, Kind.TURN],
+            status__in=[Status.PENDING, Status.SENDING],
+            first_failed_at__isnull=False,
+        ).values_list("match_id", "seat", "seq")
+    )
+
+
+def give_time_back(
+    *, user, stopped_since: datetime, now: datetime, only: tuple[int, int, int] | None = None
+) -> int:
+    """Move the deadlines of the seats `user` is asked in (or the one seat `only` names, as
+    (match, seat, seq)) later by the time their clock was stopped: from `stopped_since`, or
+    from when the seat was asked if that came later. Returns the seats changed."""
+    seats = Seat.objects.filter(
+        user=user, deadline_at__isnull=False, match__status=MatchStatus.ACTIVE
+    ).select_related("match")
+    if only is not None:
+        seats = seats.filter(match_id=only[0], number=only[1], deadline_seq=only[2])
+    changed = []
+    for seat in seats:
+        start = max(stopped_since, seat.waiting_since or stopped_since)
+        stopped = now - start
+        if stopped <= timedelta(0):
+            continue
+        seat.deadline_at += stopped
+        changed.append(seat)
+        # A time bank is charged from when the seat was asked: that moment moves too.
+        SeatClock.objects.filter(
+            match_id=seat.match_id, seat=seat.number, asked_seq=seat.deadline_seq
+        ).update(asked_at=F("asked_at") + stopped)
+    Seat.objects.bulk_update(changed, ["deadline_at"])
+    for seat in changed:
+        log.info(
+            "match %s seat %s: deadline moved to %s", seat.match_id, seat.number, seat.deadline_at
+        )
+    return len(changed)
 
 
 def overdue(
@@ -303,6 +360,8 @@ def send_reminders(now: datetime | None = None) -> int:
     for seat, calendar, clock in seats:
         if seat.user is None or seat.played_by_bot or seat.number not in seat.match.to_act:
             continue
+        if calendar[0].email_failing:
+            continue  # stopped clock; and mail to them is not getting through
         deadline = effective_deadline(seat, calendar, clock)
         if deadline is None or deadline <= now:
             continue

@@ -24,7 +24,7 @@ from django.utils.timesince import timeuntil
 from games import commands, selectors
 from games.models import Match, MatchStatus, Seat, TimeControl, TimeoutPolicy
 
-from .models import ChatMessage, Kind, Notification
+from .models import ChatMessage, Kind, Notification, Status
 from .preferences import local_time, prefs_for
 from .tokens import reply_address, unsubscribe_token
 
@@ -325,10 +325,36 @@ def _digest_matches(row: Notification, prefs) -> list[dict]:
 # --- subject, bodies, headers ------------------------------------------------------------
 
 
+# Every message about a match carries the match's one subject, so a mail client that threads
+# by subject (Gmail) keeps the match in one thread; what the message says goes in its first
+# line ("headline", from templates/email/<kind>.subject.txt). Invitations (sent before the
+# seat is taken), digests (several matches) and answers to a player's mail (whose subject
+# the inbound side writes) keep their own subject.
+OWN_SUBJECT_KINDS = (Kind.INVITE, Kind.DIGEST, Kind.ANSWER)
+
+
+def thread_subject(match: Match) -> str:
+    """The subject of every email about `match`: '[Postal Boards] Nieuwstad #12 with Alice,
+    Bob'. Plain text (a subject is never HTML)."""
+    names = ", ".join(selectors.seat_names(match))
+    return plain_line(f"[{settings.SITE_NAME}] {match_label(match)} with {names}")
+
+
+def plain_line(text: str) -> str:
+    """One line of plain text for a header: whitespace (newlines included) folded."""
+    return " ".join(text.split())
+
+
 def render(row: Notification) -> Rendered:
     context = context_for(row)
     kind = row.kind
-    subject = " ".join(render_to_string(f"email/{kind}.subject.txt", context).split())
+    # Subject templates are rendered with autoescape off: a subject is plain text.
+    headline = plain_line(render_to_string(f"email/{kind}.subject.txt", context))
+    if row.match_id is not None and kind not in OWN_SUBJECT_KINDS:
+        subject = thread_subject(row.match)
+    else:
+        subject, headline = headline, ""
+    context["headline"] = headline
     text = tidy(render_to_string(f"email/{kind}.txt", context))
     html = render_to_string(f"email/{kind}.html", context)
     reply_to = ""
@@ -339,27 +365,42 @@ def render(row: Notification) -> Rendered:
 
 
 def thread_root(row: Notification) -> str:
-    return f"<match-{row.match_id}.seat-{row.seat}@{settings.REPLY_DOMAIN}>"
-
-
-def message_id(row: Notification) -> str:
-    # Fixed per row: a message sent again after a lost sender carries the same id.
-    return f"<n{row.pk}.{row.kind}@{settings.REPLY_DOMAIN}>"
+    """The Message-ID this message answers: the first email of the match really sent to
+    this seat (the start mail, normally), or '' when this one is the first."""
+    if row.match_id is None or row.seat is None:
+        return ""
+    root = (
+        Notification.objects.filter(
+            match_id=row.match_id,
+            seat=row.seat,
+            address=row.address,
+            channel=row.channel,
+            status=Status.SENT,
+        )
+        .exclude(pk=row.pk)
+        .order_by("sent_at", "pk")
+        .values_list("message_id", flat=True)
+        .first()
+    )
+    return root or ""
 
 
 def build_email(row: Notification) -> EmailMultiAlternatives:
     rendered = render(row)
     headers = {
-        "Message-ID": message_id(row),
+        # Fixed per row and random: a message sent again after a lost sender carries the
+        # same id, and no other message anywhere does.
+        "Message-ID": row.message_id,
         "Auto-Submitted": "auto-generated",
         "X-Auto-Response-Suppress": "All",
     }
     if row.user is not None:
         headers["List-Unsubscribe"] = f"<{unsubscribe_url(row.user)}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    if row.match_id is not None and row.seat is not None:  # an invitation precedes the seat
-        headers["In-Reply-To"] = thread_root(row)
-        headers["References"] = thread_root(row)
+    root = thread_root(row)
+    if root:
+        headers["In-Reply-To"] = root
+        headers["References"] = root
     message = EmailMultiAlternatives(
         subject=rendered.subject,
         body=rendered.text,

@@ -82,6 +82,11 @@ class StoredMail:
     def html(self) -> str:
         return self._part("html")
 
+    @property
+    def first_line(self) -> str:
+        """What the message says (a match's mails share one subject, for threading)."""
+        return next((line for line in self.text.splitlines() if line.strip()), "")
+
 
 def _read(path: Path) -> StoredMail:
     message = email.message_from_bytes(path.read_bytes(), policy=default_policy)

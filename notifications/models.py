@@ -7,8 +7,17 @@ games.services writes it.
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
+
+
+def new_message_id() -> str:
+    """A Message-ID no other message anywhere will carry: 120 random bits, so it stays
+    unique across installations and across a database rebuilt from scratch (row ids repeat).
+    Made when the row is written, so a message sent again carries the same id."""
+    return f"<pbm.{secrets.token_hex(15)}@{settings.REPLY_DOMAIN}>"
 
 
 class Channel(models.TextChoices):
@@ -74,6 +83,10 @@ class Notification(models.Model):
     claimed_at = models.DateTimeField(null=True, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    # When the first attempt failed (or its sender was lost): retries go on until
+    # OUTBOX_RETRY_FOR after it, and a notice delivered late gives the seat that time back.
+    first_failed_at = models.DateTimeField(null=True, blank=True)
+    message_id = models.CharField(max_length=200, default=new_message_id, db_index=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     provider_message_id = models.CharField(max_length=300, blank=True)
     last_error = models.TextField(blank=True)
@@ -118,10 +131,16 @@ class Preferences(models.Model):
     digest_hour = models.PositiveSmallIntegerField(default=8)
     reminder_hours = models.JSONField(default=default_reminder_hours, blank=True)
     webhook_url = models.URLField(max_length=500, blank=True)
-    # Set by the ESP's bounce and complaint reports; cleared when the player says it works.
+    # Set when delivery gives up (or the ESP reports a bounce or complaint); cleared by a
+    # successful send, a changed address, or the player saying it works. While it is set,
+    # the player's deadlines are stopped (notifications.reachability).
     email_failing = models.BooleanField(default=False)
     email_failure = models.CharField(max_length=300, blank=True)
     email_failed_at = models.DateTimeField(null=True, blank=True)
+    # Permanent (address refused, invalid): nothing is sent until the player acts.
+    # Transient (a long outage): new mail is still tried, and the first that gets through
+    # clears the flag.
+    email_failure_permanent = models.BooleanField(default=False)
 
     class Meta:
         verbose_name_plural = "preferences"

@@ -6,9 +6,15 @@ is down that is logged and the row waits for the sweep.
 
 Delivering: a sender claims a row with a compare-and-set (`UPDATE ... WHERE status =
 'pending'`, which must touch one row), sends it, and marks it sent with the provider's
-message id. A transient failure puts the row back with a backoff; a permanent one marks it
-failed. A sender that dies leaves the row 'sending' with an expired lease, which the sweep
-puts back. A retried task on a sent row claims nothing and sends nothing.
+message id. Whatever the transport raises ends in a recorded state: a transient failure
+puts the row back with a backoff, for OUTBOX_RETRY_FOR after its first failure; a permanent
+one, or retries running out, marks it failed, marks the player's address failing and stops
+their deadlines (notifications.reachability). A sender that dies leaves the row 'sending'
+with an expired lease, which the sweep puts back (the same Message-ID goes out again: at
+least once). A retried task on a sent row claims nothing and sends nothing.
+
+Live play: a turn notice for a player seen on the match page in the last few minutes
+(notifications.presence) waits; if they move meanwhile it is dropped as superseded.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import logging
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -31,19 +38,42 @@ from .preferences import (
     vacation_days_by_user,
     wants_email,
 )
-from .transports import TransportError, transport_for
+from .transports import TransportError, classify_email_error, transport_for
 
 log = logging.getLogger(__name__)
 
 LEASE = timedelta(minutes=10)
-MAX_ATTEMPTS = 8
 SWEEP_GRACE = timedelta(seconds=60)  # fresh rows belong to the task enqueued at commit
 WEBHOOK_KINDS = (Kind.TURN, Kind.REMINDER)
 
 
+FAILING_PREFIX = "address marked failing"
+
+
 def retry_delay(attempts: int) -> timedelta:
     """1, 2, 4, 8 ... minutes, at most an hour."""
-    return timedelta(minutes=min(60, 2 ** max(0, attempts - 1)))
+    return timedelta(minutes=min(60, 2 ** max(0, min(attempts, 10) - 1)))
+
+
+def retry_for() -> timedelta:
+    """How long transient failures are retried before the outbox gives up (a day at least
+    by default, so an ESP outage of a few hours loses nothing)."""
+    return timedelta(seconds=getattr(settings, "OUTBOX_RETRY_FOR", 36 * 3600))
+
+
+def live_play_window() -> timedelta:
+    """A player seen on the match page this recently is playing live."""
+    return timedelta(seconds=getattr(settings, "LIVE_PLAY_SEEN_WITHIN", 180))
+
+
+def live_play_hold() -> timedelta:
+    """How long a live player's turn notice waits before it is looked at again."""
+    return timedelta(seconds=getattr(settings, "LIVE_PLAY_HOLD", 240))
+
+
+def live_play_max_hold() -> timedelta:
+    """A player who stays on the page without moving gets the notice after this."""
+    return timedelta(seconds=getattr(settings, "LIVE_PLAY_MAX_HOLD", 1800))
 
 
 # --- writing ------------------------------------------------------------------------------
@@ -75,8 +105,16 @@ def _row(
             return None
     send_after = quiet_end_after(prefs, now) if hold_for_quiet_hours else now
     status, error = Status.PENDING, ""
-    if channel == Channel.EMAIL and prefs.email_failing and kind != Kind.ANSWER:
-        status, error = Status.SKIPPED, f"address marked failing: {prefs.email_failure}"
+    # A refused address gets nothing until the player acts (answers to their own mail
+    # excepted: they prove the address works). After an outage, mail is still tried: the
+    # first that gets through clears the flag.
+    if (
+        channel == Channel.EMAIL
+        and prefs.email_failing
+        and prefs.email_failure_permanent
+        and kind != Kind.ANSWER
+    ):
+        status, error = Status.SKIPPED, f"{FAILING_PREFIX}: {prefs.email_failure}"
     return Notification(
         kind=kind,
         channel=channel,
@@ -179,25 +217,17 @@ def enqueue(ids: Iterable[int]) -> None:
 # dropped when the transaction commits. Outside a transaction nothing is kept.
 
 _MEMO = "_notifications_people"
-_SEATS = "_notifications_seats"
-
-
-def remember_seats(match: Match, seats: list[Seat]) -> None:
-    """Seats of `match` with their users and preferences, read under the match lock by the
-    service layer: the people of this transaction's hooks are taken from them."""
-    if transaction.get_connection().in_atomic_block:
-        match.__dict__[_SEATS] = seats
-        transaction.on_commit(lambda: match.__dict__.pop(_SEATS, None))
 
 
 class _People:
     def __init__(self, match: Match):
-        seats = match.__dict__.get(_SEATS)
-        if seats is None:
-            seats = match.seats.select_related("user", "user__notification_prefs").order_by(
+        self.seats = [
+            s
+            for s in match.seats.select_related("user", "user__notification_prefs").order_by(
                 "number"
             )
-        self.seats = [s for s in seats if s.user_id and not s.is_bot]
+            if s.user_id and not s.is_bot
+        ]
         self.users = {s.user_id: s.user for s in self.seats}
         self._vacations: dict[int, set] | None = None
 
@@ -341,9 +371,12 @@ def reminder(seat: Seat, *, deadline: datetime, hours: int, now: datetime) -> in
 
 
 class RetryLater(Exception):
-    def __init__(self, delay: timedelta):
-        super().__init__(f"retry in {delay}")
+    """The row is back in the queue, due after `delay` (a transient failure, a live hold)."""
+
+    def __init__(self, delay: timedelta, why: str = "retry"):
+        super().__init__(f"{why} in {delay}")
         self.delay = delay
+        self.why = why
 
 
 def claim(pk: int, now: datetime) -> Notification | None:
@@ -353,7 +386,7 @@ def claim(pk: int, now: datetime) -> Notification | None:
     )
     if claimed != 1:
         return None
-    return Notification.objects.select_related("user", "match").get(pk=pk)
+    return Notification.objects.select_related("user__notification_prefs", "match").get(pk=pk)
 
 
 def _finish(row: Notification, **fields) -> bool:
@@ -375,33 +408,49 @@ def _superseded(row: Notification) -> str:
     return ""
 
 
-def deliver(pk: int, now: datetime | None = None) -> str:
-    """Send one row if it can be claimed. Returns what happened; raises RetryLater after a
-    transient failure (the row is already back in the queue with its backoff)."""
-    now = now or timezone.now()
-    row = claim(pk, now)
-    if row is None:
-        return "not claimed"
-    reason = _superseded(row)
-    if reason:
-        _finish(row, status=Status.SKIPPED, last_error=reason)
-        return "skipped"
-    try:
-        provider_id = transport_for(row.channel).notify(row)
-    except TransportError as error:
-        if error.permanent or row.attempts >= MAX_ATTEMPTS:
-            _finish(row, status=Status.FAILED, last_error=error.message)
-            log.warning("notification %s failed: %s", pk, error.message)
-            return "failed"
-        delay = retry_delay(row.attempts)
-        _finish(
-            row,
-            status=Status.PENDING,
-            last_error=error.message,
-            send_after=now + delay,
-            lease_until=None,
+def _live_hold(row: Notification, now: datetime) -> timedelta | None:
+    """How long to hold a turn notice for a player who is on the match page right now."""
+    from .presence import seen_since
+
+    if row.kind != Kind.TURN or row.match_id is None or row.user_id is None:
+        return None
+    if now - row.created_at >= live_play_max_hold():
+        return None
+    if not seen_since(row.match_id, row.user_id, now - live_play_window()):
+        return None
+    return live_play_hold()
+
+
+def _give_up(row: Notification, error: TransportError, first_failed: datetime) -> str:
+    _finish(row, status=Status.FAILED, last_error=error.message, first_failed_at=first_failed)
+    log.warning("notification %s failed: %s", row.pk, error.message)
+    if row.channel == Channel.EMAIL and row.user_id is not None:
+        from .reachability import mark_failing
+
+        mark_failing(
+            user=row.user, reason=error.message, permanent=error.permanent, since=first_failed
         )
-        raise RetryLater(delay) from error
+    return "failed"
+
+
+def _failed(row: Notification, error: TransportError, now: datetime) -> str:
+    first_failed = row.first_failed_at or now
+    if error.permanent or now - first_failed >= retry_for():
+        return _give_up(row, error, first_failed)
+    delay = retry_delay(row.attempts)
+    _finish(
+        row,
+        status=Status.PENDING,
+        last_error=error.message,
+        send_after=now + delay,
+        lease_until=None,
+        first_failed_at=first_failed,
+    )
+    log.info("notification %s: %s; again in %s", row.pk, error.message, delay)
+    raise RetryLater(delay)
+
+
+def _delivered(row: Notification, provider_id: str, now: datetime) -> None:
     _finish(
         row,
         status=Status.SENT,
@@ -409,23 +458,77 @@ def deliver(pk: int, now: datetime | None = None) -> str:
         provider_message_id=(provider_id or "")[:300],
         last_error="",
     )
+    if row.channel != Channel.EMAIL or row.user_id is None:
+        return
+    from .reachability import late_notice_delivered, mark_working
+
+    if row.first_failed_at is not None:
+        late_notice_delivered(row, now)
+    if prefs_for(row.user).email_failing:
+        mark_working(user=row.user, now=now)
+
+
+def deliver(pk: int, now: datetime | None = None) -> str:
+    """Send one row if it can be claimed. Returns what happened; raises RetryLater when the
+    row went back to the queue (a transient failure, or a live player's turn held back).
+    Whatever goes wrong, the row ends the call in a recorded state, never 'sending'."""
+    now = now or timezone.now()
+    row = claim(pk, now)
+    if row is None:
+        return "not claimed"
+    try:
+        reason = _superseded(row)
+        if reason:
+            _finish(row, status=Status.SKIPPED, last_error=reason)
+            return "skipped"
+        hold = _live_hold(row, now)
+        if hold is not None:
+            _finish(
+                row,
+                status=Status.PENDING,
+                send_after=now + hold,
+                lease_until=None,
+                attempts=F("attempts") - 1,
+                last_error="held: the player is on the match page",
+            )
+            raise RetryLater(hold, "held")
+        provider_id = transport_for(row.channel).notify(row)
+    except RetryLater:
+        raise
+    except TransportError as error:
+        return _failed(row, error, now)
+    except Exception as error:
+        log.exception("notification %s: unexpected error", pk)
+        return _failed(row, classify_email_error(error), now)
+    _delivered(row, provider_id, now)
     return "sent"
 
 
 def reclaim_lost(now: datetime) -> list[int]:
-    """Rows whose sender died mid-send (lease expired) go back to the queue, due now."""
-    ids = list(
-        Notification.objects.filter(status=Status.SENDING, lease_until__lt=now).values_list(
-            "pk", flat=True
+    """Rows whose sender died mid-send (lease expired) go back to the queue, due now; a row
+    whose senders keep dying is given up after OUTBOX_RETRY_FOR like any failure."""
+    lost = list(
+        Notification.objects.filter(status=Status.SENDING, lease_until__lt=now).select_related(
+            "user"
         )
     )
-    Notification.objects.filter(pk__in=ids, status=Status.SENDING, lease_until__lt=now).update(
-        status=Status.PENDING,
-        send_after=now,
-        lease_until=None,
-        last_error="The sender stopped before finishing; sent again.",
-    )
-    return ids
+    back = []
+    for row in lost:
+        first_failed = row.first_failed_at or now
+        if now - first_failed >= retry_for():
+            _give_up(row, TransportError("the sender kept stopping before finishing"), first_failed)
+            continue
+        if Notification.objects.filter(
+            pk=row.pk, status=Status.SENDING, lease_until__lt=now
+        ).update(
+            status=Status.PENDING,
+            send_after=now,
+            lease_until=None,
+            first_failed_at=first_failed,
+            last_error="The sender stopped before finishing; sent again.",
+        ):
+            back.append(row.pk)
+    return back
 
 
 def due_ids(now: datetime, grace: timedelta = SWEEP_GRACE, limit: int = 500) -> list[int]:
@@ -445,13 +548,17 @@ def sweep(now: datetime | None = None) -> int:
 
 
 def send_due(now: datetime | None = None) -> list[str]:
-    """Send everything due now in this process (tests, `manage.py send_outbox`)."""
+    """Send everything due now in this process (tests, `manage.py send_outbox`). One row
+    that fails in an unforeseen way is logged and the others are still sent."""
     now = now or timezone.now()
     reclaim_lost(now)
     outcomes = []
     for pk in due_ids(now, grace=timedelta(0)):
         try:
             outcomes.append(deliver(pk, now))
-        except RetryLater:
-            outcomes.append("retry")
+        except RetryLater as later:
+            outcomes.append(later.why)
+        except Exception:
+            log.exception("notification %s could not be delivered", pk)
+            outcomes.append("error")
     return outcomes

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .models import InboundStatus, Preferences
+from .models import InboundStatus
 
 log = logging.getLogger(__name__)
 
@@ -51,12 +51,13 @@ def on_tracking(sender, event, esp_name, **kwargs) -> None:
         return
     from django.contrib.auth import get_user_model
 
+    from .reachability import mark_failing
+
+    reason = f"{event.event_type}: {event.reject_reason or ''} {event.description or ''}"
     for user in get_user_model().objects.filter(email__iexact=event.recipient):
-        prefs, _ = Preferences.objects.get_or_create(user=user)
-        prefs.email_failing = True
-        prefs.email_failure = (
-            f"{event.event_type}: {event.reject_reason or ''} {event.description or ''}"
-        ).strip()[:300]
-        prefs.email_failed_at = event.timestamp or timezone.now()
-        prefs.save(update_fields=["email_failing", "email_failure", "email_failed_at"])
-        log.info("address of user %s marked failing: %s", user.pk, prefs.email_failure)
+        mark_failing(
+            user=user,
+            reason=reason.strip(),
+            permanent=True,
+            since=event.timestamp or timezone.now(),
+        )

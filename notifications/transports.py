@@ -15,33 +15,67 @@ from django.conf import settings
 
 
 class TransportError(Exception):
-    def __init__(self, message: str, permanent: bool = False):
+    """A send that did not happen. `permanent`: trying the same message again cannot help.
+    `address`: the recipient's address itself was refused or is not an address."""
+
+    def __init__(self, message: str, permanent: bool = False, address: bool = False):
         super().__init__(message)
         self.message = message
-        self.permanent = permanent
+        self.permanent = permanent or address
+        self.address = address
+
+
+# 401/403: the ESP refused our credentials, 408/429: too slow or too many. An operator or
+# time fixes those; the message itself was fine, so they are retried.
+RETRIED_CLIENT_ERRORS = (401, 403, 408, 409, 429)
+
+
+def classify_email_error(error: Exception) -> TransportError:
+    """What an exception raised while sending an email means for the outbox, by anymail's
+    exception types (and smtplib's, for the SMTP backend)."""
+    from anymail.exceptions import (
+        AnymailAPIError,
+        AnymailError,
+        AnymailInvalidAddress,
+        AnymailRecipientsRefused,
+    )
+
+    if isinstance(error, TransportError):
+        return error
+    if isinstance(error, (AnymailRecipientsRefused, AnymailInvalidAddress)):
+        return TransportError(f"address refused: {error}", address=True)
+    if isinstance(error, AnymailAPIError):
+        code = getattr(error, "status_code", None) or 0
+        permanent = 400 <= code < 500 and code not in RETRIED_CLIENT_ERRORS
+        label = f"ESP answered {code}" if code else "ESP unreachable"
+        return TransportError(f"{label}: {error}", permanent=permanent)
+    if isinstance(error, AnymailError):  # serialization, unsupported feature: the message
+        return TransportError(f"message refused by the ESP backend: {error}", permanent=True)
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return TransportError(f"address refused: {error}", address=True)
+    if isinstance(error, smtplib.SMTPResponseException):
+        return TransportError(
+            f"mail server answered {error.smtp_code}: {error}",
+            permanent=(500 <= error.smtp_code < 600),
+        )
+    if isinstance(error, (smtplib.SMTPException, OSError)):
+        return TransportError(f"mail server: {error}")
+    # A bug (a template, a backend): retried like an outage, then given up and shown to
+    # the operator with the player's address marked failing, never silently lost.
+    return TransportError(f"unexpected {type(error).__name__}: {error}")
 
 
 class EmailTransport:
     """Through Django's email API: the local mailbox by default, an ESP via anymail."""
 
     def notify(self, row) -> str:
-        from anymail.exceptions import AnymailAPIError, AnymailRecipientsRefused
-
         from .emails import build_email
 
-        message = build_email(row)
         try:
+            message = build_email(row)
             message.send()
-        except AnymailRecipientsRefused as error:
-            raise TransportError(f"recipient refused: {error}", permanent=True) from error
-        except AnymailAPIError as error:
-            code = getattr(error, "status_code", None) or 0
-            permanent = 400 <= code < 500 and code not in (408, 429)
-            raise TransportError(f"ESP error: {error}", permanent=permanent) from error
-        except smtplib.SMTPRecipientsRefused as error:
-            raise TransportError(f"recipient refused: {error}", permanent=True) from error
-        except (smtplib.SMTPException, OSError) as error:
-            raise TransportError(f"mail server: {error}") from error
+        except Exception as error:
+            raise classify_email_error(error) from error
         status = getattr(message, "anymail_status", None)
         if status is not None and status.message_id is not None and status.message_id != "":
             return provider_id(status.message_id)

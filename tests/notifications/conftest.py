@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email
+import re
 from email.policy import default as default_policy
 from pathlib import Path
 
@@ -107,6 +108,11 @@ def turn_email(match, user) -> object:
     """The latest turn email (or answer showing a turn) sent to `user` in `match`."""
     send_all()
     for message in reversed(mail.outbox):
-        if user.email in message.to and f"#{match.pk}]" in message.subject:
+        if user.email in message.to and re.search(rf"#{match.pk}\b", message.subject):
             return message
     raise AssertionError("no email to " + user.email)
+
+
+def headline(message) -> str:
+    """What a message says, in its first line (the subject is the match's, for threading)."""
+    return message.body.splitlines()[0]

@@ -12,7 +12,7 @@ from notifications import digest
 from notifications.models import Kind, NoticeMode, Notification, Preferences, Status
 from notifications.tokens import unsubscribe_token
 
-from .conftest import send_all, start_match, to
+from .conftest import headline, send_all, start_match, to
 
 pytestmark = pytest.mark.django_db
 UTC = ZoneInfo("UTC")
@@ -115,7 +115,7 @@ def test_times_are_shown_in_the_players_time_zone(anna, ben):
     Preferences.objects.create(user=anna, time_zone="America/New_York")
     with time_machine.travel(datetime(2024, 6, 3, 12, 0, tzinfo=UTC), tick=False):
         start_match(anna, ben, days_per_move=1)
-        turn = next(m for m in to(send_all(), anna.email) if "Your turn" in m.subject)
+        turn = next(m for m in to(send_all(), anna.email) if headline(m).startswith("Your turn"))
     assert "Deadline: Tue 04 Jun 2024, 08:00 EDT" in turn.body
 
 

@@ -4,22 +4,24 @@ import pytest
 
 from games import services
 from games.selectors import load_state
+from notifications.models import Kind, Notification
 from notifications.tokens import read_reply_token
 
-from .conftest import seat_of, send_all, to
+from .conftest import headline, seat_of, send_all, to
 
 pytestmark = pytest.mark.django_db
 
 
 def _turn(sent, address):
-    return next(m for m in to(sent, address) if "Your turn" in m.subject)
+    return next(m for m in to(sent, address) if headline(m).startswith("Your turn"))
 
 
 def test_the_text_part_is_playable_alone(match, anna):
     message = _turn(send_all(), "anna@")
     seat = seat_of(match, anna)
     hand = load_state(match)["hands"][seat]
-    assert message.subject == f"[Sealed Cards #{match.pk}] Your turn: play a card to trick 1"
+    assert message.subject == f"[Postal Boards] Sealed Cards #{match.pk} with Anna, Ben"
+    assert headline(message) == "Your turn: play a card to trick 1"
     body = message.body
     assert "Trick 1 of 3" in body  # the board as text
     assert "Your hand: " + " ".join(f"[{c}]" for c in hand) in body  # private information
@@ -52,7 +54,8 @@ def test_html_part_headers_and_links(match, anna):
     assert headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert headers["List-Unsubscribe"].startswith("<https://boards.example.org/n/unsubscribe/")
     seat = seat_of(match, anna)
-    root = f"<match-{match.pk}.seat-{seat}@reply.example.org>"
+    start = Notification.objects.get(kind=Kind.START, match=match, seat=seat)
+    root = start.message_id  # the start mail, really sent, is the thread's root
     assert headers["In-Reply-To"] == root and headers["References"] == root
     assert headers["Message-ID"].endswith("@reply.example.org>")
     assert "/login/link/?sesame=" in message.body and f"next=/matches/{match.pk}/" in message.body
@@ -68,8 +71,17 @@ def test_every_message_of_a_match_is_in_one_thread(match, anna, ben):
         mine = to(sent, user.email)
         roots = {m.extra_headers["References"] for m in mine if "References" in m.extra_headers}
         assert len(roots) == 1
-        # Only an invitation, sent before the seat was drawn, stands outside the thread.
-        assert all("invites you" in m.subject for m in mine if "References" not in m.extra_headers)
+        assert roots == {
+            next(m for m in mine if headline(m) == "The game begins").extra_headers["Message-ID"]
+        }
+        # Only an invitation, sent before the seat was drawn, and the start mail (the root)
+        # stand outside the thread; every other message has the match's one subject.
+        outside = [m for m in mine if "References" not in m.extra_headers]
+        assert sorted(headline(m) if "invites" not in m.subject else "invite" for m in outside) == (
+            ["The game begins"] if user == anna else ["The game begins", "invite"]
+        )
+        subjects = {m.subject for m in mine if "invites you" not in m.subject}
+        assert subjects == {f"[Postal Boards] Sealed Cards #{match.pk} with Anna, Ben"}
 
 
 def _play_out(match):
@@ -86,7 +98,7 @@ def _play_out(match):
 def test_game_end_reveals_the_seed_and_scores(match, anna):
     send_all()
     _play_out(match)
-    end = next(m for m in to(send_all(), "anna@") if "Game over" in m.subject)
+    end = next(m for m in to(send_all(), "anna@") if headline(m).startswith("Game over"))
     assert match.seed in end.body and match.seed_commitment in end.body
     assert "Final standing" in end.body and "points" in end.body
 
@@ -95,6 +107,6 @@ def test_game_start_email(anna, ben):
     from .conftest import start_match
 
     match = start_match(anna, ben)
-    start = next(m for m in to(send_all(), "ben@") if "begins" in m.subject)
+    start = next(m for m in to(send_all(), "ben@") if headline(m) == "The game begins")
     assert match.seed_commitment in start.body and match.seed not in start.body
     assert "3 days per move" in start.body
