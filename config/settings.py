@@ -221,6 +221,17 @@ INBOUND_NOTICES_PER_HOUR = env_int("INBOUND_NOTICES_PER_HOUR", 3)
 # The local mailbox (DEBUG only) holds everyone's sign-in links: staff only, unless `serve`
 # listens on loopback only, where everyone who can reach it is on this machine.
 LOCAL_MAILBOX_OPEN = False
+# Delivery (docs/notifications.md): transient failures are retried this long after the first
+# one before the address is marked failing and the player's deadlines stop.
+OUTBOX_RETRY_FOR = env_int("OUTBOX_RETRY_FOR", 36 * 3600)
+# While an address is failing after an outage, its latest message is tried again this often.
+OUTBOX_PROBE_EVERY = env_int("OUTBOX_PROBE_EVERY", 3 * 3600)
+# Live play: a turn email for a player seen on the match page within LIVE_PLAY_SEEN_WITHIN
+# seconds waits LIVE_PLAY_HOLD seconds (and is dropped if they move), for LIVE_PLAY_MAX_HOLD
+# seconds at most.
+LIVE_PLAY_SEEN_WITHIN = env_int("LIVE_PLAY_SEEN_WITHIN", 180)
+LIVE_PLAY_HOLD = env_int("LIVE_PLAY_HOLD", 240)
+LIVE_PLAY_MAX_HOLD = env_int("LIVE_PLAY_MAX_HOLD", 1800)
 ANYMAIL = {
     key: value
     for key, value in {

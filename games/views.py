@@ -186,8 +186,17 @@ def _watchable_match(request: HttpRequest, pk: int) -> Match:
     return match
 
 
+def _seen_on_the_page(request: HttpRequest, match: Match) -> None:
+    """A player on the match page plays live: their turn email waits (notifications)."""
+    if request.user.is_authenticated and not match.is_over:
+        from notifications.presence import seen
+
+        seen(match.pk, request.user.pk)
+
+
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _watchable_match(request, pk)
+    _seen_on_the_page(request, match)
     page = pages.match_page(match, request.user)
     chat_template = "notifications/chat.html"
     context = {
@@ -202,6 +211,10 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "has_chat": pages.template_exists(chat_template),
         "chat_template": chat_template,
     }
+    warning = "notifications/email_warning.html"
+    if page.seat is not None and pages.template_exists(warning):
+        context["email_warning"] = warning
+        context["email_status"] = pages.email_status(request.user)
     if context["has_chat"]:
         context.update(_chat_context(request, match, page))
     return _render(request, "play/match.html", context)
@@ -230,6 +243,7 @@ def _chat_context(request: HttpRequest, match: Match, page: pages.MatchPage) -> 
 def match_poll(request: HttpRequest, pk: int) -> HttpResponse:
     """For htmx: 204 while nothing changed since `seq`, else a notice with a reload link."""
     match = _watchable_match(request, pk)
+    _seen_on_the_page(request, match)
     try:
         seen = int(request.GET.get("seq", ""))
     except ValueError:

@@ -462,10 +462,12 @@ def _delivered(row: Notification, provider_id: str, now: datetime) -> None:
         return
     from .reachability import late_notice_delivered, mark_working
 
-    if row.first_failed_at is not None:
-        late_notice_delivered(row, now)
+    # Reachable again: every seat gets its stopped time back (this one's included), else a
+    # notice that got through late gives its seat the delay back.
     if prefs_for(row.user).email_failing:
         mark_working(user=row.user, now=now)
+    elif row.first_failed_at is not None:
+        late_notice_delivered(row, now)
 
 
 def deliver(pk: int, now: datetime | None = None) -> str:
@@ -540,8 +542,12 @@ def due_ids(now: datetime, grace: timedelta = SWEEP_GRACE, limit: int = 500) -> 
 
 
 def sweep(now: datetime | None = None) -> int:
-    """The beat task's work: reclaim lost rows and enqueue every row left unsent."""
+    """The beat task's work: reclaim lost rows, try again players who could not be reached,
+    and enqueue every row left unsent."""
+    from .reachability import probe
+
     now = now or timezone.now()
+    probe(now)
     ids = sorted(set(reclaim_lost(now)) | set(due_ids(now)))
     enqueue(ids)
     return len(ids)
@@ -550,7 +556,10 @@ def sweep(now: datetime | None = None) -> int:
 def send_due(now: datetime | None = None) -> list[str]:
     """Send everything due now in this process (tests, `manage.py send_outbox`). One row
     that fails in an unforeseen way is logged and the others are still sent."""
+    from .reachability import probe
+
     now = now or timezone.now()
+    probe(now)
     reclaim_lost(now)
     outcomes = []
     for pk in due_ids(now, grace=timedelta(0)):

@@ -5,7 +5,8 @@ OUTBOX_RETRY_FOR) or the ESP reports a bounce, the address is marked failing: th
 says so on every page a player reads (lobby, match page, preferences) and the admin lists
 it with the reason. While it is failing, the player's deadlines are stopped (the deadline
 sweep passes their seats by). When they are reachable again (a message got through, they
-changed their address or said it works) the flag is cleared, every seat they are asked in
+changed their address or said it works; after an outage the sweep tries their latest
+given-up message again every OUTBOX_PROBE_EVERY) the flag is cleared, every seat they are asked in
 gets back the time its clock was stopped, and the notices given up meanwhile that still
 ask something are sent again.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -102,3 +104,36 @@ def late_notice_delivered(row: Notification, now: datetime) -> None:
 def address_changed(user) -> None:
     """Call when a player's email address changes: the new one gets a fresh start."""
     mark_working(user=user)
+
+
+def probe_every() -> timedelta:
+    return timedelta(seconds=getattr(settings, "OUTBOX_PROBE_EVERY", 3 * 3600))
+
+
+def probe(now: datetime) -> list[int]:
+    """After an outage nothing may be left to send a player whose match waits for them: so
+    for each player marked failing for a transient reason, their latest given-up email is
+    tried again every OUTBOX_PROBE_EVERY. The first that gets through clears the flag."""
+    from .outbox import enqueue
+
+    rows = (
+        Notification.objects.filter(
+            status=Status.FAILED,
+            channel=Channel.EMAIL,
+            claimed_at__lt=now - probe_every(),
+            user__notification_prefs__email_failing=True,
+            user__notification_prefs__email_failure_permanent=False,
+        )
+        .order_by("user_id", "-pk")
+        .values_list("pk", "user_id")[:1000]
+    )
+    latest: dict[int, int] = {}
+    for pk, user_id in rows:
+        latest.setdefault(user_id, pk)
+    ids = list(latest.values())
+    if ids:
+        Notification.objects.filter(pk__in=ids, status=Status.FAILED).update(
+            status=Status.PENDING, send_after=now, lease_until=None
+        )
+        transaction.on_commit(lambda: enqueue(ids))
+    return ids

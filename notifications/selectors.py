@@ -25,12 +25,18 @@ def chat_for(match: Match, limit: int = 200) -> list[dict]:
 
 
 def email_status(user) -> dict:
-    """Whether the ESP reported the user's address as failing, for a warning on the site."""
+    """What the site tells a player about their email: failing (delivery gave up, or the ESP
+    reported a bounce; their deadlines are stopped meanwhile), or none chosen (deadlines
+    still run)."""
+    from .models import NoticeMode
+
     prefs = prefs_for(user)
     return {
         "failing": prefs.email_failing,
+        "permanent": prefs.email_failure_permanent,
         "reason": prefs.email_failure,
         "since": prefs.email_failed_at,
+        "no_email": prefs.mode == NoticeMode.NONE,
     }
 
 

@@ -30,6 +30,14 @@ class TransportError(Exception):
 RETRIED_CLIENT_ERRORS = (401, 403, 408, 409, 429)
 
 
+def describe(error: Exception) -> str:
+    """The error's message; anymail's own `str()` can raise on a partial response."""
+    try:
+        return str(error)
+    except Exception:
+        return str(error.args[0]) if error.args else type(error).__name__
+
+
 def classify_email_error(error: Exception) -> TransportError:
     """What an exception raised while sending an email means for the outbox, by anymail's
     exception types (and smtplib's, for the SMTP backend)."""
@@ -42,27 +50,28 @@ def classify_email_error(error: Exception) -> TransportError:
 
     if isinstance(error, TransportError):
         return error
+    text = describe(error)
     if isinstance(error, (AnymailRecipientsRefused, AnymailInvalidAddress)):
-        return TransportError(f"address refused: {error}", address=True)
+        return TransportError(f"address refused: {text}", address=True)
     if isinstance(error, AnymailAPIError):
         code = getattr(error, "status_code", None) or 0
         permanent = 400 <= code < 500 and code not in RETRIED_CLIENT_ERRORS
         label = f"ESP answered {code}" if code else "ESP unreachable"
-        return TransportError(f"{label}: {error}", permanent=permanent)
+        return TransportError(f"{label}: {text}", permanent=permanent)
     if isinstance(error, AnymailError):  # serialization, unsupported feature: the message
-        return TransportError(f"message refused by the ESP backend: {error}", permanent=True)
+        return TransportError(f"message refused by the ESP backend: {text}", permanent=True)
     if isinstance(error, smtplib.SMTPRecipientsRefused):
-        return TransportError(f"address refused: {error}", address=True)
+        return TransportError(f"address refused: {text}", address=True)
     if isinstance(error, smtplib.SMTPResponseException):
         return TransportError(
-            f"mail server answered {error.smtp_code}: {error}",
+            f"mail server answered {error.smtp_code}: {text}",
             permanent=(500 <= error.smtp_code < 600),
         )
     if isinstance(error, (smtplib.SMTPException, OSError)):
-        return TransportError(f"mail server: {error}")
+        return TransportError(f"mail server: {text}")
     # A bug (a template, a backend): retried like an outage, then given up and shown to
     # the operator with the player's address marked failing, never silently lost.
-    return TransportError(f"unexpected {type(error).__name__}: {error}")
+    return TransportError(f"unexpected {type(error).__name__}: {text}")
 
 
 class EmailTransport:

@@ -25,6 +25,7 @@ from .chat import ChatError, post_message
 from .forms import MailboxReplyForm, PreferencesForm, VacationForm
 from .models import NoticeMode, Vacation
 from .preferences import book_vacation, saved_prefs_for, vacation_allowance
+from .reachability import mark_working
 from .selectors import chat_for
 from .tokens import read_unsubscribe_token
 
@@ -52,9 +53,8 @@ def preferences(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Your preferences are saved.")
                 return redirect("notifications:preferences")
         elif action == "address-works":
-            prefs.email_failing, prefs.email_failure = False, ""
-            prefs.save(update_fields=["email_failing", "email_failure"])
-            messages.success(request, "We will email you again.")
+            mark_working(user=request.user)
+            messages.success(request, "We will email you again, and your deadlines run again.")
             return redirect("notifications:preferences")
         elif action == "vacation":
             vacation_form = VacationForm(request.POST)
@@ -89,12 +89,18 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
     if user is None:
         return _page(request, "notifications/unsubscribe.html", {"invalid": True}, status=400)
+    links = {
+        "user": user,
+        "preferences_url": reverse("notifications:preferences"),
+        # Booking a vacation is an account page: the link leads through the sign-in form.
+        "vacation_url": reverse("notifications:preferences") + "#vacation",
+    }
     if request.method == "POST":
         prefs = saved_prefs_for(user)
         prefs.mode = NoticeMode.NONE
         prefs.save(update_fields=["mode"])
-        return _page(request, "notifications/unsubscribe.html", {"done": True, "user": user})
-    return _page(request, "notifications/unsubscribe.html", {"user": user})
+        return _page(request, "notifications/unsubscribe.html", {"done": True, **links})
+    return _page(request, "notifications/unsubscribe.html", links)
 
 
 def _match_path(match: Match) -> str:

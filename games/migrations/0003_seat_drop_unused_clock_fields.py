@@ -4,18 +4,17 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_move_append_only_trigger'),
+        ("games", "0002_move_append_only_trigger"),
     ]
 
     operations = [
         migrations.RemoveField(
-            model_name='seat',
-            name='reminders_sent',
+            model_name="seat",
+            name="reminders_sent",
         ),
         migrations.RemoveField(
-            model_name='seat',
-            name='time_bank_seconds',
+            model_name="seat",
+            name="time_bank_seconds",
         ),
     ]
