@@ -48,6 +48,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "games.signin.MatchLinkSessionMiddleware",  # an email's match link opens one match
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -112,6 +113,8 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "players.views.locked_out"
 AXES_CLIENT_IP_CALLABLE = "players.limits.client_address"
 AXES_VERBOSE = False
+# The link in a match's emails signs in to that match only, once, for this long (games.signin).
+MATCH_LINK_MAX_AGE = env_int("MATCH_LINK_MAX_AGE", 24 * 3600)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "home"

@@ -6,14 +6,16 @@ import logging
 import secrets
 
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from community.access import can_watch
-from games import pages, selectors, services
+from games import pages, selectors, services, signin
 from games.commands import interpret
 from games.engine import IllegalMove, available_games
 from games.forms import (
@@ -43,6 +45,33 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
     return _render(request, "site/home.html", {"games": available_games()})
+
+
+@require_http_methods(["GET", "POST"])
+def match_link(request: HttpRequest, pk: int) -> HttpResponse:
+    """The link in a match's emails. GET shows a one-button form (mail scanners open
+    links); POST spends the link and signs in to this match only (games.signin)."""
+    match = get_object_or_404(Match, pk=pk)
+    token = request.POST.get("sesame") or request.GET.get("sesame") or ""
+    if request.user.is_authenticated and request.method == "GET":
+        return redirect("match_detail", pk=match.pk)  # signed in already: the link is kept
+    if request.method == "POST":
+        user = signin.use_match_link(token, match.pk)
+        if user is not None:
+            if not (request.user.is_authenticated and request.user.pk == user.pk):
+                login(request, user, backend="sesame.backends.ModelBackend")
+                signin.record_signin(request, signin.MATCH, match.pk)
+            return redirect("match_detail", pk=match.pk)
+    elif signin.match_link_user(token, match.pk) is not None:
+        context = {"match": match, "sesame": token}
+        return _render(request, "accounts/match_link_confirm.html", context)
+    path = reverse("match_detail", args=[match.pk])
+    return _render(
+        request,
+        "accounts/match_link_invalid.html",
+        {"next": path, "hours": signin.match_link_max_age() // 3600},
+        status=400,
+    )
 
 
 # --- lobby and new matches ----------------------------------------------------------------

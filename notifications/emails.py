@@ -58,12 +58,13 @@ def match_url(match: Match) -> str:
     return absolute(_path("match_detail", f"/matches/{match.pk}/", match.pk))
 
 
-def signin_url(user, next_path: str) -> str:
-    """A magic link that signs in on POST only (the page shows a one-button form)."""
-    from sesame.utils import get_query_string
+def match_signin_url(user, match: Match) -> str:
+    """The match link: signs `user` in to this match only, once, for MATCH_LINK_MAX_AGE,
+    on POST (the page shows a one-button form). Never a key to the account."""
+    from games.signin import match_link_query
 
-    login = _path("magic_login", "/login/link/")
-    return absolute(f"{login}{get_query_string(user)}&next={quote(next_path)}")
+    link = _path("match_link", f"/matches/{match.pk}/link/", match.pk)
+    return absolute(link + match_link_query(user, match.pk))
 
 
 def unsubscribe_url(user) -> str:
@@ -242,9 +243,7 @@ def context_for(row: Notification) -> dict:
             match=match,
             match_label=match_label(match),
             match_url=match_url(match),
-            signin_url=signin_url(user, _path("match_detail", f"/matches/{match.pk}/", match.pk))
-            if user
-            else match_url(match),
+            signin_url=match_signin_url(user, match) if user else match_url(match),
             time_control=time_control_text(match),
             players=selectors.seat_names(match),
         )
@@ -288,7 +287,7 @@ def context_for(row: Notification) -> dict:
         context["seats"] = match.player_count
         path = _path("match_detail", f"/matches/{match.pk}/", match.pk)
         context["join_url"] = (
-            signin_url(user, path)
+            match_signin_url(user, match)
             if user
             else absolute(f"{_path('signup', '/signup/')}?next={quote(path)}")
         )

@@ -234,3 +234,15 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.seat}: {self.text[:40]}"
+
+
+class SignInLinkUse(models.Model):
+    """A match link from an email, spent: each works once (games.signin)."""
+
+    token_digest = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    used_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} link of {self.user} used {self.used_at:%Y-%m-%d %H:%M}"

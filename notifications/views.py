@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from games.models import Match
 from players import limits
+from players.decorators import real_sign_in_required
 
 from . import inbound
 from . import mailbox as local_mailbox
@@ -39,7 +40,7 @@ def _page(request: HttpRequest, template: str, context: dict, status: int = 200)
     return render(request, template, context, status=status)
 
 
-@login_required
+@real_sign_in_required
 def preferences(request: HttpRequest) -> HttpResponse:
     prefs = saved_prefs_for(request.user)
     form = PreferencesForm(instance=prefs)

@@ -20,7 +20,7 @@ from sesame.utils import get_user
 
 from notifications import mailbox as local_mailbox
 from players import accounts, limits
-from players.decorators import real_sign_in_required
+from players.decorators import LIMITED_SESSION, real_sign_in_required
 from players.forms import EmailLoginForm, MagicLinkForm, SignOutEverywhereForm, SignupForm
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,12 @@ class EmailLoginView(LoginView):
 
     form_class = EmailLoginForm
     template_name = "accounts/login.html"
-    redirect_authenticated_user = True
+
+    def dispatch(self, request, *args, **kwargs):
+        # A session opened by a match email's link (games.signin) comes here to sign in
+        # properly: show it the form instead of sending it back where it came from.
+        self.redirect_authenticated_user = not request.session.get(LIMITED_SESSION)
+        return super().dispatch(request, *args, **kwargs)
 
 
 def locked_out(request: HttpRequest, credentials: dict | None = None, *args, **kwargs):

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_seat_drop_unused_clock_fields'),
+        ("games", "0003_seat_drop_unused_clock_fields"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='rated',
+            model_name="match",
+            name="rated",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='match',
-            name='watchable',
+            model_name="match",
+            name="watchable",
             field=models.BooleanField(default=False),
         ),
     ]
