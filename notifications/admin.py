@@ -16,6 +16,7 @@ class NotificationAdmin(admin.ModelAdmin):
         "status",
         "attempts",
         "sent_at",
+        "last_error",
     ]
     list_filter = ["status", "kind", "channel"]
     search_fields = ["address", "dedupe_key", "provider_message_id"]
@@ -48,8 +49,28 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Preferences)
 class PreferencesAdmin(ReadOnlyAdmin):
-    list_display = ["user", "mode", "time_zone", "email_failing"]
-    list_filter = ["mode", "email_failing"]
+    """A player whose email is failing has their deadlines stopped; the reason and since
+    when are here, and the action starts their clock again (notifications.reachability)."""
+
+    list_display = [
+        "user",
+        "mode",
+        "time_zone",
+        "email_failing",
+        "email_failure_permanent",
+        "email_failed_at",
+        "email_failure",
+    ]
+    list_filter = ["mode", "email_failing", "email_failure_permanent"]
+    search_fields = ["user__email", "user__username", "email_failure"]
+    actions = ["address_works"]
+
+    @admin.action(description="The address works again: restart their deadlines, resend")
+    def address_works(self, request, queryset) -> None:
+        from .reachability import mark_working
+
+        count = sum(mark_working(user=prefs.user) for prefs in queryset.select_related("user"))
+        self.message_user(request, f"{count} address(es) marked working.")
 
 
 @admin.register(Vacation)

@@ -61,3 +61,15 @@ def on_tracking(sender, event, esp_name, **kwargs) -> None:
             permanent=True,
             since=event.timestamp or timezone.now(),
         )
+
+
+def on_user_saved(sender, instance, update_fields=None, **kwargs) -> None:
+    """A changed email address gets a fresh start: not failing, deadlines running again
+    (whichever page changed it)."""
+    if instance.pk is None or (update_fields is not None and "email" not in update_fields):
+        return
+    old = sender.objects.filter(pk=instance.pk).values_list("email", flat=True).first()
+    if old is not None and old.lower() != (instance.email or "").lower():
+        from .reachability import address_changed
+
+        transaction.on_commit(lambda: address_changed(instance))

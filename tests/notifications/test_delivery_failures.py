@@ -225,3 +225,30 @@ def test_the_player_says_the_address_works_and_the_clock_starts_again(client, an
         headline(m).startswith("Your turn") and anna.email in m.to
         for m in esp.ScriptedESP.delivered
     )
+
+
+def test_a_changed_address_gets_a_fresh_start(match, anna, django_capture_on_commit_callbacks):
+    esp.ScriptedESP.refusing = {anna.email}
+    outbox.send_due()
+    assert _failing(anna) is not None
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        anna.save(update_fields=["last_login"])  # a sign-in: not a new address
+    assert callbacks == [] and _failing(anna) is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        anna.email = "anna@new.example.com"
+        anna.save()
+    assert _failing(anna) is None
+
+
+def test_the_admin_lists_failing_addresses_with_the_reason(admin_client, match, anna):
+    esp.ScriptedESP.refusing = {anna.email}
+    outbox.send_due()
+    page = admin_client.get("/admin/notifications/preferences/?email_failing__exact=1")
+    assert page.status_code == 200
+    assert b"address refused" in page.content and b"anna" in page.content
+    prefs = _failing(anna)
+    admin_client.post(
+        "/admin/notifications/preferences/",
+        {"action": "address_works", "_selected_action": [prefs.pk]},
+    )
+    assert _failing(anna) is None

@@ -1,5 +1,5 @@
 """A full tie is a shared place everywhere a result is shown: the match page, the end email
-(subject, text and HTML), the admin and the export (issue 12, item 3)."""
+(first line, text and HTML), the admin and the export (issue 12, item 3)."""
 
 import pytest
 from django.contrib.auth.models import User
@@ -11,7 +11,7 @@ from games.engine import Result, register, shared_groups
 from games.selectors import export_match, load_state
 from tests.sealed_cards import SealedCards
 
-from .conftest import send_all, start_match, to
+from .conftest import headline, send_all, start_match, to
 
 pytestmark = pytest.mark.django_db
 
@@ -59,11 +59,11 @@ def test_a_full_tie_is_shown_as_a_shared_place_everywhere(anna, ben):
     _play_out(match)
     assert match.result["shared"] == [[0, 1]]
 
-    end = next(m for m in to(send_all(), "anna@") if "Game over" in m.subject)
-    assert "Anna and Ben share first place" in end.subject or (
-        "Ben and Anna share first place" in end.subject
+    end = next(m for m in to(send_all(), "anna@") if headline(m).startswith("Game over"))
+    assert "Anna and Ben share first place" in headline(end) or (
+        "Ben and Anna share first place" in headline(end)
     )
-    assert "wins" not in end.subject
+    assert "wins" not in headline(end)
     assert end.body.count("  1. ") == 2 and "(shared place)" in end.body
     assert "(shared place)" in end.alternatives[0][0]
 
