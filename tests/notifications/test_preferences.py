@@ -127,3 +127,19 @@ def test_mail_to_a_player_is_held_in_quiet_hours(anna, ben):
     row = Notification.objects.filter(user=anna, kind=Kind.TURN).get()
     assert row.send_after == datetime(2024, 6, 3, 17, 0, tzinfo=UTC)
     assert not mail.outbox or all(anna.email not in m.to for m in mail.outbox)
+
+
+def test_a_player_who_chose_no_email_is_told_deadlines_still_run(client, anna, ben):
+    match = start_match(anna, ben)
+    url = f"/n/unsubscribe/{unsubscribe_token(anna.pk)}/"
+    for page in (client.get(url), client.post(url)):  # the question, then the one click
+        text = page.content.decode()
+        assert "Your deadlines still run" in text and "#vacation" in text
+    assert Preferences.objects.get(user=anna).mode == NoticeMode.NONE
+    client.force_login(anna)
+    for path in (f"/matches/{match.pk}/", "/n/preferences/", "/lobby/"):
+        text = client.get(path).content.decode()
+        assert "Your deadlines still run" in text, path
+        assert 'href="/n/preferences/#vacation"' in text or 'href="#vacation"' in text, path
+    client.force_login(ben)  # who gets email hears nothing of it
+    assert "deadlines still run" not in client.get(f"/matches/{match.pk}/").content.decode()
