@@ -217,17 +217,25 @@ def enqueue(ids: Iterable[int]) -> None:
 # dropped when the transaction commits. Outside a transaction nothing is kept.
 
 _MEMO = "_notifications_people"
+_SEATS = "_notifications_seats"
+
+
+def remember_seats(match: Match, seats: list[Seat]) -> None:
+    """Seats of `match` with their users and preferences, read under the match lock by the
+    service layer: the people of this transaction's hooks are taken from them."""
+    if transaction.get_connection().in_atomic_block:
+        match.__dict__[_SEATS] = seats
+        transaction.on_commit(lambda: match.__dict__.pop(_SEATS, None))
 
 
 class _People:
     def __init__(self, match: Match):
-        self.seats = [
-            s
-            for s in match.seats.select_related("user", "user__notification_prefs").order_by(
+        seats = match.__dict__.get(_SEATS)
+        if seats is None:
+            seats = match.seats.select_related("user", "user__notification_prefs").order_by(
                 "number"
             )
-            if s.user_id and not s.is_bot
-        ]
+        self.seats = [s for s in seats if s.user_id and not s.is_bot]
         self.users = {s.user_id: s.user for s in self.seats}
         self._vacations: dict[int, set] | None = None
 
