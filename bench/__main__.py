@@ -23,6 +23,7 @@ BENCHMARKS = [
     "deadlines",
     "notify",
     "profile_move",
+    "lobby",
     "http",
 ]
 

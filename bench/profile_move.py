@@ -83,6 +83,26 @@ def main(argv: list[str] | None = None) -> dict:
             per_move = (time.perf_counter() - started) / max(1, done)
         queries_per_move = executed[0] / max(1, done)
 
+        # Queries per move by kind: what the move wrote tells which kind it was.
+        kinds: dict[str, list[int]] = {}
+        for _ in range(moves):
+            statements: list[str] = []
+
+            def keep(execute, sql, params, many, context, statements=statements):
+                statements.append(sql)
+                return execute(sql, params, many, context)
+
+            with connection.execute_wrapper(keep):
+                if not move():
+                    break
+            if any("'finished'" in q or '"result"' in q for q in statements):
+                kind = "ends the match"
+            elif any(q.startswith('INSERT INTO "notifications_notification"') for q in statements):
+                kind = "asks someone new (deadlines, turn notices)"
+            else:
+                kind = "asks nobody new"
+            kinds.setdefault(kind, []).append(len(statements))
+
         # The position cache off and on, in alternating blocks of the same run.
         from games.selectors import POSITIONS
 
@@ -120,6 +140,14 @@ def main(argv: list[str] | None = None) -> dict:
         f"{game.slug}, {game.min_players} players: {per_move * 1e3:.2f} ms per move "
         f"in-process ({done} moves), {queries_per_move:.1f} queries per move on average "
         f"({len(captured)} in the move shown below).\n\n"
+        + table(
+            ["kind of move", "moves", "queries per move (mean)", "min", "max"],
+            [
+                [k, len(v), f"{sum(v) / len(v):.1f}", min(v), max(v)]
+                for k, v in sorted(kinds.items())
+            ],
+        )
+        + "\n\nTransaction control (BEGIN, COMMIT) is not counted: add 2 round trips.\n\n"
         f"Position cache off: {off * 1e3:.2f} ms per move; on: {on * 1e3:.2f} ms "
         f"(off ÷ on = {off / on:.2f}, alternating blocks of {count[True]} moves each).\n\n"
         "The SQL of one move:\n\n"
@@ -132,6 +160,7 @@ def main(argv: list[str] | None = None) -> dict:
         "game": game.slug,
         "per_move_s": per_move,
         "queries_per_move": queries_per_move,
+        "queries_by_kind": kinds,
         "cache_off_s": off,
         "cache_on_s": on,
     }

@@ -3,14 +3,17 @@
 Bot matches are played to the end through the service layer (games.services.create_match
 with every seat a bot) into the bench database. Then, for each game and player count:
 
-- `selectors.load_state(match)`: the current position from this process's position cache
+- `selectors.load_state(match)`: the current position from the shared position cache
   (what a web or worker process that served the match before does);
 - the same without that cache: with the snapshots the service layer
   stored (every SNAPSHOT_EVERY moves), and at sampled earlier positions (worst case: a tail
   of SNAPSHOT_EVERY - 1 moves);
 - the same with the snapshots deleted: the whole log read and replayed;
 - the log query alone (what reading the rows costs, without any rules);
-- `selectors.verify_match`: the whole log replayed with every digest recomputed.
+- `selectors.verify_match`: the whole log replayed with every digest recomputed;
+- replay per move from the stored JSON (payloads as PostgreSQL returns them, decoded here),
+  setup and legality checks in, beside a bare reducer that decodes the same rows and folds
+  them into a dict: the ratio is what the rules cost over reading the log at all.
 
     uv run python -m bench.replay_db [--quick] [--game SLUG]
 """
@@ -18,9 +21,44 @@ with every seat a bot) into the bench database. Then, for each game and player c
 from __future__ import annotations
 
 import argparse
+import json
 
 from bench.common import game_sizes, median, repeat, report, table, us
 from bench.db import bench_database
+
+
+def stored_log(match) -> list[tuple]:
+    """The log as PostgreSQL returns it: the payload is JSON text, still to be decoded."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT seq, seat, kind, payload::text FROM games_move WHERE match_id = %s "
+            "ORDER BY seq",
+            [match.pk],
+        )
+        return cursor.fetchall()
+
+
+def replay_stored(game, match, stored: list[tuple]):
+    """The whole match replayed from its stored JSON: setup, decode, apply (legality in)."""
+    from games.replay import LoggedMove, apply_logged
+    from games.selectors import setup_state
+
+    state = setup_state(match, match.bench_seats)
+    for seq, seat, kind, text in stored:
+        entry = LoggedMove(seq, seat, kind, json.loads(text))
+        state = apply_logged(game, state, entry, match.seed)
+    return state
+
+
+def bare_reducer(stored: list[tuple]) -> dict:
+    """The floor: decode each stored move and fold it into a dict, no rules at all."""
+    counts: dict = {}
+    for _seq, seat, _kind, text in stored:
+        move = json.loads(text)
+        counts[(seat, move.get("type"))] = counts.get((seat, move.get("type")), 0) + 1
+    return counts
 
 
 def measure(game, players: int, *, matches: int, seconds: float) -> dict:
@@ -41,6 +79,8 @@ def measure(game, players: int, *, matches: int, seconds: float) -> dict:
         for n in range(matches)
     ]
     made = [Match.objects.get(pk=m.pk) for m in made]
+    for match in made:
+        match.bench_seats = list(match.seats.order_by("number"))
     moves = sum(m.head_seq for m in made)
     every = settings.SNAPSHOT_EVERY
 
@@ -48,6 +88,7 @@ def measure(game, players: int, *, matches: int, seconds: float) -> dict:
         return median(repeat(fn, seconds=seconds / matches))
 
     head, anywhere, worst, rows_only, full, verify, cached = [], [], [], [], [], [], []
+    json_replay, bare = [], []
     for match in made:
         POSITIONS.enabled = True
         load_state(match)  # the head position is now in the shared position cache
@@ -73,7 +114,12 @@ def measure(game, players: int, *, matches: int, seconds: float) -> dict:
         Snapshot.objects.filter(match=match).delete()  # a cache: loading must not need it
         full.append(timed(lambda: load_state(match)))  # noqa: B023
         POSITIONS.enabled = True
+        stored = stored_log(match)
+        json_replay.append(timed(lambda: replay_stored(game, match, stored)))  # noqa: B023
+        bare.append(timed(lambda: bare_reducer(stored)))  # noqa: B023
     return {
+        "json_replay_per_move_s": sum(json_replay) / moves,
+        "bare_reducer_per_move_s": sum(bare) / moves,
         "game": game.slug,
         "players": players,
         "matches": matches,
@@ -119,6 +165,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
                     us(f["log_query_s"]),
                     us(f["verify_s"]),
                     f"{f['full_without_snapshots_s'] / f['head_with_snapshots_s']:.1f}",
+                    us(f["json_replay_per_move_s"]),
+                    us(f["bare_reducer_per_move_s"]),
+                    f"{f['json_replay_per_move_s'] / f['bare_reducer_per_move_s']:.1f}",
                 ]
             )
     text = table(
@@ -135,6 +184,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
             "log query alone µs",
             "verify_match (digests) µs",
             "no snapshots ÷ snapshots",
+            "replay from stored JSON µs/move",
+            "bare JSON reducer µs/move",
+            "replay ÷ bare reducer",
         ],
         rows,
     )

@@ -1,6 +1,8 @@
 -- wrk script for bench/http.py. Two modes, chosen by the first script argument:
 --
---   get   <path> <header>       the same authenticated GET again and again (the floor)
+--   get   <path> <header>       the same authenticated GET again and again
+--   post  <prefix> <ids>        POST {"command": "1"} to <prefix><id>/, the ids (comma
+--                               separated) in turn, each thread from its own offset (floors)
 --   moves <data.lua> <window> <threads>
 --                               legal moves over many matches: each match's script of
 --                               (seat, seq, command) comes from bench/http.py
@@ -31,6 +33,13 @@ function init(args)
   if mode == "get" then
     path = args[2]
     header_name, header_value = args[3]:match("^([^:]+):%s*(.*)$")
+    return
+  end
+  if mode == "post" then
+    path = args[2]
+    ids = {}
+    for n in args[3]:gmatch("%d+") do table.insert(ids, n) end
+    current = id % #ids
     return
   end
   local data = dofile(args[2])
@@ -70,6 +79,12 @@ function request()
   if mode == "get" then
     return wrk.format("GET", path, { [header_name] = header_value })
   end
+  if mode == "post" then
+    current = current % #ids + 1
+    sent = sent + 1
+    return wrk.format("POST", path .. ids[current] .. "/",
+      { ["Content-Type"] = "application/json" }, '{"command": "1"}')
+  end
   local m = next_match()
   if m == nil then  -- every match of this thread has ended: nothing legal to send
     idle = idle + 1
@@ -87,7 +102,7 @@ function request()
 end
 
 function response(status, headers, body)
-  if mode == "get" then
+  if mode == "get" or mode == "post" then
     if status ~= 200 then errors = errors + 1 end
     return
   end

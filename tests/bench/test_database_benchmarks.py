@@ -47,7 +47,17 @@ def test_notifications():
 
 
 def test_profile_of_a_move():
-    assert "queries per move" in run("bench.profile_move", "--game", "sealed-cards")
+    out = run("bench.profile_move", "--game", "sealed-cards")
+    assert "queries per move" in out
+    assert "kind of move" in out
+
+
+def test_replay_from_stored_json_beside_a_bare_reducer():
+    assert "replay ÷ bare reducer" in run("bench.replay_db", "--game", "sealed-cards")
+
+
+def test_the_lobby_as_matches_grow():
+    assert "÷ 10 matches" in run("bench.lobby")
 
 
 def test_a_move_over_http():
@@ -55,3 +65,5 @@ def test_a_move_over_http():
     assert shutil.which("wrk"), "wrk is not installed (apt-get install -y wrk)"
     out = run("bench.http", "--game", "sealed-cards")
     assert "moves: sealed-cards" in out
+    assert "floor: minimal Django view" in out
+    assert "floor: raw-SQL WSGI app" in out
