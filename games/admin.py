@@ -20,7 +20,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from games import selectors, services
+from games import pages, selectors, services
 from games.commands import interpret
 from games.engine import IllegalMove, get_game
 from games.forms import OperatorMoveForm
@@ -143,7 +143,7 @@ class ReadOnlyInline(admin.TabularInline):
 class SeatInline(ReadOnlyInline):
     model = Seat
     fields = [
-        "number",
+        "seat_no",
         "user",
         "invited_email",
         "display_name",
@@ -154,6 +154,10 @@ class SeatInline(ReadOnlyInline):
         "deadline_at",
         "deadline_seq",
     ]
+
+    @admin.display(description="seat")
+    def seat_no(self, seat: Seat) -> int:
+        return seat.number + 1  # seats are numbered from 1 wherever people read them
 
 
 class LatestMovesFormSet(BaseInlineFormSet):
@@ -174,12 +178,21 @@ class MoveInline(ReadOnlyInline):
     model = Move
     formset = LatestMovesFormSet
     verbose_name_plural = f"moves (the last {MOVES_SHOWN})"
-    fields = ["seq", "seat", "kind", "source", "payload", "note", "created_at", "short_digest"]
+    fields = ["seq", "seat_no", "kind", "source", "payload", "note", "created_at", "short_digest"]
     ordering = ["seq"]
+
+    @admin.display(description="seat")
+    def seat_no(self, move: Move) -> int | None:
+        return None if move.seat is None else move.seat + 1
 
     @admin.display(description="digest")
     def short_digest(self, move: Move) -> str:
         return move.digest[:12]
+
+
+def move_log_url(match: Match) -> str:
+    """The match's moves in the (paged, read-only) move list."""
+    return f"{reverse('admin:games_move_changelist')}?match__id__exact={match.pk}"
 
 
 @admin.register(Match)
@@ -246,14 +259,24 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
     @admin.display(description="tools")
     def links(self, match: Match) -> str:
         return format_html(
-            '<a href="{}">Replay move by move</a> · <a href="{}?match__id__exact={}">All moves</a>'
-            ' · <a href="{}">Operator move</a> · <a href="{}">Player page</a>',
+            '<a href="{}">Replay move by move</a> · <a href="{}">Move log ({} moves)</a> · '
+            '<a href="{}">Operator move</a> · <a href="{}">Player page</a> · '
+            '<a href="{}">Player replay</a>',
             reverse("admin:games_match_replay", args=[match.pk]),
-            reverse("admin:games_move_changelist"),
-            match.pk,
+            move_log_url(match),
+            match.head_seq,
             reverse("admin:games_match_operator_move", args=[match.pk]),
             reverse("match_detail", args=[match.pk]),
+            reverse("match_replay", args=[match.pk]),
         )
+
+    def history_view(self, request, object_id, extra_context=None):
+        """A match's history is its move log (nobody edits a match here, so Django's change
+        history would always be empty)."""
+        match = get_object_or_404(Match, pk=object_id)
+        if not self.has_view_permission(request, match):
+            raise PermissionDenied
+        return redirect(move_log_url(match))
 
     # --- actions ---------------------------------------------------------------------------
 
@@ -309,8 +332,14 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
         game = match.game
         state = selectors.position_after(match, seq)
         seats = list(match.seats.order_by("number"))
-        boards = [("Public (spectator)", game.render_text(game.view(state, None)))]
-        boards += [(str(s), game.render_text(game.view(state, s.number))) for s in seats]
+        boards = []
+        for who, number in [("Public (spectator)", None)] + [
+            (f"Seat {s.number + 1}: {s.name}", s.number) for s in seats
+        ]:
+            view = game.view(state, number)
+            boards.append(
+                {"who": who, "seat": number, "view": view, "text": game.render_text(view)}
+            )
         moves = {m.seq: m for m in match.moves.order_by("seq")}
         history = [
             {**entry, "row": moves.get(entry["seq"])} for entry in selectors.history(match, None)
@@ -324,6 +353,7 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
             "previous": seq - 1 if seq > 0 else None,
             "next": seq + 1 if seq < match.head_seq else None,
             "boards": boards,
+            "board_template": pages.board_template(match.game_slug),
             "state_json": json.dumps(state, indent=1, sort_keys=True),
             "history": history,
         }
@@ -376,15 +406,20 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
 class MoveAdmin(NoSecretLookups, admin.ModelAdmin):
     """The log, read-only: nobody adds, changes or deletes a move here."""
 
-    list_display = ["match", "seq", "seat", "kind", "source", "created_at", "note"]
+    list_display = ["match", "seq", "seat_no", "kind", "source", "created_at", "note"]
     list_per_page = 50
     list_filter = ["kind", "source"]
     search_fields = ["=match__id"]
     list_select_related = ["match"]
     ordering = ["-created_at", "-seq"]
+    list_per_page = 50
 
     def get_readonly_fields(self, request, obj=None):
         return [f.name for f in Move._meta.fields]
+
+    @admin.display(description="seat", ordering="seat")
+    def seat_no(self, move: Move) -> int | None:
+        return None if move.seat is None else move.seat + 1
 
     def has_add_permission(self, request):
         return False

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import zoneinfo
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -17,17 +16,16 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, prefetch_related_objects
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 
-from games import selectors
-from games.commands import menu
+from games import builder, selectors
 from games.engine import Game, State, seats_to_ask
 from games.models import Match, MatchStatus, Seat, TimeControl
+from games.replay import LoggedMove, positions
 
 log = logging.getLogger(__name__)
-
-# Above this many legal moves the buttons are grouped by their first word.
-BUTTON_LIMIT = 60
 
 
 def user_timezone(user) -> zoneinfo.ZoneInfo:
@@ -89,6 +87,20 @@ class LobbyRow:
     deadline_at: datetime | None
     time_left: str
     players: list[str]
+    placing: str = ""
+
+
+def placing(match: Match, number: int) -> str:
+    """'1st of 3', 'shared 2nd of 4' for a finished match's seat (selectors.standings)."""
+    if match.status != MatchStatus.FINISHED or not match.result:
+        return ""
+    lines = selectors.standings(match, [""] * len(match.result.get("scores") or []))
+    mine = next((line for line in lines if line.seat == number), None)
+    if mine is None:
+        return ""
+    place = mine.place
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
+    return f"{'shared ' if mine.shared else ''}{place}{suffix} of {len(lines)}"
 
 
 def shown_deadline(seat: Seat) -> datetime | None:
@@ -173,6 +185,7 @@ def lobby_page(user, older: int | None = None) -> LobbyPage:
                 deadline_at=deadline,
                 time_left=time_left(deadline, now) if your_turn else "",
                 players=[s.name for s in match.seats.all()],
+                placing=placing(match, seat.number),
             )
         )
     far = now + timedelta(days=3650)
@@ -206,9 +219,43 @@ def open_matches(user, before: int | None = None) -> tuple[list[Match], int | No
 
 
 @dataclass
-class MoveGroup:
-    label: str
-    commands: list[str]
+class BoardPlay:
+    """The move being built on the board: links for the next step's targets, the steps taken
+    (each with the link that undoes it), and the move to confirm once one is left."""
+
+    builder: builder.Builder
+    links: dict[str, str]  # target id -> URL of the page with that target clicked
+    off_board: list[builder.Choice]  # targets the board does not draw: buttons beside it
+    on_board: int  # how many of the targets are drawn on the board
+    undo: list[tuple[str, str | None]]  # (label, URL going back to before it | None: forced)
+    restart: str  # URL with nothing clicked
+    command: str  # the command of the move to confirm
+
+    @property
+    def picked(self) -> set[str]:
+        return self.builder.picked_targets
+
+
+def step_url(match: Match, picked) -> str:
+    url = reverse("match_detail", args=[match.pk])
+    return f"{url}?{urlencode([('s', t) for t in picked])}" if picked else url
+
+
+def board_play(match: Match, game: Game, state: State, seat: int, picked: list[str]) -> BoardPlay:
+    built = builder.build(game, state, seat, picked)
+    drawn = tuple(f"{prefix}:" for prefix in game.board_targets)
+    links = {c.target: step_url(match, c.picked) for c in built.choices}
+    return BoardPlay(
+        builder=built,
+        links=links,
+        off_board=[c for c in built.choices if not c.target.startswith(drawn)],
+        on_board=sum(1 for c in built.choices if c.target.startswith(drawn)),
+        undo=[
+            (t.step.label, None if t.undo is None else step_url(match, t.undo)) for t in built.taken
+        ],
+        restart=step_url(match, []),
+        command=game.format_move(state, seat, built.move) if built.move is not None else "",
+    )
 
 
 @dataclass
@@ -222,8 +269,7 @@ class MatchPage:
     text_board: str
     board_template: str | None
     legal_commands: list[str]
-    move_groups: list[MoveGroup]
-    numbered: bool
+    play: BoardPlay | None
     your_turn: bool
     deferred_command: str
     waiting_on: list[str]
@@ -251,16 +297,6 @@ def template_exists(name: str) -> bool:
     return True
 
 
-def group_commands(commands: list[str]) -> list[MoveGroup]:
-    """One group when the list is short; otherwise by the command's first word."""
-    if len(commands) <= BUTTON_LIMIT:
-        return [MoveGroup("", commands)] if commands else []
-    groups: OrderedDict[str, list[str]] = OrderedDict()
-    for command in commands:
-        groups.setdefault(command.split(" ", 1)[0], []).append(command)
-    return [MoveGroup(label, items) for label, items in groups.items()]
-
-
 def result_lines(match: Match, seats: list[Seat]) -> list[dict[str, Any]]:
     """The result in words, best first: place and 'Anna - 22 points' ('shared' in a tie)."""
     if not match.result:
@@ -274,7 +310,7 @@ def result_lines(match: Match, seats: list[Seat]) -> list[dict[str, Any]]:
     return lines
 
 
-def match_page(match: Match, user) -> MatchPage:
+def match_page(match: Match, user, picked: list[str] | None = None) -> MatchPage:
     game = match.game
     seats = list(match.seats.select_related("user").order_by("number"))
     mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
@@ -291,7 +327,7 @@ def match_page(match: Match, user) -> MatchPage:
     else:
         view = game.view(state, viewer)
         text_board = game.render_text(view)
-    commands, numbered = _legal_commands(match, game, state, playing)
+    commands = _legal_commands(match, game, state, playing)
     # A seat with one legal move in a simultaneous decision is not asked: the move is played
     # for it once the others have answered (games/engine/driver.py).
     deferred = ""
@@ -308,8 +344,7 @@ def match_page(match: Match, user) -> MatchPage:
         text_board=text_board,
         board_template=board_template(match.game_slug) if state is not None else None,
         legal_commands=commands,
-        move_groups=group_commands(commands),
-        numbered=numbered,
+        play=board_play(match, game, state, playing.number, picked or []) if commands else None,
         your_turn=your_turn,
         deferred_command=deferred,
         waiting_on=[seats[n].name for n in match.to_act if 0 <= n < len(seats)],
@@ -325,18 +360,13 @@ def match_page(match: Match, user) -> MatchPage:
     )
 
 
-def _legal_commands(
-    match: Match, game: Game, state: State | None, seat: Seat | None
-) -> tuple[list[str], bool]:
+def _legal_commands(match: Match, game: Game, state: State | None, seat: Seat | None) -> list[str]:
     if state is None or seat is None or seat.resigned or match.status != MatchStatus.ACTIVE:
-        return [], False
+        return []
     if seat.number not in game.to_act(state):
-        return [], False
-    entries = menu(game, state, seat.number)
-    if entries:
-        return [e.command for e in entries], True
+        return []
     legal = game.legal_moves(state, seat.number)
-    return [game.format_move(state, seat.number, m) for m in legal], False
+    return [game.format_move(state, seat.number, m) for m in legal]
 
 
 def move_received(match: Match, idempotency_key: str) -> bool:
@@ -347,11 +377,22 @@ def move_received(match: Match, idempotency_key: str) -> bool:
 
 
 @dataclass
+class ReplayBoard:
+    who: str
+    seat: int | None
+    view: dict[str, Any]
+    text: str
+
+
+@dataclass
 class ReplayFrame:
     seq: int
     head_seq: int
-    boards: list[tuple[str, str]]  # (whose view, render_text)
+    boards: list[ReplayBoard]
+    board_template: str | None
     history: list[dict[str, Any]]
+    rounds: list[tuple[int, int]]  # (round, the seq it starts after)
+    chart: dict[str, Any] | None  # the score chart, once the match is over
 
 
 def replay_frame(match: Match, user, seq: int) -> ReplayFrame:
@@ -363,16 +404,110 @@ def replay_frame(match: Match, user, seq: int) -> ReplayFrame:
     state = selectors.position_after(match, seq)
     mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     if match.is_over:
-        boards = [("Everyone (public)", game.render_text(game.view(state, None)))]
-        boards += [(s.name, game.render_text(game.view(state, s.number))) for s in seats]
+        shown = [("Everyone (public)", None)] + [(s.name, s.number) for s in seats]
     elif mine is not None:
-        boards = [(f"{mine.name} (you)", game.render_text(game.view(state, mine.number)))]
+        shown = [(f"{mine.name} (you)", mine.number)]
     else:
-        boards = [("Everyone (public)", game.render_text(game.view(state, None)))]
+        shown = [("Everyone (public)", None)]
+    boards = []
+    for who, number in shown:
+        view = game.view(state, number)
+        boards.append(ReplayBoard(who, number, view, game.render_text(view)))
     viewer = mine.number if mine is not None else None
+    rounds, scores = timeline(match)
     return ReplayFrame(
         seq=seq,
         head_seq=match.head_seq,
         boards=boards,
+        board_template=board_template(match.game_slug),
         history=selectors.recent_history(match, viewer, upto=seq),
+        rounds=rounds,
+        chart=score_chart(scores, [s.name for s in seats]) if match.is_over else None,
     )
+
+
+def _round_of(state: State) -> int | None:
+    """The public round (or turn) number of a position, for the games that count them."""
+    for key in ("round", "turn"):
+        value = state.get(key) if isinstance(state, dict) else None
+        if isinstance(value, int):
+            return value
+    return None
+
+
+def _public_points(game: Game, state: State) -> list[int] | None:
+    players = game.view(state, None).get("players")
+    if not isinstance(players, list):
+        return None
+    for key in ("points", "prestige"):
+        if players and all(isinstance(p, dict) and isinstance(p.get(key), int) for p in players):
+            return [p[key] for p in players]
+    return None
+
+
+def timeline(match: Match) -> tuple[list[tuple[int, int]], list[tuple[int, list[int]]]]:
+    """Where each round starts (after which move), and the public scores at each start,
+    from one pass over the log."""
+    game = match.game
+    state = selectors.setup_state(match)
+    rounds: list[tuple[int, int]] = []
+    scores: list[tuple[int, list[int]]] = []
+    current = _round_of(state)
+    if current is not None:
+        rounds.append((current, 0))
+    rows = match.moves.order_by("seq").values_list("seq", "seat", "kind", "payload")
+    entries = [LoggedMove(*row) for row in rows]
+    for entry, _before, after in positions(game, state, entries, match.seed):
+        number = _round_of(after)
+        if number is not None and number != current:
+            current = number
+            rounds.append((number, entry.seq))
+            points = _public_points(game, after)
+            if points is not None:
+                scores.append((number, points))
+    if match.is_over:
+        final = match.result.get("scores") if match.result else None
+        if final:
+            scores.append((len(scores) + 1 if not rounds else rounds[-1][0] + 1, list(final)))
+    return rounds, scores
+
+
+CHART_COLOURS = ("#1e5bc6", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#37474f")
+
+
+def score_chart(scores: list[tuple[int, list[int]]], names: list[str]) -> dict[str, Any] | None:
+    """An SVG line chart of each seat's public score at each round's start, and the final."""
+    if len(scores) < 2:
+        return None
+    width, height, left, bottom = 560, 240, 40, 30
+    top = max(max(points) for _r, points in scores) or 1
+    steps = len(scores) - 1
+    lines = []
+    for seat, name in enumerate(names):
+        coords = []
+        for i, (_r, points) in enumerate(scores):
+            if seat < len(points):
+                x = left + (width - left - 10) * i / steps
+                y = height - bottom - (height - bottom - 10) * points[seat] / top
+                coords.append(f"{x:.1f},{y:.1f}")
+        lines.append(
+            {
+                "name": name,
+                "colour": CHART_COLOURS[seat % len(CHART_COLOURS)],
+                "points": " ".join(coords),
+                "final": scores[-1][1][seat] if seat < len(scores[-1][1]) else "",
+            }
+        )
+    ticks = [
+        {"x": round(left + (width - left - 10) * i / steps, 1), "label": "end" if i == steps else r}
+        for i, (r, _p) in enumerate(scores)
+    ]
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "base": height - bottom,
+        "top": top,
+        "lines": lines,
+        "ticks": ticks,
+    }

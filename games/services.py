@@ -207,6 +207,8 @@ def _start(match: Match, seats: list[Seat]) -> None:
         seat.save(update_fields=["number"])
     for number, seat in enumerate(order):
         seat.number = number
+        if seat.is_bot and seat.user_id is None and seat.display_name.startswith("Bot "):
+            seat.display_name = f"Bot {number + 1}"  # named after the seat it drew
         seat.display_name = seat.name
         seat.save(update_fields=["number", "display_name"])
     state = initial_state(game, [s.display_name for s in order], match.options, match.seed)

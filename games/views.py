@@ -226,7 +226,7 @@ def _seen_on_the_page(request: HttpRequest, match: Match) -> None:
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _watchable_match(request, pk)
     _seen_on_the_page(request, match)
-    page = pages.match_page(match, request.user)
+    page = pages.match_page(match, request.user, picked=request.GET.getlist("s")[:20])
     chat_template = "notifications/chat.html"
     context = {
         "page": page,
@@ -244,6 +244,9 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if page.seat is not None and pages.template_exists(warning):
         context["email_warning"] = warning
         context["email_status"] = pages.email_status(request.user)
+    if getattr(request, "htmx", False) and request.htmx.target == "board":
+        # A step of the move built on the board: only the board is swapped.
+        return _render(request, "play/_board.html", context)
     if context["has_chat"]:
         context.update(_chat_context(request, match, page))
     return _render(request, "play/match.html", context)
@@ -417,5 +420,6 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
             "steps": range(0, match.head_seq + 1),
             "previous": frame.seq - 1 if frame.seq > 0 else None,
             "next": frame.seq + 1 if frame.seq < frame.head_seq else None,
+            "play": request.GET.get("play") == "1" and frame.seq < frame.head_seq,
         },
     )

@@ -82,6 +82,7 @@ def test_the_forced_seat_is_told_its_move_will_be_played_and_shown_no_button(cli
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert "Your only choice (play 5) will be played for you" in page
     assert 'name="command" value="play 5"' not in page
+    assert 'data-target="cmd:play 5"' not in page
     assert "Your turn" not in page
 
 

@@ -29,13 +29,23 @@ import copy
 import functools
 import pickle
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .menus import MenuLine, MenuParts, ReferenceSection, group_moves
 
 State = dict[str, Any]
 Move = dict[str, Any]
 View = dict[str, Any]
+
+
+class Step(NamedTuple):
+    """One click of a move built on the board: what is chosen (`kind`: "building", "cell"),
+    the id of the thing clicked (`target`: "cell:D7", the `data-target` of an SVG element or
+    a button) and its words for the player (`label`: "D7")."""
+
+    kind: str
+    target: str
+    label: str
 
 
 class IllegalMove(Exception):
@@ -269,6 +279,10 @@ class Game:
         if apply is not None and not getattr(apply, "guarded", False):
             cls.apply = _guarded(apply)
 
+    # Prefixes of the step targets its board template draws ("cell" for "cell:D7"); the
+    # page offers the other targets as buttons beside the board.
+    board_targets: tuple[str, ...] = ()
+
     # --- setting up -------------------------------------------------------------------
 
     def option_defaults(self, players: int) -> dict[str, Any]:
@@ -360,6 +374,13 @@ class Game:
     def parse(self, text: str, state: State, seat: int) -> Move:
         """Read one command; raise ParseError saying what was expected."""
         raise NotImplementedError
+
+    def move_steps(self, state: State, seat: int, move: Move) -> list[Step]:
+        """How `move` is built click by click on the board (games/builder.py). The default is
+        one click on the move's command; a game splits its moves so each step names one thing
+        on its board (a tile, then where it goes). Two legal moves never share all steps."""
+        command = self.format_move(state, seat, move)
+        return [Step("choice", f"cmd:{command}", command)]
 
     def describe(
         self, before: State, after: State, seat: int | None, move: Move, viewer: int | None

@@ -1,4 +1,4 @@
-"""Each hosted game in a real browser: start against bots, play by clicking move buttons,
+"""Each hosted game in a real browser: start against bots, build a few moves on the board,
 see the board (SVG) and the history change; then play a match out by typed commands."""
 
 import pytest
@@ -26,11 +26,14 @@ def test_a_hosted_game_is_played_by_clicking(page: Page, live_server, screenshot
     match = Match.objects.get(game_slug=slug)
     for _ in range(3):
         before = match.head_seq
-        buttons = page.locator("#move-form button[name=command]")
-        if not buttons.count():
+        if not page.locator("#builder").count():
             break
-        command = buttons.first.get_attribute("value")
-        buttons.first.click()
+        while not page.locator("#confirm").count():
+            builder = page.locator("#builder").element_handle()
+            page.locator("#board a[data-target]").first.click()
+            page.wait_for_function("el => !el.isConnected", arg=builder)
+        command = page.locator("#preview").inner_text()
+        page.locator("#confirm").click()
         expect(page.locator(".message.success")).to_contain_text(f"Played: {command}")
         match.refresh_from_db()
         assert match.head_seq > before

@@ -21,9 +21,9 @@ def test_sign_up_play_now_and_move_by_clicking(page: Page, live_server, screensh
     before = history.count()
     page.screenshot(path=str(screenshots / "match-before.png"), full_page=True)
 
-    first = page.locator("#move-form button[name=command]").first
-    command = first.get_attribute("value")
-    first.click()
+    page.locator("#builder a[data-target]").first.click()
+    command = page.locator("#preview").inner_text()
+    page.locator("#confirm").click()
     expect(page.locator(".message.success")).to_contain_text(f"Played: {command}")
     expect(page.locator("#text-board")).to_contain_text("Trick 2 of 3")
     assert history.count() > before

@@ -23,7 +23,7 @@ def test_a_player_sees_their_own_hand_and_not_the_other_one(duel, anna, ben):
     page = logged_in(anna).get(reverse("match_detail", args=[duel.pk])).content.decode()
     assert secret_of(duel, anna) in page
     assert secret_of(duel, ben) not in page
-    assert 'id="move-form"' in page
+    assert 'id="builder"' in page
 
 
 def test_a_spectator_sees_the_public_view_only(client, watched_duel, anna, ben, outsider):
@@ -35,7 +35,7 @@ def test_a_spectator_sees_the_public_view_only(client, watched_duel, anna, ben, 
         assert "Trick 1 of 3" in page
         assert secret_of(duel, anna) not in page
         assert secret_of(duel, ben) not in page
-        assert 'id="move-form"' not in page
+        assert 'id="builder"' not in page
 
 
 def test_a_non_player_cannot_post_a_move(duel, outsider):

@@ -27,9 +27,12 @@ def test_a_legal_move_is_applied(duel, anna):
     assert card not in hand_of(duel, anna)
 
 
-def test_a_pressed_button_sends_the_listed_command(duel, anna):
-    page = logged_in(anna).get(reverse("match_detail", args=[duel.pk])).content.decode()
+def test_a_chosen_move_is_confirmed_with_its_command(duel, anna):
+    url = reverse("match_detail", args=[duel.pk])
     card = hand_of(duel, anna)[0]
+    page = logged_in(anna).get(url).content.decode()
+    assert f'data-target="cmd:play {card}"' in page
+    page = logged_in(anna).get(url, {"s": f"cmd:play {card}"}).content.decode()
     assert f'name="command" value="play {card}"' in page
 
 

@@ -4,6 +4,7 @@ the web server without auto-reload (a forking reloader would split the in-memory
 from __future__ import annotations
 
 import ipaddress
+import os
 import threading
 
 from celery.beat import EmbeddedService
@@ -22,6 +23,7 @@ class Command(BaseCommand):
         parser.add_argument("--host", default="127.0.0.1")
 
     def handle(self, *args, port, host, **options):
+        site_url(host, port)
         call_command("migrate", interactive=False, verbosity=0)
         settings.LOCAL_MAILBOX_OPEN = _loopback_only(host)
         start_worker_thread()
@@ -42,6 +44,17 @@ def _loopback_only(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return host == "localhost"
+
+
+def site_url(host: str, port: int) -> str:
+    """Links in emails point at this server: unless SITE_URL is set in the environment, it
+    becomes the host and port served (and a trusted origin for forms)."""
+    if not os.environ.get("SITE_URL"):
+        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        settings.SITE_URL = f"http://{shown}:{port}"
+        if settings.SITE_URL not in settings.CSRF_TRUSTED_ORIGINS:
+            settings.CSRF_TRUSTED_ORIGINS = [*settings.CSRF_TRUSTED_ORIGINS, settings.SITE_URL]
+    return settings.SITE_URL
 
 
 def start_worker_thread() -> threading.Thread:

@@ -42,6 +42,7 @@ class Blankenburg(Game):
         ),
     )
     move_fields = moves.MOVE_FIELDS
+    board_targets = views.BOARD_TARGETS
     standing_orders = (
         StandingOrder("skip-build", "Finish my building turn when I can neither build nor repair"),
         StandingOrder("decline-offers", "Decline every offer from events and visitors"),
@@ -128,6 +129,9 @@ class Blankenburg(Game):
 
     def format_move(self, state, seat, move):
         return text.format_move(state, seat, move)
+
+    def move_steps(self, state, seat, move):
+        return views.move_steps(state, seat, move, self.format_move(state, seat, move))
 
     def parse(self, text_, state, seat):
         return text.parse(text_, state, seat)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from games.engine import Game, Option, Result, StandingOrder, places, shared_groups
 
 from . import bots, reference, rules, text
+from .board import BOARD_TARGETS, move_steps
 from .data import (
     CARDS,
     CELL_NAMES,
@@ -57,6 +58,7 @@ class NewEngland(Game):
         ),
     )
     move_fields = MOVE_FIELDS
+    board_targets = BOARD_TARGETS
     standing_orders = (
         StandingOrder("pass-when-broke", "End my buying turn when I cannot afford a purchase"),
     )
@@ -306,6 +308,9 @@ class NewEngland(Game):
 
     def format_move(self, state, seat, move):
         return text.format_move(move)
+
+    def move_steps(self, state, seat, move):
+        return move_steps(move, self.format_move(state, seat, move))
 
     def parse(self, text_in, state, seat):
         return text.parse(text_in, state, seat)

@@ -9,7 +9,7 @@ from . import bots, reference
 from . import rules as R
 from . import text as T
 from .data import BOARDS, CARDS, FOREST_NAMES, GOODS
-from .view import build_view
+from .view import BOARD_TARGETS, build_view, move_steps
 
 STANDING_ORDERS = (
     StandingOrder("no-watch", "Never play Citizens' Watch (answer 'no watch' at once)"),
@@ -44,6 +44,7 @@ class Nieuwstad(Game):
     )
     standing_orders = STANDING_ORDERS
     move_fields = R.MOVE_FIELDS
+    board_targets = BOARD_TARGETS
 
     def setup(self, players, options, rng):
         state = R.setup(players, options, rng, ruleset=self.version)
@@ -149,6 +150,9 @@ class Nieuwstad(Game):
 
     def format_move(self, state, seat, move):
         return T.format_move(state, seat, move)
+
+    def move_steps(self, state, seat, move):
+        return move_steps(state, seat, move, self.format_move(state, seat, move))
 
     def parse(self, text, state, seat):
         return T.parse(text, state, seat)

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from games.engine import Step
+
 from . import board as B
 from . import rules as R
+from . import text as T
 from .data import (
     BOARDS,
     BUILDINGS,
     CARDS,
     CHARACTER_NAMES,
     COLOURS,
+    DIR_NAMES,
     DIRS,
     DISTRICT_NAMES,
+    GOOD_NAMES,
     GOODS,
     STALL_SLOTS,
     cell_xy,
@@ -39,7 +44,10 @@ CODES = {
     "well": "WEL",
 }
 ARROWS = {"N": "^", "E": ">", "S": "v", "W": "<", None: " "}
-SEAT_FILL = {"white": "#f4f1e8", "red": "#d9534f", "orange": "#f0a040", "blue": "#4a7bd0"}
+# Seals: the seats' colours, and a grey for the city that no seat shares.
+SEAT_FILL = {"white": "#ffffff", "red": "#c62828", "orange": "#ef8f00", "blue": "#1e5bc6"}
+CITY_SEAL = "#6b6b6b"
+AREA_NAMES = {"city": "city", "country": "outer area", "lake": "lake", "market": "Market"}
 COLOUR_FILL = {"red": "#e8b4a8", "green": "#a9d18e", "blue": "#9cc3e6", "brown": "#d8c3a0"}
 CELL = 64  # SVG pixels per space
 
@@ -262,12 +270,27 @@ def svg_shapes(state) -> dict:
         x, y = cell_xy(cell)
         px, py = x * CELL + 30, y * CELL + 30
         fill = fills[area]
+        label = "#1f1f1f"
         if cell in state["forest"]:
-            fill = "#3f7a3a"
-        rects.append({"x": px, "y": py, "w": CELL, "h": CELL, "fill": fill, "stroke": "#776"})
-        labels.append({"x": px + 4, "y": py + 12, "text": cell, "size": 10, "fill": "#333"})
+            fill, label = "#2f6b2a", "#ffffff"
+        target = cell_target(state, cell) if area in ("city", "country") else ""
+        rects.append(
+            {
+                "x": px,
+                "y": py,
+                "w": CELL,
+                "h": CELL,
+                "fill": fill,
+                "stroke": "#776",
+                "target": target,
+                "title": f"{cell}: " + ("forest" if cell in state["forest"] else AREA_NAMES[area]),
+            }
+        )
+        labels.append({"x": px + 4, "y": py + 14, "text": cell, "size": 12, "fill": label})
         if area == "market" and cell == board.market[0]:
-            labels.append({"x": px + 6, "y": py + 36, "text": "MARKET", "size": 12, "fill": "#222"})
+            labels.append(
+                {"x": px + 4, "y": py + 38, "text": "MARKET", "size": 13, "fill": "#1f1f1f"}
+            )
     for _bid, b in state["buildings"].items():
         building = BUILDINGS[b["kind"]]
         xs = [cell_xy(c)[0] for c in b["cells"]]
@@ -275,7 +298,8 @@ def svg_shapes(state) -> dict:
         px, py = min(xs) * CELL + 30 + 6, min(ys) * CELL + 30 + 6
         w = (max(xs) - min(xs) + 1) * CELL - 12
         h = (max(ys) - min(ys) + 1) * CELL - 12
-        owner_fill = SEAT_FILL[COLOURS[b["owner"]]] if b["owner"] is not None else "#ffffff"
+        owner_fill = SEAT_FILL[COLOURS[b["owner"]]] if b["owner"] is not None else CITY_SEAL
+        owner = R.name(state, b["owner"]) if b["owner"] is not None else "the city"
         rects.append(
             {
                 "x": px,
@@ -284,17 +308,30 @@ def svg_shapes(state) -> dict:
                 "h": h,
                 "fill": COLOUR_FILL[building.colour],
                 "stroke": "#333",
+                "target": "",
+                "title": f"{building.name} ({owner})",
+                "building": True,
             }
         )
         rects.append(
-            {"x": px + w - 16, "y": py + 4, "w": 12, "h": 12, "fill": owner_fill, "stroke": "#000"}
+            {
+                "x": px + w - 16,
+                "y": py + 4,
+                "w": 12,
+                "h": 12,
+                "fill": owner_fill,
+                "stroke": "#000",
+                "target": "",
+                "title": f"owner: {owner}",
+                "building": True,
+            }
         )
-        labels.append(
-            {"x": px + 4, "y": py + 28, "text": building.name, "size": 10, "fill": "#000"}
-        )
+        # A one-space building is too narrow for its name: its code, the name in the tooltip.
+        name = building.name if len(b["cells"]) > 1 else CODES[b["kind"]]
+        labels.append({"x": px + 3, "y": py + 30, "text": name, "size": 12, "fill": "#000"})
         if b["crop"]:
             labels.append(
-                {"x": px + 4, "y": py + 44, "text": f"crop {b['crop']}", "size": 9, "fill": "#000"}
+                {"x": px + 3, "y": py + 46, "text": f"crop {b['crop']}", "size": 12, "fill": "#000"}
             )
         if b["facing"] and building.edges:
             for cell in b["cells"]:
@@ -338,6 +375,7 @@ def svg_shapes(state) -> dict:
                 "y": y * CELL + 30 + 20,
                 "fill": SEAT_FILL[COLOURS[owner]] if owner is not None else "#ffffff",
                 "label": f"Boat {i + 1}",
+                "owner": R.name(state, owner) if owner is not None else "free",
             }
         )
     for j, owner in enumerate(state["loose_boats"]):
@@ -348,11 +386,19 @@ def svg_shapes(state) -> dict:
                 "y": y * CELL + 30 + 20,
                 "fill": SEAT_FILL[COLOURS[owner]],
                 "label": "Boat (card)",
+                "owner": R.name(state, owner),
             }
         )
     columns = [
         {"x": i * CELL + 30 + CELL // 2 - 4, "text": chr(65 + i)} for i in range(board.columns)
     ]
+    codes = sorted(
+        {
+            CODES[b["kind"]]: BUILDINGS[b["kind"]].name
+            for b in state["buildings"].values()
+            if len(b["cells"]) == 1
+        }.items()
+    )
     rows = [{"y": i * CELL + 30 + CELL // 2 + 4, "text": str(i + 1)} for i in range(board.rows)]
     return {
         "width": board.columns * CELL + 40,
@@ -364,4 +410,66 @@ def svg_shapes(state) -> dict:
         "boats": boats,
         "columns": columns,
         "rows": rows,
+        "codes": [{"code": c, "name": n} for c, n in codes],
     }
+
+
+# --- building a move on the board (games/builder.py) ---------------------------------------
+
+BOARD_TARGETS = ("cell", "tile")
+ACTIONS = {"build": "Build", "propose": "Propose a building with partners", "sell": "Sell"}
+
+
+def cell_target(state, cell: str) -> str:
+    """The target id of a board space: a forest tile is one target for both its spaces."""
+    if cell in state["forest"]:
+        return f"tile:{B.geometry(state['board']).tile_key.get(cell, cell)}"
+    return f"cell:{cell}"
+
+
+def move_steps(state, seat: int, move: dict, command: str) -> list[Step]:
+    """A forest tile is one click on the board; a building is the action, the building, its
+    spaces on the board, its facing and how it is paid; a sale is the good, where, how many.
+    Other moves are one click on their command (`command`, from format_move)."""
+    kind = move["type"]
+    if kind == "forest":
+        key = B.geometry(state["board"]).tile_key.get(move["cell"], move["cell"])
+        partner = B.geometry(state["board"]).partner.get(key, "")
+        return [Step("tile", f"tile:{key}", f"forest {key}/{partner}".rstrip("/"))]
+    if kind in ("build", "propose"):
+        steps = [
+            Step("action", f"act:{kind}", ACTIONS[kind]),
+            Step("building", f"building:{move['building']}", T.building_name(move["building"])),
+        ]
+        steps += [Step("cell", f"cell:{c}", c) for c in move["cells"]]
+        if move.get("facing"):
+            steps.append(
+                Step("facing", f"facing:{move['facing']}", f"facing {DIR_NAMES[move['facing']]}")
+            )
+        if kind == "build" and "discount" in move:
+            paid = T.discount_text(move["discount"]).strip() or "full price"
+            steps.append(Step("discount", f"discount:{move['discount'] or 'none'}", paid))
+        if kind == "propose":
+            names = ", ".join(R.name(state, s) for s in move["partners"])
+            partners = "-".join(str(s) for s in move["partners"])
+            steps.append(Step("partners", f"partners:{partners}", f"with {names}"))
+        return steps
+    if kind == "sell" and "good" in move:
+        at = {"market": "market", "timbertrade": "timber trade"}.get(move["at"], move["at"])
+        return [
+            Step("action", "act:sell", "Sell"),
+            Step("good", f"good:{move['good']}", GOOD_NAMES[move["good"]]),
+            Step("at", f"at:{move['at']}", f"at {at}"),
+            Step("count", f"count:{move['count']}", f"{move['count']}"),
+        ]
+    if kind == "play" and move.get("target") in B.geometry(state["board"]).area:
+        return [
+            Step("card", f"card:{move['card']}", f"play {CARDS[move['card']].name}"),
+            Step("cell", cell_target(state, move["target"]), f"on {move['target']}"),
+            *[
+                Step(k, f"{k}:{move[k]}", f"{k} {move[k]}")
+                for k in ("district", "take")
+                if k in move
+            ],
+        ]
+    return [Step("choice", f"cmd:{command}", command)]

@@ -1,0 +1,121 @@
+"""Building a move click by click on the board, over the list of legal moves.
+
+Each game says how a legal move splits into steps (`Game.move_steps`: a building, then the
+space, then the facing). The builder keeps the legal moves whose steps start with what was
+clicked so far, offers the next step's targets, takes a step by itself when every move left
+agrees on it, and stops when one move remains: that move is shown and confirmed. The clicks
+so far travel in the URL (`?s=building:house&s=cell:E1`), so without JavaScript every step is
+a plain link the server renders, and any step can be undone by following a shorter link.
+Pure Python: the page (games/pages.py) adds the URLs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from games.engine import Game, Move, State, Step
+
+# Target of the extra choice offered when one move ends where longer ones go on.
+AS_IS = "end:as-is"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A target that may be clicked now, and the clicks that choosing it makes."""
+
+    kind: str
+    target: str
+    label: str
+    picked: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Taken:
+    """A step already taken: clicked (`undo` is the clicks before it) or forced (`undo` None)."""
+
+    step: Step
+    undo: tuple[str, ...] | None
+
+
+@dataclass
+class Builder:
+    taken: list[Taken] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)
+    move: Move | None = None  # the one move left, to confirm
+    remaining: int = 0  # legal moves still possible
+    error: str = ""  # the clicks asked for could not be followed (the position moved on)
+
+    @property
+    def targets(self) -> dict[str, Choice]:
+        return {c.target: c for c in self.choices}
+
+    @property
+    def picked_targets(self) -> set[str]:
+        return {t.step.target for t in self.taken}
+
+
+def build(game: Game, state: State, seat: int, picked: Sequence[str]) -> Builder:
+    """The builder after the clicks `picked` (target ids), for `seat` in `state`."""
+    legal = game.legal_moves(state, seat)
+    candidates = [(move, list(game.move_steps(state, seat, move))) for move in legal]
+    return narrow(candidates, list(picked))
+
+
+def narrow(candidates: list[tuple[Move, list[Step]]], picked: list[str]) -> Builder:
+    """Follow `picked` through the candidates' steps; unknown clicks start again."""
+    if not candidates:
+        return Builder()
+    taken: list[Taken] = []
+    position = 0
+    clicks: list[str] = []
+    for target in picked:
+        position = _forced(candidates, position, taken)
+        if target == AS_IS:
+            kept = [c for c in candidates if len(c[1]) == position]
+        else:
+            kept = [
+                c for c in candidates if len(c[1]) > position and c[1][position].target == target
+            ]
+        if not kept:
+            fresh = narrow(candidates, [])
+            fresh.error = "That choice is no longer open; start the move again."
+            return fresh
+        step = Step("end", AS_IS, "as it is") if target == AS_IS else kept[0][1][position]
+        taken.append(Taken(step, tuple(clicks)))
+        clicks.append(target)
+        candidates = kept
+        if target != AS_IS:
+            position += 1
+    position = _forced(candidates, position, taken)
+    builder = Builder(taken=taken, remaining=len(candidates))
+    if len(candidates) == 1:
+        move, steps = candidates[0]
+        builder.taken += [Taken(step, None) for step in steps[position:]]
+        builder.move = move
+        return builder
+    seen: set[str] = set()
+    for _move, steps in candidates:
+        if len(steps) == position:
+            step = Step("end", AS_IS, "as it is")
+        else:
+            step = steps[position]
+        if step.target not in seen:
+            seen.add(step.target)
+            builder.choices.append(
+                Choice(step.kind, step.target, step.label, (*clicks, step.target))
+            )
+    return builder
+
+
+def _forced(candidates: list[tuple[Move, list[Step]]], position: int, taken: list[Taken]) -> int:
+    """Take every step all candidates agree on (while more than one move is left)."""
+    while len(candidates) > 1:
+        if any(len(steps) <= position for _move, steps in candidates):
+            return position
+        first = candidates[0][1][position]
+        if any(steps[position].target != first.target for _move, steps in candidates):
+            return position
+        taken.append(Taken(first, None))
+        position += 1
+    return position

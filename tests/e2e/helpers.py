@@ -1,0 +1,87 @@
+"""Shared steps of the browser tests: sign up, start a match against bots, click the board,
+and the page checks (console errors, sideways scroll, axe-core)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def watch_console(page: Page) -> list[str]:
+    """Console errors and uncaught exceptions of the page, as they happen."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def sign_up(page: Page, live_server, email: str) -> None:
+    page.goto(live_server.url + "/signup/")
+    page.fill("input[name=email]", email)
+    page.fill("input[name=password]", "a long enough password")
+    page.fill("input[name=password_again]", "a long enough password")
+    page.click("button[type=submit]:has-text('Create my account')")
+    expect(page).to_have_url(live_server.url + "/lobby/")
+
+
+def play_now(page: Page, slug: str, players: int) -> None:
+    form = page.locator(f"form.play-now:has(input[value='{slug}'])")
+    if form.locator("select[name=players]").count():
+        form.locator("select[name=players]").select_option(str(players))
+    form.get_by_role("button", name="Play now against bots").click()
+    expect(page.locator("h1")).to_be_visible()
+
+
+def sideways_scroll(page: Page) -> int:
+    """How many pixels the page is wider than the window (0: no sideways scroll)."""
+    return page.evaluate(
+        "() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth)"
+    )
+
+
+def axe_violations(page: Page, impacts=("serious", "critical")) -> list[str]:
+    """axe-core's violations of the given impacts on the page as it is now."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate("async () => (await axe.run(document)).violations")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
+        for v in found
+        if v["impact"] in impacts
+    ]
+
+
+def click_board_until_over(page: Page, seed: int, limit: int = 4000) -> int:
+    """Play the match to its end by clicking only the board's targets and the Confirm button
+    under it; returns the number of clicks. Checks no sideways scroll after each click."""
+    rng = random.Random(seed)
+    clicks = 0
+    while clicks < limit:
+        if page.locator("#result").count():
+            return clicks
+        confirm = page.locator("#confirm")
+        if confirm.count():
+            confirm.click()
+            page.wait_for_load_state()
+            clicks += 1
+            continue
+        targets = page.locator("#board a[data-target]")
+        count = targets.count()
+        if not count:
+            # Nothing to decide: the bots move at once, a simultaneous decision may wait.
+            page.wait_for_timeout(200)
+            page.reload()
+            continue
+        builder = page.locator("#builder").element_handle()
+        target = targets.nth(rng.randrange(count))
+        target.click()
+        page.wait_for_function("el => !el.isConnected", arg=builder)
+        clicks += 1
+        assert sideways_scroll(page) == 0, page.url
+    raise AssertionError(f"the match did not end within {limit} clicks")
