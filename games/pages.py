@@ -310,7 +310,11 @@ def result_lines(match: Match, seats: list[Seat]) -> list[dict[str, Any]]:
     return lines
 
 
-def match_page(match: Match, user, picked: list[str] | None = None) -> MatchPage:
+def match_page(
+    match: Match, user, picked: list[str] | None = None, board_only: bool = False
+) -> MatchPage:
+    """The match page for `user`; `board_only` for a step of a move being built, which
+    redraws only the board (no history to narrate)."""
     game = match.game
     seats = list(match.seats.select_related("user").order_by("number"))
     mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
@@ -348,7 +352,9 @@ def match_page(match: Match, user, picked: list[str] | None = None) -> MatchPage
         your_turn=your_turn,
         deferred_command=deferred,
         waiting_on=[seats[n].name for n in match.to_act if 0 <= n < len(seats)],
-        history=selectors.recent_history(match, viewer) if state is not None else [],
+        history=selectors.recent_history(match, viewer)
+        if state is not None and not board_only
+        else [],
         result_lines=result_lines(match, seats),
         result_notes=[str(n) for n in (match.result or {}).get("notes", [])],
         standing_orders=[

@@ -226,7 +226,10 @@ def _seen_on_the_page(request: HttpRequest, match: Match) -> None:
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _watchable_match(request, pk)
     _seen_on_the_page(request, match)
-    page = pages.match_page(match, request.user, picked=request.GET.getlist("s")[:20])
+    board_only = bool(getattr(request, "htmx", False)) and request.htmx.target == "board"
+    page = pages.match_page(
+        match, request.user, picked=request.GET.getlist("s")[:20], board_only=board_only
+    )
     chat_template = "notifications/chat.html"
     context = {
         "page": page,
@@ -244,7 +247,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if page.seat is not None and pages.template_exists(warning):
         context["email_warning"] = warning
         context["email_status"] = pages.email_status(request.user)
-    if getattr(request, "htmx", False) and request.htmx.target == "board":
+    if board_only:
         # A step of the move built on the board: only the board is swapped.
         return _render(request, "play/_board.html", context)
     if context["has_chat"]:

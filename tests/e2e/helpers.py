@@ -57,11 +57,17 @@ def axe_violations(page: Page, impacts=("serious", "critical")) -> list[str]:
     ]
 
 
-def click_board_until_over(page: Page, seed: int, limit: int = 4000) -> int:
+def click_board_until_over(page: Page, match, seat: int, seed: int, limit: int = 3000) -> int:
     """Play the match to its end by clicking only the board's targets and the Confirm button
-    under it; returns the number of clicks. Checks no sideways scroll after each click."""
+    under it; returns the number of clicks. Which targets: the steps of the move a bot would
+    choose for the seat (so a match lasts as long as a bot's), found on the page by their
+    data-target. Checks that the page never scrolls sideways."""
+    from games import selectors
+
+    game = match.game
     rng = random.Random(seed)
     clicks = 0
+    planned: tuple[int, list[str]] | None = None
     while clicks < limit:
         if page.locator("#result").count():
             return clicks
@@ -70,17 +76,26 @@ def click_board_until_over(page: Page, seed: int, limit: int = 4000) -> int:
             confirm.click()
             page.wait_for_load_state()
             clicks += 1
+            planned = None
             continue
-        targets = page.locator("#board a[data-target]")
-        count = targets.count()
-        if not count:
+        if not page.locator("#board a[data-target]").count():
             # Nothing to decide: the bots move at once, a simultaneous decision may wait.
             page.wait_for_timeout(200)
             page.reload()
             continue
+        match.refresh_from_db()
+        if planned is None or planned[0] != match.head_seq:
+            state = selectors.load_state(match)
+            move = game.bot_move(state, seat, rng)
+            planned = (match.head_seq, [s.target for s in game.move_steps(state, seat, move)])
+        offered = set(
+            page.eval_on_selector_all(
+                "#board a[data-target]", "els => els.map(e => e.dataset.target)"
+            )
+        )
+        target = next((t for t in planned[1] if t in offered), "end:as-is")
         builder = page.locator("#builder").element_handle()
-        target = targets.nth(rng.randrange(count))
-        target.click()
+        page.locator(f'#board a[data-target="{target}"]').first.click()
         page.wait_for_function("el => !el.isConnected", arg=builder)
         clicks += 1
         assert sideways_scroll(page) == 0, page.url

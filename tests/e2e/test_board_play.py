@@ -37,8 +37,10 @@ def test_a_whole_match_by_clicking_the_board(
     assert sideways_scroll(page) == 0
     assert not axe_violations(page)  # the match page with a move being built
     page.screenshot(path=str(screenshots / f"{slug}-{size['width']}-start.png"))
-    clicks = click_board_until_over(page, seed=size["width"])
     match = Match.objects.get(game_slug=slug)
+    seat = match.seats.get(user__isnull=False).number
+    clicks = click_board_until_over(page, match, seat, seed=size["width"])
+    match.refresh_from_db()
     assert match.status == "finished"
     assert match.moves.filter(source="web").count() > 0
     assert not match.moves.filter(source__in=("deadline", "api", "email")).exists()
@@ -48,7 +50,7 @@ def test_a_whole_match_by_clicking_the_board(
     expect(page.locator("#replay-board-1 svg").first).to_be_visible()
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-position")).to_contain_text("After move 2")
-    expect(page.locator("#score-chart svg")).to_be_visible()
+    expect(page.locator("#score-chart svg.fit")).to_be_visible()
     assert sideways_scroll(page) == 0
     assert not axe_violations(page)  # the replay
     assert not errors, errors

@@ -1,0 +1,57 @@
+"""Screenshots of each game's board in the middle of a match, on a desktop and on a phone,
+with the first step of a move taken so its targets are highlighted. With DOCS_SCREENSHOTS=1
+they are written to docs/screenshots/ (the README shows one):
+
+    DOCS_SCREENSHOTS=1 uv run pytest -m e2e tests/e2e/test_screenshots.py
+"""
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games import selectors, services
+from games.models import Match
+
+from .helpers import DESKTOP, PHONE, play_now, sideways_scroll, sign_up
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+GAMES = [("nieuwstad", 3, 30), ("new-england", 3, 12), ("blankenburg", 3, 25)]
+
+
+def advance(match: Match, seat: int, moves: int) -> None:
+    """Play `moves` of the player's own decisions as a bot would (the bots answer at once)."""
+    rng = random.Random(5)
+    game = match.game
+    for _ in range(moves):
+        match.refresh_from_db()
+        state = selectors.load_state(match)
+        if match.is_over or seat not in game.to_act(state):
+            return
+        move = game.bot_move(state, seat, rng)
+        services.submit_move(match_id=match.pk, seat=seat, move=move, source="web")
+
+
+@pytest.mark.parametrize(("slug", "players", "moves"), GAMES)
+def test_board_screenshots(page: Page, live_server, screenshots, slug, players, moves):
+    folder = DOCS if os.environ.get("DOCS_SCREENSHOTS") == "1" else screenshots
+    folder.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size(DESKTOP)
+    sign_up(page, live_server, f"shots-{slug}@example.com")
+    play_now(page, slug, players)
+    match = Match.objects.get(game_slug=slug)
+    advance(match, match.seats.get(user__isnull=False).number, moves)
+    for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        if page.locator("#board a[data-target]").count():
+            builder = page.locator("#builder").element_handle()
+            page.locator("#board a[data-target]").first.click()
+            page.wait_for_function("el => !el.isConnected", arg=builder)
+        expect(page.locator("#board svg").first).to_be_visible()
+        assert sideways_scroll(page) == 0
+        page.locator("#board").screenshot(path=str(folder / f"{slug}-{name}.png"))
