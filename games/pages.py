@@ -277,6 +277,7 @@ class MatchPage:
     result_lines: list[dict[str, Any]]
     result_notes: list[str]
     standing_orders: list[dict[str, Any]] = field(default_factory=list)
+    reference: list[Any] = field(default_factory=list)  # the game's ReferenceSections
 
 
 def board_template(slug: str) -> str | None:
@@ -331,6 +332,7 @@ def match_page(
     else:
         view = game.view(state, viewer)
         text_board = game.render_text(view)
+    reference = game.reference(view) if view else []
     commands = _legal_commands(match, game, state, playing)
     # A seat with one legal move in a simultaneous decision is not asked: the move is played
     # for it once the others have answered (games/engine/driver.py).
@@ -357,6 +359,7 @@ def match_page(
         else [],
         result_lines=result_lines(match, seats),
         result_notes=[str(n) for n in (match.result or {}).get("notes", [])],
+        reference=reference,
         standing_orders=[
             {"key": o.key, "label": o.label, "on": o.key in (playing.standing_orders or [])}
             for o in game.standing_orders

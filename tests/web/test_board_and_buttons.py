@@ -155,3 +155,12 @@ def test_every_legal_move_of_a_random_playout_can_be_clicked_to(slug, players):
             checked += 1
         state = game.apply(state, seat, game.bot_move(state, seat, rng), event_rng("t", n))
     assert checked > 20
+
+
+def test_the_games_reference_is_beside_the_board(anna):
+    match = start_nieuwstad(anna)
+    page = logged_in(anna).get(reverse("match_detail", args=[match.pk])).content.decode()
+    sections = match.game.reference(match.game.view(selectors.load_state(match), 0))
+    assert sections and 'id="reference"' in page
+    for section in sections:
+        assert section.title in page

@@ -18,7 +18,7 @@ def render(view, seat):
     if not settings.configured:  # run without pytest-django
         settings.configure()
         django.setup()
-    engine = Engine(dirs=[str(TEMPLATES)])
+    engine = Engine(dirs=[str(TEMPLATES)], libraries={"board": "games.templatetags.board"})
     template = engine.get_template("games/new-england/board.html")
     return template.render(Context({"view": view, "seat": seat, "legal_commands": []}))
 

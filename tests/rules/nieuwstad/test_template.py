@@ -19,7 +19,7 @@ def render(view, seat, commands):
     except ImproperlyConfigured:
         settings.configure()
         django.setup()
-    engine = Engine()
+    engine = Engine(libraries={"board": "games.templatetags.board"})
     template = engine.from_string(TEMPLATE.read_text())
     return template.render(Context({"view": view, "seat": seat, "legal_commands": commands}))
 
