@@ -124,8 +124,8 @@ def test_the_check_catches_a_forced_label_and_a_missing_deadline(
     monkeypatch.setattr(selectors, "shown_source", lambda source, seat, viewer, seats: source)
     original = pages.match_page
 
-    def with_every_deadline(match, user):
-        page = original(match, user)
+    def with_every_deadline(match, user, **options):
+        page = original(match, user, **options)
         for seat in page.seats:
             seat.shown_deadline = pages.shown_deadline(seat)
         return page
