@@ -450,9 +450,9 @@ def move_steps(state, seat: int, move: dict, command: str) -> list[Step]:
             paid = T.discount_text(move["discount"]).strip() or "full price"
             steps.append(Step("discount", f"discount:{move['discount'] or 'none'}", paid))
         if kind == "propose":
-            names = ", ".join(R.name(state, s) for s in move["partners"])
-            partners = "-".join(str(s) for s in move["partners"])
-            steps.append(Step("partners", f"partners:{partners}", f"with {names}"))
+            # Who shares it, and on what terms, differs between rules versions: the last step
+            # is the whole command.
+            steps.append(Step("terms", f"cmd:{command}", command))
         return steps
     if kind == "sell" and "good" in move:
         at = {"market": "market", "timbertrade": "timber trade"}.get(move["at"], move["at"])
