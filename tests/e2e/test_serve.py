@@ -31,6 +31,7 @@ def served(tmp_path):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")}
     env["PBM_VAR_DIR"] = str(tmp_path)
+    env["PYTHONUNBUFFERED"] = "1"  # the log says how far serve got if it never answers
     log = open(tmp_path / "serve.log", "w")
     process = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--port", str(port)],
@@ -40,16 +41,18 @@ def served(tmp_path):
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
+    # serve migrates a fresh SQLite database first: a minute or two on a loaded machine.
+    deadline = time.monotonic() + 300
     try:
-        for _ in range(120):
+        while True:
             try:
-                urllib.request.urlopen(url + "/", timeout=2)
+                urllib.request.urlopen(url + "/", timeout=5)
                 break
             except OSError:
                 assert process.poll() is None, (tmp_path / "serve.log").read_text()
+                if time.monotonic() > deadline:
+                    pytest.fail("serve did not answer: " + (tmp_path / "serve.log").read_text())
                 time.sleep(0.5)
-        else:
-            pytest.fail("serve did not answer: " + (tmp_path / "serve.log").read_text())
         yield url
     finally:
         process.terminate()
