@@ -220,7 +220,7 @@ def _seen_on_the_page(request: HttpRequest, match: Match) -> None:
     if request.user.is_authenticated and not match.is_over:
         from notifications.presence import seen
 
-        seen(match.pk, request.user.pk)
+        seen(match, request.user.pk)
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:

@@ -424,7 +424,7 @@ def _live_hold(row: Notification, now: datetime) -> timedelta | None:
         return None
     if now - row.created_at >= live_play_max_hold():
         return None
-    if not seen_since(row.match_id, row.user_id, now - live_play_window()):
+    if not seen_since(row.match, row.user_id, now - live_play_window()):
         return None
     return live_play_hold()
 

@@ -32,6 +32,9 @@ def served(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")}
     env["PBM_VAR_DIR"] = str(tmp_path)
     env["PYTHONUNBUFFERED"] = "1"  # the log says how far serve got if it never answers
+    # The newcomer reads the turn email straight after leaving the match page, where live
+    # play would hold it for minutes (docs/notifications.md, "Live play is quiet").
+    env["LIVE_PLAY_SEEN_WITHIN"] = "0"
     log = open(tmp_path / "serve.log", "w")
     process = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--port", str(port)],

@@ -26,9 +26,9 @@ def test_the_match_page_and_its_poll_record_the_player_as_seen(match, anna):
     client = Client()
     client.force_login(anna)
     since = timezone.now()
-    assert not presence.seen_since(match.pk, anna.pk, since)
+    assert not presence.seen_since(match, anna.pk, since)
     client.get(f"/matches/{match.pk}/poll/?seq={match.head_seq}&status=active")
-    assert presence.seen_since(match.pk, anna.pk, since)
+    assert presence.seen_since(match, anna.pk, since)
 
 
 def test_a_turn_email_waits_while_the_player_is_on_the_page_and_is_dropped_when_they_move(
@@ -36,7 +36,7 @@ def test_a_turn_email_waits_while_the_player_is_on_the_page_and_is_dropped_when_
 ):
     row = _turn_row(match, anna)
     now = timezone.now()
-    presence.seen(match.pk, anna.pk, now)
+    presence.seen(match, anna.pk, now)
     with pytest.raises(outbox.RetryLater) as held:
         outbox.deliver(row.pk, now)
     assert held.value.why == "held"
@@ -55,7 +55,7 @@ def test_a_turn_email_waits_while_the_player_is_on_the_page_and_is_dropped_when_
 def test_a_player_who_left_the_page_gets_the_email_after_the_hold(match, anna):
     row = _turn_row(match, anna)
     now = timezone.now()
-    presence.seen(match.pk, anna.pk, now)
+    presence.seen(match, anna.pk, now)
     with pytest.raises(outbox.RetryLater):
         outbox.deliver(row.pk, now)
     later = now + outbox.live_play_hold()  # last seen 4 minutes ago: gone
@@ -66,21 +66,21 @@ def test_a_player_who_stays_on_the_page_without_moving_gets_it_in_the_end(match,
     row = _turn_row(match, anna)
     at = row.created_at
     while at - row.created_at < outbox.live_play_max_hold():
-        presence.seen(match.pk, anna.pk, at)
+        presence.seen(match, anna.pk, at)
         with pytest.raises(outbox.RetryLater):
             outbox.deliver(row.pk, at)
         at += outbox.live_play_hold()
-    presence.seen(match.pk, anna.pk, at)
+    presence.seen(match, anna.pk, at)
     assert outbox.deliver(row.pk, at) == "sent"
 
 
 def test_a_player_not_on_the_page_is_not_held(match, anna, ben):
-    presence.seen(match.pk, ben.pk)
+    presence.seen(match, ben.pk)
     assert outbox.deliver(_turn_row(match, anna).pk) == "sent"
 
 
 def test_other_mail_is_not_held(match, anna):
-    presence.seen(match.pk, anna.pk)
+    presence.seen(match, anna.pk)
     start = Notification.objects.get(kind=Kind.START, match=match, user=anna)
     assert outbox.deliver(start.pk) == "sent"
 
@@ -93,6 +93,6 @@ def test_a_cache_that_is_down_holds_nothing_and_breaks_no_page(match, anna, sett
         }
     }
     # (Django re-reads CACHES when the setting changes.)
-    presence.seen(match.pk, anna.pk)
-    assert presence.last_seen(match.pk, anna.pk) is None
+    presence.seen(match, anna.pk)
+    assert presence.last_seen(match, anna.pk) is None
     assert outbox.deliver(_turn_row(match, anna).pk) == "sent"
