@@ -843,26 +843,39 @@ def proposal_moves(state, seat: int, memo: dict | None = None) -> list[dict]:
     for key, building in BUILDINGS.items():
         if not proposable(state, seat, building):
             continue
-        spots = None
-        for partners in partner_sets(state, seat):
-            split = shares(state, seat, building, partners)
-            if ruleset(state) >= 2:
+        if ruleset(state) >= 2:
+            spots = B.placements(state, building, memo)
+            if not spots:
+                continue
+            for partners in partner_sets(state, seat):
                 split = menu_split(state, seat, building, partners)
                 if split is None:
                     continue
-            elif not all(
+                fields = terms_fields(split)
+                for cells, facing in spots:
+                    move = {"type": "propose", "building": key, "cells": cells, "facing": facing}
+                    move.update({k: list(v) for k, v in fields.items()})
+                    moves.append(move)
+            continue
+        spots = None
+        for partners in partner_sets(state, seat):
+            split = shares(state, seat, building, partners)
+            if not all(
                 can_afford(state["players"][s], d["guilders"], d["wood"]) for s, d in split.items()
             ):
                 continue
             if spots is None:
                 spots = B.placements(state, building, memo)
             for cells, facing in spots:
-                move = {"type": "propose", "building": key, "cells": cells, "facing": facing}
-                if ruleset(state) >= 2:
-                    move.update(terms_fields(split))
-                else:
-                    move["partners"] = partners
-                moves.append(move)
+                moves.append(
+                    {
+                        "type": "propose",
+                        "building": key,
+                        "cells": cells,
+                        "facing": facing,
+                        "partners": partners,
+                    }
+                )
     return moves
 
 
@@ -895,7 +908,11 @@ def menu_split(state, seat: int, building: Building, partners: list[int]) -> dic
     it together at all. Any other terms may be typed."""
     people = [seat, *partners]
     even = shares(state, seat, building, partners)
-    candidates = [even]
+    try:
+        return check_terms(state, seat, building, terms_fields(even))
+    except IllegalMove:
+        pass
+    candidates = []
     points = {s: even[s]["points"] for s in people}
     for discount in discount_options(state, seat, building):
         need = dict(zip(("guilders", "wood"), cost_after(state, building, discount), strict=True))
