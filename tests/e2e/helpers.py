@@ -13,6 +13,12 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
+def with_axe(page: Page) -> None:
+    """Load axe-core into every page this tab opens from now on. An init script runs through
+    the browser's debugging protocol, so the site's CSP (no inline script) does not stop it."""
+    page.add_init_script(path=str(AXE))
+
+
 def watch_console(page: Page) -> list[str]:
     """Console errors and uncaught exceptions of the page, as they happen."""
     errors: list[str] = []
@@ -22,12 +28,10 @@ def watch_console(page: Page) -> list[str]:
 
 
 def sign_up(page: Page, live_server, email: str) -> None:
-    page.goto(live_server.url + "/signup/")
-    page.fill("input[name=email]", email)
-    page.fill("input[name=password]", "a long enough password")
-    page.fill("input[name=password_again]", "a long enough password")
-    page.click("button[type=submit]:has-text('Create my account')")
-    expect(page).to_have_url(live_server.url + "/lobby/")
+    """Sign up and follow the mailed confirmation (tests/e2e/accounts.py); ends in the lobby."""
+    from .accounts import sign_up as confirmed_sign_up
+
+    confirmed_sign_up(page, live_server.url, email)
 
 
 def play_now(page: Page, slug: str, players: int) -> None:
@@ -46,9 +50,8 @@ def sideways_scroll(page: Page) -> int:
 
 
 def axe_violations(page: Page, impacts=("serious", "critical")) -> list[str]:
-    """axe-core's violations of the given impacts on the page as it is now."""
-    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
+    """axe-core's violations of the given impacts on the page as it is now (axe is loaded
+    into every page by `with_axe`, outside the page's Content-Security-Policy)."""
     found = page.evaluate("async () => (await axe.run(document)).violations")
     return [
         f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"

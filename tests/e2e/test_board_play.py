@@ -15,6 +15,7 @@ from .helpers import (
     sideways_scroll,
     sign_up,
     watch_console,
+    with_axe,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -29,6 +30,7 @@ def test_a_whole_match_by_clicking_the_board(
     page: Page, live_server, screenshots, slug, players, size
 ):
     errors = watch_console(page)
+    with_axe(page)
     page.set_viewport_size(size)
     sign_up(page, live_server, f"{slug}-{size['width']}@example.com")
     assert not axe_violations(page)  # the lobby
