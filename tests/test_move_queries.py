@@ -122,8 +122,10 @@ def test_a_repeated_key_is_answered_without_a_second_move(client, duel):
     with Counted() as queries:
         again = post(client, match, tokens[first], key="k1")
     assert again.json()["duplicate"] is True
-    # the token's user with the seat and match (no longer this seat's turn), the key
-    assert len(queries) == 2, "\n".join(queries.sql)
+    # the token's user with the seat and match (no longer this seat's turn), the key; then,
+    # since a key may be reused only for the same move, the command is read against the
+    # position that move was applied to: its snapshot, the log tail and the seats
+    assert len(queries) == 5, "\n".join(queries.sql)
     assert Move.objects.filter(match=match).count() == 1
 
 
