@@ -4,6 +4,8 @@ body shape). Runs in-process through the WSGI app, with a play token."""
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -23,6 +25,19 @@ CHECKS = [
     content_type_conformance,
     response_schema_conformance,
 ]
+
+
+@pytest.fixture(autouse=True)
+def keep_the_test_connection():
+    """As Django's test client does around each request: the bare WSGI app's
+    close_old_connections would otherwise close the test's connection, in the middle of its
+    transaction, once it is older than CONN_MAX_AGE (60 s on PostgreSQL), and every later
+    request would fail with 'the connection is closed'."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
