@@ -79,6 +79,10 @@ class Gunicorn:
                 "sync",
                 "--log-level",
                 "warning",
+                # A worker importing Django on a saturated box may take longer than the
+                # default 30 s to boot; gunicorn would kill it and start again forever.
+                "--timeout",
+                "300",
             ],
             cwd=ROOT,
             env=env,
@@ -98,6 +102,7 @@ class Gunicorn:
                 return self
             except OSError:
                 time.sleep(0.3)
+        self.__exit__()  # stop it: a gunicorn left behind would load the box for hours
         raise RuntimeError("gunicorn did not answer within 180 s")
 
     def __exit__(self, *exc) -> None:

@@ -95,7 +95,8 @@ def main(argv: list[str] | None = None) -> dict:
             with connection.execute_wrapper(keep):
                 if not move():
                     break
-            if any("'finished'" in q or '"result"' in q for q in statements):
+            finished = ('"status"' in q for q in statements if q.startswith('UPDATE "games_match"'))
+            if any(finished):
                 kind = "ends the match"
             elif any(q.startswith('INSERT INTO "notifications_notification"') for q in statements):
                 kind = "asks someone new (deadlines, turn notices)"
