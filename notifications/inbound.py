@@ -19,6 +19,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from email.message import Message
+from email.policy import compat32
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -133,8 +134,6 @@ def record_raw(
 def message_bytes(message: Message) -> bytes:
     """The bytes of a message anymail parsed (the webhook), as close to the original as the
     email package can give them."""
-    from email.policy import compat32
-
     for render in (
         lambda: message.as_bytes(),
         lambda: message.as_bytes(policy=compat32),

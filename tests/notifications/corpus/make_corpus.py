@@ -61,10 +61,6 @@ def applied(*menu: int, passed_over: bool = False, **more) -> dict:
     }
 
 
-def ident(client: str, n: int) -> str:
-    return f"<{client}.{n:03d}.7f3a9c@{client}.example>"
-
-
 _counter = iter(range(1, 10_000))
 
 
