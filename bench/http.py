@@ -258,6 +258,8 @@ def main(argv: list[str] | None = None) -> dict:
         "workers": args.workers,
         "position_cache": "redis" if CACHE_URL.startswith("redis") else "per process",
     }
+    if CACHE_URL:  # the matches started here leave their positions where gunicorn reads them
+        os.environ["CACHE_URL"] = CACHE_URL
     with bench_database() as url:
         from bench.floors import create_table
 
