@@ -206,6 +206,9 @@ class ArchiveFilters:
 def archive(filters: ArchiveFilters, page_number: str | int | None) -> Page:
     """Finished matches, newest first, with their players and placings."""
     matches = Match.objects.filter(status=MatchStatus.FINISHED)
+    if "\x00" in filters.game + filters.player:
+        # No game or name holds a NUL, and PostgreSQL refuses one in a query (a 500, not a page).
+        matches = matches.none()
     if filters.game:
         matches = matches.filter(game_slug=filters.game)
     if filters.player:
