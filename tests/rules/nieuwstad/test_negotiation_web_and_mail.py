@@ -128,7 +128,8 @@ def test_uneven_shares_and_a_counter_offer_on_the_web(table):
     assert "Played: propose hospice" in page
     page = logged_in(user[1]).get(reverse("match_detail", args=[match.pk])).content.decode()
     assert f"{names[1]} pays 0 g and 4 wood for 3 point(s)" in page
-    assert 'value="accept"' in page and 'value="counter with an even split"' in page
+    assert 'data-target="cmd:accept"' in page  # the choices built on the board
+    assert 'data-target="cmd:counter with an even split"' in page
     page = post(
         match,
         user[1],
