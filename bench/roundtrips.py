@@ -5,7 +5,10 @@ resolves forced decisions (exactly one legal move) the way the platform does and
 decisions a person would have been asked. The log is then replayed and every asked decision
 is checked again here: how many legal answers it had, and whether it was asked of the same
 seat as the one before (an answer a player could have chained in the same email when the
-question was foreseeable). Goal: no person is ever asked a question with only one answer.
+question was foreseeable). Goal: no person is ever asked a question with only one answer,
+except where playing it at once would tell the table what that player alone knows
+(`Game.asks_when_forced`, e.g. a Blankenburg purse behind its screen): those are counted
+apart, as the price of keeping the secret.
 
     uv run python -m bench.roundtrips [--quick] [--game SLUG]
 """
@@ -19,7 +22,7 @@ from games.engine import event_rng, playout
 
 
 def measure(game, players: int, *, matches: int) -> dict:
-    decisions = forced = asked = single = same_seat_again = 0
+    decisions = forced = asked = single = single_to_hide = same_seat_again = 0
     answers = []
     for n in range(matches):
         log = playout.play(game, players, seed=f"bench-roundtrips:{n}")
@@ -32,7 +35,9 @@ def measure(game, players: int, *, matches: int) -> dict:
             if source == "bot":
                 count = len(game.legal_moves(state, seat))
                 answers.append(count)
-                single += count == 1
+                hiding = count == 1 and game.asks_when_forced(state, seat)
+                single += count == 1 and not hiding
+                single_to_hide += hiding
                 same_seat_again += previous_asked == seat
                 previous_asked = seat
             state = game.apply(state, seat, move, event_rng(log.seed, seq))
@@ -45,6 +50,7 @@ def measure(game, players: int, *, matches: int) -> dict:
         "asked_per_game": asked / matches,
         "asked_per_player": asked / matches / players,
         "asked_with_one_answer": single,
+        "asked_with_one_answer_to_hide": single_to_hide / matches,
         "same_seat_again_per_game": same_seat_again / matches,
         "mean_answers_when_asked": sum(answers) / len(answers) if answers else 0,
     }
