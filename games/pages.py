@@ -378,10 +378,6 @@ def _legal_commands(match: Match, game: Game, state: State | None, seat: Seat | 
     return [game.format_move(state, seat.number, m) for m in legal]
 
 
-def move_received(match: Match, idempotency_key: str) -> bool:
-    return match.moves.filter(idempotency_key=idempotency_key).exists()
-
-
 # --- replay -------------------------------------------------------------------------------
 
 

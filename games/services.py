@@ -477,7 +477,8 @@ def submit_move(
                 except IllegalMove as error:
                     return _refused(match, idempotency_key, error.message)
                 except (ValueError, KeyError, IndexError, TypeError):
-                    # A rules parser tripped over odd input: still a clear answer.
+                    # A rules parser tripped over odd input (its bug): still a clear answer.
+                    log.exception("match %s: command %r could not be parsed", match.pk, command)
                     message = f"That command could not be read. {game.help_text()}".strip()
                     return MoveResult(ok=False, match=match, message=message)
             turn = _Turn(match, game, state, seats)

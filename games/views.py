@@ -16,8 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from community.access import can_watch
 from games import pages, selectors, services, signin
-from games.commands import interpret
-from games.engine import IllegalMove, available_games
+from games.engine import available_games
 from games.forms import (
     GameChoiceForm,
     MatchCreateForm,
@@ -302,40 +301,16 @@ def match_move(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, errors[0])
         return back
     command = form.cleaned_data["command"].strip()
-    seq = form.cleaned_data["seq"]
-    key = f"web:{seat.number}:{form.cleaned_data['token']}"
-    if pages.move_received(match, key):
-        messages.info(request, "This move was already received and applied.")
-        return back
-    if match.status != MatchStatus.ACTIVE:
-        messages.error(request, "The match is not in play.")
-        return back
-    outdated = seq != match.head_seq
-    if not outdated and seat.number not in match.to_act:
-        messages.error(request, "It is not your turn.")
-        return back
-    game = match.game
-    try:
-        move = interpret(game, selectors.load_state(match), seat.number, command)
-    except IllegalMove as error:
-        if outdated:
-            messages.error(request, "The game has moved on since that position; look at it again.")
-        else:
-            messages.error(request, error.message)
-        return back
-    except (ValueError, KeyError, IndexError, TypeError):
-        # A rules package's parser tripping over odd input is its bug, but the player still
-        # gets an answer rather than an error page.
-        log.exception("match %s: command %r could not be parsed", match.pk, command)
-        messages.error(request, "That command could not be read; try a button or 'help'.")
-        return back
+    # The command is read by the service under the match's lock, against the position the
+    # move is applied to; the service also answers a repeated form (the idempotency key), an
+    # outdated position and a move out of turn.
     result = services.submit_move(
         match_id=match.pk,
         seat=seat.number,
-        move=move,
+        command=command,
         source=MoveSource.WEB,
-        expected_seq=seq,
-        idempotency_key=key,
+        expected_seq=form.cleaned_data["seq"],
+        idempotency_key=f"web:{seat.number}:{form.cleaned_data['token']}",
     )
     if result.duplicate:
         messages.info(request, result.message)

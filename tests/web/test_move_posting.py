@@ -124,3 +124,39 @@ def test_a_parser_that_trips_gives_a_message_not_a_500(duel, anna, monkeypatch):
     assert response.status_code == 200
     assert "could not be read" in response.content.decode()
     assert duel.moves.count() == 0
+
+
+def test_the_command_is_read_under_the_lock_from_the_position_loaded_there(duel, anna, monkeypatch):
+    """The web move reads no position of its own: the service parses the command inside
+    its transaction, after locking the match, against the state it applies the move to."""
+    from django.db import connection
+
+    from games import selectors, services
+
+    outside = len(connection.atomic_blocks)
+    reads = []
+
+    def load_state(match, *args, **kwargs):
+        reads.append(len(connection.atomic_blocks) > outside)
+        return real_load_state(match, *args, **kwargs)
+
+    real_load_state = selectors.load_state
+    monkeypatch.setattr(selectors, "load_state", load_state)
+    monkeypatch.setattr(services, "load_state", load_state)
+    parsed_from = []
+    real_interpret = services.interpret
+
+    def interpret(game, state, seat, text):
+        parsed_from.append(state)
+        return real_interpret(game, state, seat, text)
+
+    monkeypatch.setattr(services, "interpret", interpret)
+    card = hand_of(duel, anna)[0]
+    reads.clear()
+    logged_in(anna).post(
+        reverse("match_move", args=[duel.pk]),
+        {"command": f"play {card}", "seq": duel.head_seq, "token": "under-the-lock"},
+    )
+    assert duel.moves.count() == 1
+    assert reads and all(reads), "the position was read outside the move's transaction"
+    assert len(parsed_from) == 1
