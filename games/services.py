@@ -576,17 +576,35 @@ def takeback_refusal(match: Match, seat: int) -> str:
     if match.status != MatchStatus.ACTIVE:
         return "The match is not in play."
     last = match.moves.filter(seq=match.head_seq).first()
-    if last is None or last.kind != MoveKind.MOVE or last.source not in OWN_DECISION_SOURCES:
-        return "There is no decision of yours to take back: the last entry is not one."
+    if last is None:
+        return NO_DECISION_TO_TAKE_BACK
+    cancelled = LoggedMove(last.seq, last.seat, last.kind, last.payload)
+    refusal = _not_own_decision(cancelled, last.source, seat)
+    if refusal:
+        return refusal
+    return _policy_refusal(match.game, match.seed, cancelled, load_state(match, upto=last.seq - 1))
+
+
+NO_DECISION_TO_TAKE_BACK = "There is no decision of yours to take back: the last entry is not one."
+
+
+def _not_own_decision(last: LoggedMove, source: str, seat: int) -> str:
+    """Why the log's last entry is not a decision `seat` made itself ("" if it is)."""
+    if last.kind != MoveKind.MOVE or source not in OWN_DECISION_SOURCES:
+        return NO_DECISION_TO_TAKE_BACK
     if last.seat != seat:
         return "Another player has acted since your last decision; it stands."
-    game = match.game
-    before = load_state(match, upto=last.seq - 1)
-    rng = event_rng(match.seed, last.seq)
-    after = game.apply(copy_state(before), seat, last.payload, rng)
+    return ""
+
+
+def _policy_refusal(game, seed: str, last: LoggedMove, before: State) -> str:
+    """Why the decision `last`, played from `before`, stands: it drew by chance or revealed
+    something hidden ("" if it may be taken back)."""
+    rng = event_rng(seed, last.seq)
+    after = game.apply(copy_state(before), last.seat, last.payload, rng)
     if rng.drawn:
         return "Your move drew something by chance (a shuffle, a draw, a die); it stands."
-    if _reveals_hidden(game, before, after, seat):
+    if _reveals_hidden(game, before, after, last.seat):
         return "Your move revealed hidden information; it stands."
     return ""
 
@@ -832,9 +850,16 @@ def import_match(*, data: dict[str, Any], imported_by: AbstractBaseUser | None =
             for n, name in enumerate(names)
         ]
         turn = _Turn(match, game, state, seats)
-        for index, entry in enumerate(data["moves"], start=1):
+        entries = data["moves"]
+        before = None  # the position before the previous entry, kept when a takeback follows
+        for index, entry in enumerate(entries, start=1):
             if entry["seq"] != index:
                 raise ServiceError(f"The log has a gap before seq {entry['seq']}.")
+            if entry["kind"] == MoveKind.TAKEBACK:
+                _check_imported_takeback(game, seed, entries, index, before)
+            kept = None
+            if index < len(entries) and entries[index]["kind"] == MoveKind.TAKEBACK:
+                kept = copy_state(turn.state)
             try:
                 row = turn.append(
                     seat=entry["seat"],
@@ -842,11 +867,14 @@ def import_match(*, data: dict[str, Any], imported_by: AbstractBaseUser | None =
                     payload=entry["payload"],
                     source=MoveSource.IMPORT,
                     note=entry.get("note", ""),
+                    before=before,
                 )
             except IllegalMove as error:
                 raise ServiceError(f"Move {index} does not replay: {error.message}") from None
             if row.digest != entry["digest"]:
                 raise ServiceError(f"Move {index} replays to a different position.")
+            before = kept
+        match.takebacks = any(e["kind"] == MoveKind.TAKEBACK for e in entries)
         result = game.result(turn.state)
         match.result = data.get("result") or (result.as_json() if result else None)
         match.status = MatchStatus.FINISHED
@@ -854,3 +882,20 @@ def import_match(*, data: dict[str, Any], imported_by: AbstractBaseUser | None =
         match.to_act = []
         match.save()
         return match
+
+
+def _check_imported_takeback(
+    game, seed: str, entries: list[dict], index: int, before: State | None
+) -> None:
+    """An imported takeback (entry `index`, counted from 1) must be one the policy allowed
+    when it was made: it cancels the entry just before it, a decision of the same seat that
+    drew nothing by chance and revealed nothing hidden (docs/takebacks.md)."""
+    entry = entries[index - 1]
+    if entry["payload"] != {"cancels": index - 1} or before is None:
+        raise ServiceError(f"Entry {index} takes back something other than the entry before it.")
+    previous = entries[index - 2]
+    last = LoggedMove(previous["seq"], previous["seat"], previous["kind"], previous["payload"])
+    refusal = _not_own_decision(last, previous.get("source", ""), entry["seat"])
+    refusal = refusal or _policy_refusal(game, seed, last, before)
+    if refusal:
+        raise ServiceError(f"Entry {index} is a takeback the policy refuses: {refusal}")
