@@ -219,6 +219,10 @@ class Move(models.Model):
     idempotency_key = models.CharField(max_length=255, null=True, blank=True)
     digest = models.CharField(max_length=64)
     note = models.CharField(max_length=500, blank=True)  # an operator's reason, a timeout's cause
+    # The seat's clock when it made this entry: when it was asked and its deadline. A takeback
+    # puts them back (docs/takebacks.md). Platform data, not game state: not in the digest.
+    asked_at = models.DateTimeField(null=True, blank=True)
+    deadline_at = models.DateTimeField(null=True, blank=True)
 
     objects = MoveQuerySet.as_manager()
 

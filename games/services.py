@@ -238,6 +238,7 @@ class _Turn:
         self.moved_seats: set[int] = set()
         self.changed_seats: dict[int, Seat] = {}  # written once, by save_seats()
         self.changed_fields: set[str] = set()
+        self.restored: dict[int, Move] = {}  # seat: the decision a takeback cancelled
 
     def seat_changed(self, seat: Seat, *fields: str) -> None:
         self.changed_seats[seat.number] = seat
@@ -268,6 +269,7 @@ class _Turn:
         entry = LoggedMove(seq=seq, seat=seat, kind=kind, payload=payload)
         self.state = apply_logged(self.game, self.state, entry, self.match.seed, before=before)
         digest = chain_digest(self.match.head_digest or GENESIS, self.state)
+        clock = self.seats[seat] if seat is not None and seat < len(self.seats) else None
         row = Move.objects.create(
             match=self.match,
             seq=seq,
@@ -278,6 +280,8 @@ class _Turn:
             idempotency_key=idempotency_key,
             digest=digest,
             note=note[:500],
+            asked_at=clock.waiting_since if clock else None,
+            deadline_at=clock.deadline_at if clock else None,
         )
         self.match.head_seq = seq
         self.match.head_digest = digest
@@ -339,7 +343,15 @@ class _Turn:
         for seat in self.seats:
             waiting = seat.number in asked and not seat.played_by_bot
             asked_again = seat.number not in previous_to_act or seat.number in self.moved_seats
-            if waiting and (asked_again or seat.deadline_at is None):
+            cancelled = self.restored.get(seat.number)
+            if waiting and cancelled is not None and cancelled.deadline_at is not None:
+                # A takeback gives no time back: the clock the seat had runs on.
+                seat.deadline_at = notify.deadline_restored(match, seat, cancelled)
+                seat.deadline_seq = match.head_seq
+                seat.waiting_since = cancelled.asked_at
+                self.seat_changed(seat, *DEADLINE_FIELDS)
+                newly.append(seat.number)
+            elif waiting and (asked_again or seat.deadline_at is None):
                 seat.deadline_at = notify.deadline_for(match, seat, now)
                 seat.deadline_seq = match.head_seq
                 seat.waiting_since = now
@@ -549,12 +561,14 @@ def take_back(
         match, seats = _lock(match_id)
         if idempotency_key and match.moves.filter(idempotency_key=idempotency_key).exists():
             return MoveResult(ok=True, duplicate=True, match=match)
-        refusal = takeback_refusal(match, seat)
+        cancelled = match.moves.filter(seq=match.head_seq).first()
+        refusal = takeback_refusal(match, seat, cancelled)
         if refusal:
             return MoveResult(ok=False, message=refusal, match=match)
         game = match.game
         before = load_state(match, upto=match.head_seq - 1, seats=seats)
         turn = _Turn(match, game, load_state(match, seats=seats), seats)
+        turn.restored[seat] = cancelled
         previous_to_act = list(match.to_act)
         turn.append(
             seat=seat,
@@ -569,19 +583,21 @@ def take_back(
         return MoveResult(ok=True, applied=turn.appended, match=match)
 
 
-def takeback_refusal(match: Match, seat: int) -> str:
-    """Why `seat` may not take back its last decision now ("" if it may)."""
+def takeback_refusal(match: Match, seat: int, last: Move | None) -> str:
+    """Why `seat` may not take back `last`, the log's last entry, now ("" if it may)."""
     if not match.takebacks:
         return "This match does not allow takebacks."
     if match.status != MatchStatus.ACTIVE:
         return "The match is not in play."
-    last = match.moves.filter(seq=match.head_seq).first()
     if last is None:
         return NO_DECISION_TO_TAKE_BACK
     cancelled = LoggedMove(last.seq, last.seat, last.kind, last.payload)
     refusal = _not_own_decision(cancelled, last.source, seat)
     if refusal:
         return refusal
+    if last.deadline_at is not None and last.deadline_at <= timezone.now():
+        # A takeback gives the clock back as it was, and that clock has run out.
+        return "Your deadline for that decision has passed; it stands."
     return _policy_refusal(match.game, match.seed, cancelled, load_state(match, upto=last.seq - 1))
 
 

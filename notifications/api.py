@@ -48,3 +48,11 @@ def deadline_for(match, seat, now: datetime) -> datetime | None:
     from . import deadlines
 
     return deadlines.deadline_for(match, seat, now)
+
+
+def deadline_restored(match, seat, cancelled) -> datetime | None:
+    """The deadline `seat` had when it made the decision `cancelled`, which a takeback has
+    just cancelled: the seat's clock (time bank included) is put back, not restarted."""
+    from . import deadlines
+
+    return deadlines.deadline_restored(match, seat, cancelled)

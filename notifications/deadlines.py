@@ -144,6 +144,36 @@ def deadline_for(match: Match, seat: Seat, now: datetime) -> datetime | None:
     return compute_deadline(match, seat.user, clock.asked_at, clock.bank_seconds, calendar)
 
 
+def deadline_restored(match: Match, seat: Seat, cancelled) -> datetime | None:
+    """The deadline `seat` had when it made the decision `cancelled` (a Move), which a
+    takeback has just cancelled: a takeback gives no time back (docs/takebacks.md).
+
+    On a time bank the clock is settled as if the seat had answered at the cancelled move
+    but earned no increment for it: the time used until then is charged, and the time since
+    runs on from the cancelled move's moment. `deadline_for` may already have settled it at
+    that move (when the move asked the same seat again): then only the increment is taken
+    back. Either way the deadline is the one the seat had, and the seat's next real answer
+    is charged from the cancelled move on."""
+    if match.time_control == TimeControl.BANK:
+        clock = SeatClock.objects.filter(match=match, seat=seat.number).first()
+        if clock is not None and clock.asked_at is not None:
+            if clock.asked_seq == cancelled.seq:
+                earned = match.increment_days * DAY
+                clock.bank_seconds = max(0, clock.bank_seconds - earned)
+            else:
+                from .outbox import calendar_of
+
+                prefs, vacation = calendar_of(match, seat.user)
+                used = counted_seconds(
+                    clock.asked_at, cancelled.created_at, zone(prefs), _is_off_day(match, vacation)
+                )
+                clock.bank_seconds = max(0, clock.bank_seconds - used)
+                clock.asked_at = cancelled.created_at
+                clock.asked_seq = cancelled.seq
+            clock.save()
+    return cancelled.deadline_at
+
+
 _NOT_GIVEN = object()
 
 
