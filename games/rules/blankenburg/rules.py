@@ -949,21 +949,26 @@ def lodge(state: State) -> None:
     for cid in reversed(state["track"]):
         c = CITIZENS[cid]
         people.append((c.name, c.prefs))
+    # The undamaged structures by name, each list in the order ties are broken: a person's
+    # place is the first of the wanted name with a bed left (one pass over the town).
+    rooms: dict[str, list[tuple[tuple[int, int], int, int]]] = {}
+    for i, s in enumerate(town):
+        if s is not None and not s["damaged"]:
+            plan = PLANS[s["card"]]
+            rooms.setdefault(plan.name, []).append(
+                ((owner_rank(state, s["owner"]), i), i, plan.capacity)
+            )
+    for candidates in rooms.values():
+        candidates.sort()
     lodging = []
     for person, prefs in people:
         where = None
         for wanted in (*prefs, INN):
-            best = None
-            for i, s in enumerate(town):
-                if s is None or s["damaged"] or guests[i] >= PLANS[s["card"]].capacity:
-                    continue
-                if PLANS[s["card"]].name != wanted:
-                    continue
-                key = (owner_rank(state, s["owner"]), i)
-                if best is None or key < best[0]:
-                    best = (key, i)
-            if best is not None:
-                where = best[1]
+            for _key, i, capacity in rooms.get(wanted, ()):
+                if guests[i] < capacity:
+                    where = i
+                    break
+            if where is not None:
                 break
         if where is None:
             lodging.append([person, -1, -1, 0])
