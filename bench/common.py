@@ -89,6 +89,16 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[index]
 
 
+def bare_reducer(stored: list[tuple]) -> dict:
+    """The floor a replay is measured against: decode each stored move (seq, seat, kind,
+    JSON text) and fold it into a dict, no rules at all."""
+    counts: dict = {}
+    for _seq, seat, _kind, text in stored:
+        move = json.loads(text)
+        counts[(seat, move.get("type"))] = counts.get((seat, move.get("type")), 0) + 1
+    return counts
+
+
 def us(seconds: float) -> str:
     return f"{seconds * 1e6:,.1f}"
 

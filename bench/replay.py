@@ -1,15 +1,17 @@
 """Benchmark 1, pure part: deriving a position from the log, with and without snapshots.
 
-For each game and player count, bot games are played to the end; their logs are then
-replayed the way the platform does it (games.replay: setup, then `apply` for every logged
-move, legality checks included). Figures:
+For each game and player count, bot games are played to the end; their logs are kept as
+the database returns them (each payload JSON text) and replayed the way the platform does:
 
-- full replay: setup + every move, no digests (per match and per move);
-- full replay with digests: the same, recomputing the chained digest after each move
-  (what `verify_match` does), to show what digests cost;
+- full replay: setup, decode every payload, then `games.replay.replay_rows` (what
+  `selectors.load_state` runs: `replay_move`, the rules' own checks in, no shape check again),
+  per match and per move;
+- checked: the same through `apply_logged` (`apply`, shape check in), as `verify_match` does;
+- with digests: checked, recomputing the chained digest after each move (`verify_match`);
+- a bare reducer over the same rows (decode and fold into a dict, no rules): the floor,
+  and each replay as a ratio to it;
 - current position with snapshots: decode the latest snapshot at or before the position
-  (stored as JSON, as the database returns it) and replay the tail; mean and worst over
-  every position of every match.
+  (stored as JSON) and replay the tail; mean and worst over every position of every match.
 
 The database part (load_state on PostgreSQL) is in bench/replay_db.py.
 
@@ -26,80 +28,96 @@ import os
 import pstats
 import time
 
-from bench.common import ROOT, game_sizes, median, repeat, report, table, us
+from bench.common import ROOT, bare_reducer, game_sizes, median, repeat, report, table, us
 from games.engine import GENESIS, canonical_json, chain_digest, playout
-from games.replay import LoggedMove, apply_logged, initial_state
+from games.replay import LoggedMove, apply_logged, initial_state, replay_rows
 
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "50"))
 
 
-def logged(game_log: playout.Playout) -> list[LoggedMove]:
+def stored(game_log: playout.Playout) -> list[tuple]:
+    """The log as the database returns it: (seq, seat, kind, payload as JSON text)."""
     return [
-        LoggedMove(seq, seat, "move", move)
+        (seq, seat, "move", json.dumps(move))
         for seq, (seat, move, _source) in enumerate(game_log.log, start=1)
     ]
 
 
-def replay_full(game, names, game_log, entries, *, digests: bool = False):
+def decoded(rows: list[tuple]) -> list[tuple]:
+    return [(seq, seat, kind, json.loads(text)) for seq, seat, kind, text in rows]
+
+
+def replay_full(game, names, game_log, rows, *, checked: bool = False, digests: bool = False):
     state = initial_state(game, names, game_log.options, game_log.seed)
+    if not checked and not digests:
+        return replay_rows(game, state, decoded(rows), game_log.seed)
     previous = GENESIS
-    for entry in entries:
+    for seq, seat, kind, text in rows:
+        entry = LoggedMove(seq, seat, kind, json.loads(text))
         state = apply_logged(game, state, entry, game_log.seed)
         if digests:
             previous = chain_digest(previous, state)
     return state
 
 
-def snapshots_of(game, names, game_log, entries) -> dict[int, str]:
+def snapshots_of(game, names, game_log, rows) -> dict[int, str]:
     """The JSON snapshots a match stores (every SNAPSHOT_EVERY moves; 0 is the setup)."""
     state = initial_state(game, names, game_log.options, game_log.seed)
-    stored = {0: canonical_json(state)}
-    for entry in entries:
-        state = apply_logged(game, state, entry, game_log.seed)
-        if entry.seq % SNAPSHOT_EVERY == 0:
-            stored[entry.seq] = canonical_json(state)
-    return stored
+    kept = {0: canonical_json(state)}
+    for row in decoded(rows):
+        state = replay_rows(game, state, [row], game_log.seed)
+        if row[0] % SNAPSHOT_EVERY == 0:
+            kept[row[0]] = canonical_json(state)
+    return kept
 
 
-def load_with_snapshot(game, game_log, entries, stored: dict[int, str], upto: int):
+def load_with_snapshot(game, game_log, rows, kept: dict[int, str], upto: int):
     start = upto - upto % SNAPSHOT_EVERY
-    state = json.loads(stored[start])
-    for entry in entries[start:upto]:
-        state = apply_logged(game, state, entry, game_log.seed)
-    return state
+    state = json.loads(kept[start])
+    return replay_rows(game, state, decoded(rows[start:upto]), game_log.seed)
 
 
 def measure(game, players: int, *, matches: int, seconds: float) -> dict:
     names = playout.player_names(players)
     logs = [playout.play(game, players, seed=f"bench-replay:{n}") for n in range(matches)]
-    all_entries = [logged(g) for g in logs]
+    all_rows = [stored(g) for g in logs]
     moves = sum(g.moves for g in logs)
-    for g, entries in zip(logs, all_entries):  # the replay must reproduce the playout
-        assert replay_full(game, names, g, entries) == g.final
+    for g, rows in zip(logs, all_rows):  # the replay must reproduce the playout
+        assert replay_full(game, names, g, rows) == g.final
+        assert replay_full(game, names, g, rows, checked=True) == g.final
 
-    def full():
-        for g, entries in zip(logs, all_entries):
-            replay_full(game, names, g, entries)
+    def run(**how):
+        def every_match():
+            for g, rows in zip(logs, all_rows):
+                replay_full(game, names, g, rows, **how)
 
-    def full_digests():
-        for g, entries in zip(logs, all_entries):
-            replay_full(game, names, g, entries, digests=True)
+        return every_match
 
-    t_full = median(repeat(full, seconds=seconds))
-    t_digests = median(repeat(full_digests, seconds=seconds))
+    def bare():
+        for rows in all_rows:
+            bare_reducer(rows)
+
+    # Alternating, so a burst of load elsewhere touches each figure alike.
+    t_full, t_checked, t_bare = [], [], []
+    for _ in range(5):
+        t_full += repeat(run(), seconds=seconds / 5)
+        t_checked += repeat(run(checked=True), seconds=seconds / 5)
+        t_bare += repeat(bare, seconds=seconds / 5)
+    t_full, t_checked, t_bare = median(t_full), median(t_checked), median(t_bare)
+    t_digests = median(repeat(run(digests=True), seconds=seconds))
 
     # Every position of every match, loaded from its latest snapshot (sampled to at most
     # 60 positions a match so long games stay quick).
     snapshot_times = []
     head_times = []
-    for g, entries in zip(logs, all_entries):
-        stored = snapshots_of(game, names, g, entries)
+    for g, rows in zip(logs, all_rows):
+        kept = snapshots_of(game, names, g, rows)
         step = max(1, g.moves // 60)
         positions = sorted(set(range(0, g.moves + 1, step)) | {g.moves})
         for upto in positions:
             t = median(
                 repeat(
-                    lambda: load_with_snapshot(game, g, entries, stored, upto),  # noqa: B023
+                    lambda: load_with_snapshot(game, g, rows, kept, upto),  # noqa: B023
                     seconds=seconds / len(positions) / 4,
                     at_least=3,
                 )
@@ -114,6 +132,8 @@ def measure(game, players: int, *, matches: int, seconds: float) -> dict:
         "moves_per_match": moves / matches,
         "full_per_match_s": t_full / matches,
         "full_per_move_s": t_full / moves,
+        "checked_per_move_s": t_checked / moves,
+        "bare_reducer_per_move_s": t_bare / moves,
         "digests_per_match_s": t_digests / matches,
         "digests_per_move_s": t_digests / moves,
         "snapshot_mean_s": sum(snapshot_times) / len(snapshot_times),
@@ -126,13 +146,13 @@ def profile(game, players: int, *, seconds: float, top: int = 8) -> str:
     """cProfile's top functions (own time) while replaying bot games: what `apply` costs."""
     names = playout.player_names(players)
     logs = [playout.play(game, players, seed=f"bench-replay-profile:{n}") for n in range(3)]
-    all_entries = [logged(g) for g in logs]
+    all_rows = [stored(g) for g in logs]
     profiler = cProfile.Profile()
     started = time.perf_counter()
     profiler.enable()
     while True:
-        for g, entries in zip(logs, all_entries):
-            replay_full(game, names, g, entries)
+        for g, rows in zip(logs, all_rows):
+            replay_full(game, names, g, rows)
         if time.perf_counter() - started >= seconds:
             break
     profiler.disable()
@@ -165,6 +185,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
                 f"{f['moves_per_match']:.0f}",
                 us(f["full_per_match_s"]),
                 us(f["full_per_move_s"]),
+                us(f["checked_per_move_s"]),
+                us(f["bare_reducer_per_move_s"]),
+                f"{f['full_per_move_s'] / f['bare_reducer_per_move_s']:.1f}",
+                f"{f['checked_per_move_s'] / f['bare_reducer_per_move_s']:.1f}",
                 us(f["digests_per_move_s"]),
                 f"{f['digests_per_move_s'] / f['full_per_move_s']:.2f}",
                 us(f["snapshot_head_mean_s"]),
@@ -180,6 +204,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
             "moves/match",
             "full replay µs/match",
             "µs/move",
+            "checked µs/move",
+            "bare JSON reducer µs/move",
+            "replay ÷ bare reducer",
+            "checked ÷ bare reducer",
             "µs/move with digests",
             "digests ratio",
             f"head from snapshot µs (every {SNAPSHOT_EVERY})",

@@ -12,8 +12,10 @@ with every seat a bot) into the bench database. Then, for each game and player c
 - the log query alone (what reading the rows costs, without any rules);
 - `selectors.verify_match`: the whole log replayed with every digest recomputed;
 - replay per move from the stored JSON (payloads as PostgreSQL returns them, decoded here),
-  setup and legality checks in, beside a bare reducer that decodes the same rows and folds
-  them into a dict: the ratio is what the rules cost over reading the log at all.
+  setup in, the way `load_state` replays (`replay_rows`: the rules' own checks, not the
+  shape check again) and the way `verify_match` does (`apply_logged`: checked), beside a
+  bare reducer that decodes the same rows and folds them into a dict: the ratio is what the
+  rules cost over reading the log at all.
 
     uv run python -m bench.replay_db [--quick] [--game SLUG]
 """
@@ -23,7 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from bench.common import game_sizes, median, repeat, report, table, us
+from bench.common import bare_reducer, game_sizes, median, repeat, report, table, us
 from bench.db import bench_database
 
 
@@ -40,25 +42,20 @@ def stored_log(match) -> list[tuple]:
         return cursor.fetchall()
 
 
-def replay_stored(game, match, stored: list[tuple]):
-    """The whole match replayed from its stored JSON: setup, decode, apply (legality in)."""
-    from games.replay import LoggedMove, apply_logged
+def replay_stored(game, match, stored: list[tuple], *, checked: bool = False):
+    """The whole match replayed from its stored JSON: setup, decode, then what `load_state`
+    runs (`replay_rows`), or, `checked`, what `verify_match` runs (`apply_logged`)."""
+    from games.replay import LoggedMove, apply_logged, replay_rows
     from games.selectors import setup_state
 
     state = setup_state(match, match.bench_seats)
+    if not checked:
+        rows = [(seq, seat, kind, json.loads(text)) for seq, seat, kind, text in stored]
+        return replay_rows(game, state, rows, match.seed)
     for seq, seat, kind, text in stored:
         entry = LoggedMove(seq, seat, kind, json.loads(text))
         state = apply_logged(game, state, entry, match.seed)
     return state
-
-
-def bare_reducer(stored: list[tuple]) -> dict:
-    """The floor: decode each stored move and fold it into a dict, no rules at all."""
-    counts: dict = {}
-    for _seq, seat, _kind, text in stored:
-        move = json.loads(text)
-        counts[(seat, move.get("type"))] = counts.get((seat, move.get("type")), 0) + 1
-    return counts
 
 
 def measure(game, players: int, *, matches: int, seconds: float) -> dict:
@@ -88,7 +85,7 @@ def measure(game, players: int, *, matches: int, seconds: float) -> dict:
         return median(repeat(fn, seconds=seconds / matches))
 
     head, anywhere, worst, rows_only, full, verify, cached = [], [], [], [], [], [], []
-    json_replay, bare = [], []
+    json_replay, checked, bare = [], [], []
     for match in made:
         POSITIONS.enabled = True
         load_state(match)  # the head position is now in the shared position cache
@@ -115,11 +112,14 @@ def measure(game, players: int, *, matches: int, seconds: float) -> dict:
         full.append(timed(lambda: load_state(match)))  # noqa: B023
         POSITIONS.enabled = True
         stored = stored_log(match)
-        json_replay.append(timed(lambda: replay_stored(game, match, stored)))  # noqa: B023
-        bare.append(timed(lambda: bare_reducer(stored)))  # noqa: B023
+        for _ in range(3):  # alternating, so a burst of load elsewhere touches each alike
+            json_replay.append(timed(lambda: replay_stored(game, match, stored)))  # noqa: B023
+            checked.append(timed(lambda: replay_stored(game, match, stored, checked=True)))  # noqa: B023
+            bare.append(timed(lambda: bare_reducer(stored)))  # noqa: B023
     return {
-        "json_replay_per_move_s": sum(json_replay) / moves,
-        "bare_reducer_per_move_s": sum(bare) / moves,
+        "json_replay_per_move_s": sum(json_replay) / 3 / moves,
+        "checked_replay_per_move_s": sum(checked) / 3 / moves,
+        "bare_reducer_per_move_s": sum(bare) / 3 / moves,
         "game": game.slug,
         "players": players,
         "matches": matches,
@@ -166,8 +166,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
                     us(f["verify_s"]),
                     f"{f['full_without_snapshots_s'] / f['head_with_snapshots_s']:.1f}",
                     us(f["json_replay_per_move_s"]),
+                    us(f["checked_replay_per_move_s"]),
                     us(f["bare_reducer_per_move_s"]),
                     f"{f['json_replay_per_move_s'] / f['bare_reducer_per_move_s']:.1f}",
+                    f"{f['checked_replay_per_move_s'] / f['bare_reducer_per_move_s']:.1f}",
                 ]
             )
     text = table(
@@ -185,8 +187,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
             "verify_match (digests) µs",
             "no snapshots ÷ snapshots",
             "replay from stored JSON µs/move",
+            "checked replay µs/move",
             "bare JSON reducer µs/move",
             "replay ÷ bare reducer",
+            "checked ÷ bare reducer",
         ],
         rows,
     )

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from games.engine import GENESIS, Game, State, chain_digest, copy_state, event_rng
+from games.engine.rng import EventRng
 
 # Log entries whose payload is a move for the rules; resignations and system events leave
 # the game state as it was (who plays a seat is the platform's business, not the rules').
@@ -42,6 +43,30 @@ def apply_logged(
         if before is None:
             raise NeedsEarlierPosition(entry.seq)
         return copy_state(before)
+    return state
+
+
+def replay_rows(game: Game, state: State, rows: Sequence[Sequence[Any]], seed: str) -> State:
+    """Apply log rows (seq, seat, kind, payload, ...) in order: how a position is loaded.
+
+    Every row was accepted by `apply` when it was appended, and the log is append-only, so
+    its moves go through `game.replay_move` (no shape check again; the rules' own checks
+    still run), straight from the rows, with no LoggedMove built per row. The position
+    before an entry is copied only when a takeback follows it, so a log without takebacks
+    copies nothing. `verify_match` replays through `apply_logged` and checks every digest."""
+    replay_move = game.replay_move
+    before = None
+    last = len(rows) - 1
+    for index, row in enumerate(rows):
+        seq, seat, kind, payload = row[0], row[1], row[2], row[3]
+        kept = copy_state(state) if index < last and rows[index + 1][2] == TAKEBACK else None
+        if kind in APPLIED_KINDS:
+            state = replay_move(state, seat, payload, EventRng(seed, seq))
+        elif kind == TAKEBACK:
+            if before is None:
+                raise NeedsEarlierPosition(seq)
+            state = copy_state(before)
+        before = kept
     return state
 
 

@@ -17,6 +17,7 @@ from games.replay import (
     initial_digest,
     initial_state,
     positions,
+    replay_rows,
 )
 
 log = logging.getLogger(__name__)
@@ -178,18 +179,6 @@ def load_state(match: Match, upto: int | None = None, seats: list[Seat] | None =
     state = replay_rows(game, state, [row for row in rows if row[0] > start], match.seed)
     if at_head:
         remember_position(match, state)
-    return state
-
-
-def replay_rows(game, state: State, rows: list[tuple], seed: str) -> State:
-    """Apply (seq, seat, kind, payload, ...) rows in order. The position before an entry is
-    kept only when a takeback follows it, so a log without takebacks copies nothing."""
-    before = None
-    for index, (seq, seat, kind, payload, *_rest) in enumerate(rows):
-        following = rows[index + 1][2] if index + 1 < len(rows) else None
-        kept = copy_state(state) if following == TAKEBACK else None
-        state = apply_logged(game, state, LoggedMove(seq, seat, kind, payload), seed, before)
-        before = kept
     return state
 
 

@@ -278,6 +278,15 @@ class Game:
         apply = cls.__dict__.get("apply")
         if apply is not None and not getattr(apply, "guarded", False):
             cls.apply = _guarded(apply)
+            if "replay_move" not in cls.__dict__:
+                cls.replay_move = apply
+
+    def replay_move(self, state: State, seat: int | None, move: Move, rng) -> State:
+        """`apply` for a move read back from the log, which `apply` accepted when it was
+        appended: the shape check (`check_move`) is not repeated; the rules' own checks run
+        as in `apply`. Replaying the same log gives the same positions either way
+        (tests/test_trusted_replay.py); `verify_match` replays through `apply`."""
+        return self.apply(state, seat, move, rng)
 
     # Prefixes of the step targets its board template draws ("cell" for "cell:D7"); the
     # page offers the other targets as buttons beside the board.

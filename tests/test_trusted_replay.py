@@ -1,0 +1,97 @@
+"""Loading a position replays the log through `game.replay_move` (`games.replay.replay_rows`),
+which skips the shape check every move passed when it was appended. It must give the same
+positions, and so the same chained digests, as the checked replay `verify_match` uses
+(`apply_logged`, through `apply`), for every game, including across a takeback."""
+
+import json
+
+import pytest
+
+import tests.sealed_cards  # noqa: F401  registers "sealed-cards"
+from games.engine import available_games, chain_digest, copy_state, playout
+from games.replay import (
+    TAKEBACK,
+    LoggedMove,
+    NeedsEarlierPosition,
+    apply_logged,
+    initial_digest,
+    initial_state,
+    replay_rows,
+)
+
+SIZES = [(game, n) for game in available_games() for n in (game.min_players, game.max_players)]
+
+
+def stored_rows(game_log) -> list[tuple]:
+    """The log as `load_state` reads it: payloads decoded from stored JSON."""
+    return [
+        (seq, seat, "move", json.loads(json.dumps(move)))
+        for seq, (seat, move, _source) in enumerate(game_log.log, start=1)
+    ]
+
+
+def checked_digests(game, state, rows, seed) -> tuple[object, list[str]]:
+    digests, previous, prior = [], initial_digest(state), None
+    for seq, seat, kind, payload in rows:
+        before = copy_state(state)
+        state = apply_logged(game, state, LoggedMove(seq, seat, kind, payload), seed, prior)
+        prior = before
+        previous = chain_digest(previous, state)
+        digests.append(previous)
+    return state, digests
+
+
+def trusted_digests(game, state, rows, seed) -> tuple[object, list[str]]:
+    """Row by row through replay_rows; a takeback is replayed with the row it cancels, from
+    the position before that row."""
+    digests, previous, before = [], initial_digest(state), {}
+    for index, row in enumerate(rows):
+        if row[2] == TAKEBACK:
+            state = replay_rows(
+                game, copy_state(before[index - 1]), rows[index - 1 : index + 1], seed
+            )
+        else:
+            before[index] = copy_state(state)
+            state = replay_rows(game, state, [row], seed)
+        previous = chain_digest(previous, state)
+        digests.append(previous)
+    return state, digests
+
+
+@pytest.mark.parametrize(("game", "players"), SIZES, ids=lambda v: getattr(v, "slug", v))
+def test_trusted_replay_gives_the_checked_positions_and_digests(game, players):
+    names = playout.player_names(players)
+    game_log = playout.play(game, players, seed=f"trusted-{players}")
+    rows = stored_rows(game_log)
+    setup = initial_state(game, names, game_log.options, game_log.seed)
+
+    whole = replay_rows(game, copy_state(setup), rows, game_log.seed)
+    checked, checked_chain = checked_digests(game, copy_state(setup), rows, game_log.seed)
+    trusted, trusted_chain = trusted_digests(game, copy_state(setup), rows, game_log.seed)
+
+    assert whole == checked == trusted == game_log.final
+    assert trusted_chain == checked_chain
+
+
+@pytest.mark.parametrize("game", available_games(), ids=lambda g: g.slug)
+def test_trusted_replay_follows_a_takeback_like_the_checked_one(game):
+    """A takeback after move k returns to the position before it; the move is then made again
+    (under a new seq, so with its own rng). Both replays agree, and a replay that starts on the
+    takeback (no earlier position) asks for one."""
+    players = game.min_players
+    names = playout.player_names(players)
+    game_log = playout.play(game, players, seed="trusted-takeback")
+    rows = stored_rows(game_log)[:12]
+    k = len(rows)
+    seat, move = rows[-1][1], rows[-1][3]
+    rows += [(k + 1, seat, TAKEBACK, {"cancels": k}), (k + 2, seat, "move", move)]
+    setup = initial_state(game, names, game_log.options, game_log.seed)
+
+    checked, checked_chain = checked_digests(game, copy_state(setup), rows, game_log.seed)
+    trusted = replay_rows(game, copy_state(setup), rows, game_log.seed)
+    _, trusted_chain = trusted_digests(game, copy_state(setup), rows, game_log.seed)
+
+    assert trusted == checked
+    assert trusted_chain == checked_chain
+    with pytest.raises(NeedsEarlierPosition):
+        replay_rows(game, copy_state(setup), rows[k:], game_log.seed)
