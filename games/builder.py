@@ -6,7 +6,9 @@ clicked so far, offers the next step's targets, takes a step by itself when ever
 agrees on it, and stops when one move remains: that move is shown and confirmed. The clicks
 so far travel in the URL (`?s=building:house&s=cell:E1`), so without JavaScript every step is
 a plain link the server renders, and any step can be undone by following a shorter link.
-Pure Python: the page (games/pages.py) adds the URLs.
+Steps of one `group` (a development's parcels) are a set: clicked in any order, and a picked
+one clicked again is taken out of the clicks. Pure Python: the page (games/pages.py) adds the
+URLs.
 """
 
 from __future__ import annotations
@@ -32,10 +34,13 @@ class Choice:
 
 @dataclass(frozen=True)
 class Taken:
-    """A step already taken: clicked (`undo` is the clicks before it) or forced (`undo` None)."""
+    """A step already taken: clicked (`undo` is the clicks before it) or forced (`undo` None).
+    `deselect`, for a clicked step of a group, is the clicks without it (the others stay
+    picked); None for any other step, which is undone instead."""
 
     step: Step
     undo: tuple[str, ...] | None
+    deselect: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -53,6 +58,11 @@ class Builder:
     @property
     def picked_targets(self) -> set[str]:
         return {t.step.target for t in self.taken}
+
+    @property
+    def deselect(self) -> dict[str, tuple[str, ...]]:
+        """Target -> the clicks that take it out again, for each clicked step of a group."""
+        return {t.step.target: t.deselect for t in self.taken if t.deselect is not None}
 
 
 def build(game: Game, state: State, seat: int, picked: Sequence[str]) -> Builder:
@@ -74,15 +84,18 @@ def narrow(candidates: list[tuple[Move, list[Step]]], picked: list[str]) -> Buil
         if target == AS_IS:
             kept = [c for c in candidates if len(c[1]) == position]
         else:
-            kept = [
-                c for c in candidates if len(c[1]) > position and c[1][position].target == target
-            ]
+            kept = []
+            for move, steps in candidates:
+                fitting = _clicked(steps, position, target)
+                if fitting is not None:
+                    kept.append((move, fitting))
         if not kept:
             fresh = narrow(candidates, [])
             fresh.error = "That choice is no longer open; start the move again."
             return fresh
         step = Step("end", AS_IS, "as it is") if target == AS_IS else kept[0][1][position]
-        taken.append(Taken(step, tuple(clicks)))
+        deselect = tuple(t for t in picked if t != target) if step.group else None
+        taken.append(Taken(step, tuple(clicks), deselect))
         clicks.append(target)
         candidates = kept
         if target != AS_IS:
@@ -96,16 +109,38 @@ def narrow(candidates: list[tuple[Move, list[Step]]], picked: list[str]) -> Buil
         return builder
     seen: set[str] = set()
     for _move, steps in candidates:
-        if len(steps) == position:
-            step = Step("end", AS_IS, "as it is")
-        else:
-            step = steps[position]
-        if step.target not in seen:
-            seen.add(step.target)
-            builder.choices.append(
-                Choice(step.kind, step.target, step.label, (*clicks, step.target))
-            )
+        offered = [Step("end", AS_IS, "as it is")] if len(steps) == position else []
+        offered += steps[position : _group_end(steps, position)]
+        for step in offered:
+            if step.target not in seen:
+                seen.add(step.target)
+                builder.choices.append(
+                    Choice(step.kind, step.target, step.label, (*clicks, step.target))
+                )
     return builder
+
+
+def _group_end(steps: list[Step], position: int) -> int:
+    """Where the run of steps from `position` that may be clicked now ends: one step, or
+    the rest of its group."""
+    if position >= len(steps):
+        return position
+    end = position + 1
+    group = steps[position].group
+    while group and end < len(steps) and steps[end].group == group:
+        end += 1
+    return end
+
+
+def _clicked(steps: list[Step], position: int, target: str) -> list[Step] | None:
+    """The steps with `target` clicked at `position` (a step of the group there moved to the
+    front), or None if the move cannot take that click now."""
+    for index in range(position, _group_end(steps, position)):
+        if steps[index].target == target:
+            if index == position:
+                return steps
+            return [*steps[:position], steps[index], *steps[position:index], *steps[index + 1 :]]
+    return None
 
 
 def _forced(candidates: list[tuple[Move, list[Step]]], position: int, taken: list[Taken]) -> int:

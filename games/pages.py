@@ -22,6 +22,7 @@ from django.utils.http import urlencode
 
 from games import builder, selectors
 from games.engine import Game, State, seats_to_ask
+from games.engine.preview import preview
 from games.models import Match, MatchStatus, Seat, TimeControl
 from games.replay import LoggedMove, positions
 
@@ -230,6 +231,11 @@ class BoardPlay:
     undo: list[tuple[str, str | None]]  # (label, URL going back to before it | None: forced)
     restart: str  # URL with nothing clicked
     command: str  # the command of the move to confirm
+    deselect: dict[str, str] = field(default_factory=dict)  # picked target -> URL without it
+    # The move to confirm, played on a copy of the position for the mover's eyes only
+    # (games/engine/preview.py): the mover's view after it, or why it cannot be shown.
+    preview_view: dict[str, Any] | None = None
+    preview_withheld: str = ""
 
     @property
     def picked(self) -> set[str]:
@@ -245,6 +251,7 @@ def board_play(match: Match, game: Game, state: State, seat: int, picked: list[s
     built = builder.build(game, state, seat, picked)
     drawn = tuple(f"{prefix}:" for prefix in game.board_targets)
     links = {c.target: step_url(match, c.picked) for c in built.choices}
+    shown = preview(game, state, seat, built.move) if built.move is not None else None
     return BoardPlay(
         builder=built,
         links=links,
@@ -255,6 +262,9 @@ def board_play(match: Match, game: Game, state: State, seat: int, picked: list[s
         ],
         restart=step_url(match, []),
         command=game.format_move(state, seat, built.move) if built.move is not None else "",
+        deselect={target: step_url(match, clicks) for target, clicks in built.deselect.items()},
+        preview_view=game.view(shown.after, seat) if shown and shown.after is not None else None,
+        preview_withheld=shown.withheld if shown else "",
     )
 
 

@@ -34,6 +34,7 @@ from games.engine import (
     seats_to_ask,
     seed_commitment,
 )
+from games.engine.preview import reveals_hidden
 from games.models import (
     Match,
     MatchStatus,
@@ -620,25 +621,9 @@ def _policy_refusal(game, seed: str, last: LoggedMove, before: State) -> str:
     after = game.apply(copy_state(before), last.seat, last.payload, rng)
     if rng.drawn:
         return "Your move drew something by chance (a shuffle, a draw, a die); it stands."
-    if _reveals_hidden(game, before, after, last.seat):
+    if reveals_hidden(game, before, after, last.seat):
         return "Your move revealed hidden information; it stands."
     return ""
-
-
-def _reveals_hidden(game, before: State, after: State, seat: int) -> bool:
-    """Whether the move changed anything hidden from the mover (a card drawn from the deck,
-    sealed bids opened, another hand changed) or showed the mover something hidden."""
-    secrets_before, secrets_after = game.secrets(before), game.secrets(after)
-    for holder in set(secrets_before) | set(secrets_after):
-        if holder != seat and secrets_before.get(holder) != secrets_after.get(holder):
-            return True
-    shown = game.render_text(game.view(after, seat))
-    return any(
-        text in shown
-        for holder, texts in secrets_before.items()
-        if holder != seat
-        for text in texts
-    )
 
 
 def resign(

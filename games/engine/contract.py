@@ -41,11 +41,14 @@ View = dict[str, Any]
 class Step(NamedTuple):
     """One click of a move built on the board: what is chosen (`kind`: "building", "cell"),
     the id of the thing clicked (`target`: "cell:D7", the `data-target` of an SVG element or
-    a button) and its words for the player (`label`: "D7")."""
+    a button) and its words for the player (`label`: "D7"). Consecutive steps of one move
+    with the same `group` are one set, clicked in any order (the parcels of a development);
+    clicking a picked one again takes it out."""
 
     kind: str
     target: str
     label: str
+    group: str = ""
 
 
 class IllegalMove(Exception):

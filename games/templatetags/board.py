@@ -20,3 +20,11 @@ def step_link(play, target: str) -> str:
 def picked(play, target: str) -> bool:
     """Whether `target` was clicked (or forced) in the move being built."""
     return bool(play) and bool(target) and target in play.picked
+
+
+@register.filter
+def deselect_link(play, target: str) -> str:
+    """The URL that takes the picked `target` out of the move being built ('' if none)."""
+    if not play or not target:
+        return ""
+    return play.deselect.get(target, "")

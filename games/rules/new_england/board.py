@@ -1,7 +1,8 @@
 """How a New England move is built by clicking the board (games/builder.py): the item in the
-selection, then the parcels it goes to; a figure, then where it moves; a chip on the track.
-The board template marks each parcel `cell:<name>`, each chip `chip:<value>` and each item of
-the selection `slot:<number>`."""
+selection, then the parcels it goes to, in any order (a parcel clicked again is taken out: the
+rulebook's "double clicking a selected tile will de-select it"); a figure, then where it
+moves; a chip on the track. The board template marks each parcel `cell:<name>`, each chip
+`chip:<value>` and each item of the selection `slot:<number>`."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def _use(move: dict) -> list[Step]:
     if move.get("store"):
         return [Step("use", "use:store", "store in a barn")]
     if "cells" in move:
-        return [Step("cell", f"cell:{c}", f"develop {c}") for c in move["cells"]]
+        return [Step("cell", f"cell:{c}", f"develop {c}", "parcels") for c in move["cells"]]
     return [Step("cell", f"cell:{move['at']}", f"place at {move['at']}")]
 
 
@@ -41,5 +42,5 @@ def move_steps(move: dict, command: str) -> list[Step]:
         ]
     if kind == "start_tile":
         land = Step("land", f"land:{move['land']}", LAND_NAMES[move["land"]])
-        return [land, *[Step("cell", f"cell:{c}", c) for c in move["cells"]]]
+        return [land, *[Step("cell", f"cell:{c}", c, "parcels") for c in move["cells"]]]
     return [Step("choice", f"cmd:{command}", command)]
