@@ -15,6 +15,7 @@ from .data import (
     LAND_NAMES,
     MAX_PURCHASES,
     MISSING,
+    ROTATIONS,
     WIDTH,
 )
 from .moves import MOVE_FIELDS, apply_move, legal_moves
@@ -210,6 +211,16 @@ class NewEngland(Game):
                         points=card.points,
                         figure="" if card.kind == "land" else card.kind,
                     )
+                    if card.kind == "land":
+                        # The shape as the page draws it: a 10 px square per parcel.
+                        laid = ROTATIONS[card.shape][0]
+                        entry.update(
+                            shape=card.shape,
+                            parcels=card.size,
+                            shape_cells=[[c * 10, r * 10] for c, r in laid],
+                            shape_width=max(c for c, _ in laid) * 10 + 10,
+                            shape_height=max(r for _, r in laid) * 10 + 10,
+                        )
             selection.append(entry)
         chips = []
         for value in CHIPS:

@@ -1,0 +1,50 @@
+"""What a player needs to read is on the page as text, not only in a tooltip: Blankenburg's
+characters, New England's card shapes."""
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.rules.blankenburg.data import CHARACTER_BY_KEY
+from games.rules.new_england.text import shape_picture
+from tests.web.conftest import logged_in
+from tests.web.test_move_preview import play_until
+
+pytestmark = pytest.mark.django_db
+
+
+def visible_text(page: str) -> str:
+    """The page's text outside tags and outside tooltips (<title>, title="...")."""
+    page = re.sub(r"<title>.*?</title>", "", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+def test_blankenburg_shows_every_players_character_as_text(anna):
+    match, state, mine, _move = play_until(
+        anna, "blankenburg", 3, lambda g, s, seat, m: True, seed="characters"
+    )
+    page = logged_in(anna).get(reverse("match_detail", args=[match.pk])).content.decode()
+    text = " ".join(visible_text(page).split())
+    for seat, player in enumerate(state["players"]):
+        character = CHARACTER_BY_KEY[player["char"]]
+        name = state["names"][seat]
+        you = " (you)" if seat == mine else ""
+        assert f"{name}{you}: {character.name} {' '.join(character.text.split())}" in text
+
+
+def test_new_england_explains_the_shape_notation_beside_the_cards(anna):
+    def cards_on_offer(game, state, seat, move):
+        return any(item and "card" in item for item in state["selection"])
+
+    match, state, _mine, _move = play_until(anna, "new-england", 3, cards_on_offer, seed="shapes")
+    page = logged_in(anna).get(reverse("match_detail", args=[match.pk])).content.decode()
+    selection = page[page.index("<h3>Selection</h3>") : page.index("<h3>Families</h3>")]
+    assert 'id="shape-notation"' in selection
+    assert "<code>#</code> a parcel" in selection and "turned, not mirrored" in selection
+    assert f"[{shape_picture('corner')}]" in selection  # the example is the real notation
+    drawn = re.findall(r'<svg class="shape"[^>]*aria-label="shape ([a-z ]+): (\d) parcels"', page)
+    assert drawn, "no card's shape is drawn"
+    for shape, parcels in drawn:
+        assert int(parcels) == shape_picture(shape).count("#")
