@@ -326,10 +326,11 @@ def _digest_matches(row: Notification, prefs) -> list[dict]:
 
 # Every message about a match carries the match's one subject, so a mail client that threads
 # by subject (Gmail) keeps the match in one thread; what the message says goes in its first
-# line ("headline", from templates/email/<kind>.subject.txt). Invitations (sent before the
-# seat is taken), digests (several matches) and answers to a player's mail (whose subject
-# the inbound side writes) keep their own subject.
-OWN_SUBJECT_KINDS = (Kind.INVITE, Kind.DIGEST, Kind.ANSWER)
+# line ("headline", from templates/email/<kind>.subject.txt). The answer to a player's mail
+# is a mail of the match too: what happened to the moves is its first line, which mail
+# clients show beside the subject. Invitations (sent before the seat is taken), digests
+# (several matches) and notices about mail that named no match keep their own subject.
+OWN_SUBJECT_KINDS = (Kind.INVITE, Kind.DIGEST)
 
 
 def thread_subject(match: Match) -> str:
@@ -384,6 +385,15 @@ def thread_root(row: Notification) -> str:
     return root or ""
 
 
+def answered_message_id(row: Notification) -> str:
+    """'<id>' of the player's mail that this answer is about, or ''. The id came from outside:
+    only a plain token goes into a header."""
+    value = str((row.context or {}).get("answers", ""))
+    if row.kind != Kind.ANSWER or not re.fullmatch(r"[!-;=?-~]{1,250}", value):
+        return ""
+    return f"<{value}>"
+
+
 def build_email(row: Notification) -> EmailMultiAlternatives:
     rendered = render(row)
     headers = {
@@ -397,9 +407,11 @@ def build_email(row: Notification) -> EmailMultiAlternatives:
         headers["List-Unsubscribe"] = f"<{unsubscribe_url(row.user)}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     root = thread_root(row)
-    if root:
-        headers["In-Reply-To"] = root
-        headers["References"] = root
+    answered = answered_message_id(row)
+    if root or answered:
+        # An answer replies to the player's own mail, inside the match's thread.
+        headers["In-Reply-To"] = answered or root
+        headers["References"] = " ".join(dict.fromkeys(i for i in (root, answered) if i))
     message = EmailMultiAlternatives(
         subject=rendered.subject,
         body=rendered.text,

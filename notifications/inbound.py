@@ -234,7 +234,8 @@ def _handle(row: InboundMessage, message: Message, original_size: int) -> tuple[
         _notice_wrong_sender(row, match, seat, sender)
         return InboundStatus.REJECTED, f"sender {sender} is not the seat's player"
     body = decode.body(message)
-    lines = [line.strip() for line in own_text(body.text) if line.strip()][:MAX_OWN_LINES]
+    # Blank lines are kept (as "") because they end a message of several lines after `say`.
+    lines = paragraphs(own_text(body.text))[:MAX_OWN_LINES]
     report = run_commands(match, seat, token.seq, lines, row.message_id)
     _answer(row, match, seat, report, original_size)
     outcome = "; ".join(f"{r['line'][:80]}: {r['outcome']}" for r in report.lines)
@@ -268,6 +269,35 @@ def command_words(match: Match, seat: Seat) -> set[str]:
     return words
 
 
+def paragraphs(text_lines: list[str]) -> list[str]:
+    """The lines stripped, runs of blank lines folded to one "" (a paragraph break)."""
+    out: list[str] = []
+    for line in text_lines:
+        line = line.strip()
+        if line or (out and out[-1]):
+            out.append(line)
+    return out
+
+
+def said(lines: list[str], index: int, words: set[str]) -> tuple[str, int]:
+    """The chat message a `say` line starts, and the index of its last line. `say` alone on
+    its line takes the paragraph below it; `say text` takes the lines below it up to a blank
+    line or a command."""
+    first = lines[index].partition(" ")[2].strip()
+    parts = [first] if first else []
+    end = index
+    start = index + 1
+    if not first and start < len(lines) and not lines[start]:
+        start += 1  # "say", a blank line, then the message
+    for following in range(start, len(lines)):
+        line = lines[following]
+        if not line or (first and is_command(line, words)):
+            break
+        parts.append(line)
+        end = following
+    return "\n".join(parts), end
+
+
 def is_command(line: str, words: set[str]) -> bool:
     first = line.split(" ", 1)[0].lower().rstrip(":.,;!)")
     return first.lstrip("#").isdigit() or first in words
@@ -285,7 +315,10 @@ def run_commands(
     moved = False  # after our own first move, the token's position is behind us by design
     commands_read = 0
     signed_off = False  # the first other line after a command: what follows is a signature
+    skip_to = -1  # the last line of a message taken by `say`
     for index, line in enumerate(lines):
+        if not line or index <= skip_to:
+            continue
         if signed_off or not is_command(line, words):
             signed_off = signed_off or commands_read > 0
             report.ignored.append(line)
@@ -306,8 +339,9 @@ def run_commands(
         if word == "say":
             from .chat import ChatError, post_message
 
+            text, skip_to = said(lines, index, words)
             try:
-                post_message(match=match, user=seat.user, text=rest, source="email")
+                post_message(match=match, user=seat.user, text=text, source="email")
             except ChatError as error:
                 report.add(line, error.message)
                 report.failed = line
@@ -351,7 +385,7 @@ def run_commands(
         moved = True
         report.applied.append(command)
     if report.failed:
-        rest = [ln for ln in lines[index + 1 :] if is_command(ln, words)]
+        rest = [ln for ln in lines[index + 1 :] if ln and is_command(ln, words)]
         if rest:
             report.add(
                 "...",
@@ -521,7 +555,13 @@ def _answer(
         seat=seat.number,
         seq=seq,
         hold_for_quiet_hours=False,
-        context={"report": entries, "summary": summary, "intro": intro, "help": report.help},
+        context={
+            "report": entries,
+            "summary": summary,
+            "intro": intro,
+            "help": report.help,
+            "answers": row.message_id,
+        },
     )
 
 
@@ -559,7 +599,7 @@ def _notice(row: InboundMessage, user, summary: str, intro: str, match=None, sea
         seat=seat.number if seat is not None else None,
         seq=match.head_seq if match is not None else None,
         hold_for_quiet_hours=False,
-        context={"summary": summary, "intro": intro, "report": []},
+        context={"summary": summary, "intro": intro, "report": [], "answers": row.message_id},
     )
 
 

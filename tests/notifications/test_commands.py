@@ -9,7 +9,7 @@ from games.selectors import load_state
 from notifications import inbound
 from notifications.models import ChatMessage, InboundStatus, Kind, Notification
 
-from .conftest import reply_to, seat_of, send_all, start_match, turn_email
+from .conftest import headline, reply_to, seat_of, send_all, start_match, turn_email
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,8 @@ def test_a_menu_number_plays_that_entry(match, anna):
     inbound.receive_raw(reply_to(turn_email(match, anna), "2"))
     assert match.moves.get().payload == {"type": "play", "card": cards[1]}
     answer = answer_to(anna)
-    assert answer.subject.endswith(f"Applied: play {cards[1]}")
+    assert headline(answer) == f"Applied: play {cards[1]}"
+    assert answer.subject == turn_email(match, anna).subject  # the match's one thread
     assert "Waiting for: Ben" in answer.body
 
 
@@ -43,7 +44,7 @@ def test_a_wrong_line_changes_nothing_and_says_what_would_be_accepted(match, ann
     inbound.receive_raw(reply_to(turn_email(match, anna), "play 99\n1"))
     assert match.moves.count() == 0
     answer = answer_to(anna)
-    assert "Not applied: play 99" in answer.subject
+    assert "Not applied: play 99" in headline(answer)
     assert "you cannot play 99" in answer.body
     assert "Your choices" in answer.body and "  1. play" in answer.body
     assert "1 more line not read" in answer.body
@@ -65,7 +66,7 @@ def test_several_moves_in_one_message(anna):
     assert mine == [cards[0], cards[1], cards[2]]  # the last card is forced
     match.refresh_from_db()
     assert match.status == "finished"
-    answers = [m for m in send_all() if "Applied" in m.subject]
+    answers = [m for m in send_all() if "Applied" in headline(m)]
     assert len(answers) == 1 and "Your 2 moves were applied" in answers[0].body
 
 
@@ -74,7 +75,7 @@ def test_the_answer_replaces_the_turn_notice_it_would_duplicate(anna):
     send_all()
     inbound.receive_raw(reply_to(turn_email(match, anna), "1"))
     sent = send_all()
-    assert len(sent) == 1 and "Applied" in sent[0].subject
+    assert len(sent) == 1 and "Applied" in headline(sent[0])
     assert "Your choices" in sent[0].body  # ... and it asks for the next card
     skipped = Notification.objects.filter(kind=Kind.TURN, status="skipped")
     assert skipped.count() == 1
@@ -132,7 +133,7 @@ def test_a_reply_to_a_position_that_moved_on_is_not_applied(anna):
     inbound.receive_raw(reply_to(old_turn, "1"))
     assert match.moves.count() == head
     answer = answer_to(anna)
-    assert "moved on" in answer.subject and "Trick 2 of 3" in answer.body
+    assert "moved on" in headline(answer) and "Trick 2 of 3" in answer.body
     inbound.receive_raw(reply_to(answer, "1"))  # answering the new position works
     assert match.moves.count() > head
 
@@ -151,4 +152,31 @@ def test_a_seat_still_asked_the_same_decision_has_not_moved_on(match, anna, ben)
 
 def test_an_empty_reply_is_answered(match, anna):
     inbound.receive_raw(reply_to(turn_email(match, anna), ""))
-    assert "No command found" in answer_to(anna).subject
+    assert "No command found" in headline(answer_to(anna))
+
+
+def test_a_message_of_several_lines_is_posted_whole(match, anna, ben):
+    card = hand(match, anna)[0]
+    body = (
+        "say Ben, a proposal:\n"
+        "you take the first trick,\n"
+        "I take the second.\n"
+        f"play {card}\n"
+        "\n"
+        "say\n"
+        "\n"
+        "Second thought:\n"
+        "play nothing, just kidding.\n"
+        "\n"
+        "lg Anna\n"
+    )
+    inbound.receive_raw(reply_to(turn_email(match, anna), body))
+    texts = list(ChatMessage.objects.order_by("pk").values_list("text", flat=True))
+    assert texts == [
+        "Ben, a proposal:\nyou take the first trick,\nI take the second.",
+        "Second thought:\nplay nothing, just kidding.",
+    ]
+    assert match.moves.get().payload["card"] == card  # the command after the message is played
+    answer = answer_to(anna)
+    assert headline(answer).startswith(f"Applied: play {card}")
+    assert "lg Anna" in answer.body and "Not applied" not in answer.body

@@ -149,7 +149,7 @@ def test_an_inbound_webhook_post_is_handled_by_the_worker(worker, client, anna, 
     )
     assert response.status_code == 200
     assert wait_for(lambda: match.moves.filter(source="email").count() == 1)
-    assert wait_for(lambda: any("Applied" in m.subject for m in mail.outbox))
+    assert wait_for(lambda: any(m.body.startswith("Applied") for m in mail.outbox))
 
 
 def test_two_sweeps_at_once_apply_the_timeout_once(anna, ben):

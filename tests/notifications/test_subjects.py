@@ -51,3 +51,47 @@ def test_every_mail_of_a_match_has_its_one_subject(anna, ben):
     mine = [m for m in to(sent, anna.email)]
     assert {m.subject for m in mine} == {thread_subject(match)}
     assert {headline(m).split(":")[0] for m in mine} == {"The game begins", "Your turn", "Ben"}
+
+
+def test_the_answer_to_a_reply_stays_in_the_match_thread_and_answers_that_reply(anna, ben):
+    from notifications import inbound
+
+    from .conftest import reply_to, turn_email
+
+    match = start_match(anna, ben)
+    turn = turn_email(match, anna)
+    inbound.receive_raw(reply_to(turn, "1", message_id="<reply-1@client.example>"))
+    (answer,) = to(send_all(), anna.email)
+    assert answer.subject == thread_subject(match) == turn.subject
+    assert headline(answer).startswith("Applied: play ")
+    assert answer.extra_headers["In-Reply-To"] == "<reply-1@client.example>"
+    references = answer.extra_headers["References"].split()
+    assert references[-1] == "<reply-1@client.example>" and len(references) == 2
+
+
+def test_a_forged_message_id_never_reaches_the_answers_headers(anna, ben):
+    from notifications import inbound
+
+    from .conftest import reply_to, turn_email
+
+    match = start_match(anna, ben)
+    raw = reply_to(turn_email(match, anna), "1", message_id="<x@y>")
+    raw = raw.replace(b"Message-ID: <x@y>", b'Message-ID: <a b"c@evil>')
+    inbound.receive_raw(raw)
+    (answer,) = to(send_all(), anna.email)
+    assert "evil" not in answer.extra_headers["In-Reply-To"]
+    assert "evil" not in answer.extra_headers["References"]
+    assert headline(answer).startswith("Applied: play ")
+
+
+def test_a_notice_about_mail_that_named_no_match_has_its_own_subject(anna):
+    from notifications import inbound
+
+    raw = (
+        f"From: {anna.email}\r\nTo: play+garbage@reply.example.org\r\nSubject: Re: hello\r\n"
+        "Message-ID: <lost@client.example>\r\n\r\nplay 3\r\n"
+    ).encode()
+    inbound.receive_raw(raw)
+    (notice,) = to(send_all(), anna.email)
+    assert notice.subject == "[Postal Boards] Which match?"
+    assert notice.extra_headers["In-Reply-To"] == "<lost@client.example>"
