@@ -710,6 +710,8 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
             or seat not in match.to_act
         ):
             return MoveResult(ok=False, message="No deadline has passed.", match=match)
+        if notify.clock_stopped(row):  # mail stopped reaching them after the sweep looked
+            return MoveResult(ok=False, message="The player's clock is stopped.", match=match)
         game = match.game
         state = load_state(match, seats=seats)
         turn = _Turn(match, game, state, seats)

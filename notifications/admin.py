@@ -60,16 +60,20 @@ class PreferencesAdmin(ReadOnlyAdmin):
         "email_failure_permanent",
         "email_failed_at",
         "email_failure",
+        "webhook_failing",
+        "webhook_failed_at",
     ]
-    list_filter = ["mode", "email_failing", "email_failure_permanent"]
+    list_filter = ["mode", "email_failing", "email_failure_permanent", "webhook_failing"]
     search_fields = ["user__email", "user__username", "email_failure"]
     actions = ["address_works"]
 
     @admin.action(description="The address works again: restart their deadlines, resend")
     def address_works(self, request, queryset) -> None:
-        from .reachability import mark_working
+        from .reachability import mark_webhook_working, mark_working
 
-        count = sum(mark_working(user=prefs.user) for prefs in queryset.select_related("user"))
+        users = [prefs.user for prefs in queryset.select_related("user")]
+        count = sum(mark_working(user=user) for user in users)
+        count += sum(mark_webhook_working(user=user) for user in users)
         self.message_user(request, f"{count} address(es) marked working.")
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.core.exceptions import ObjectDoesNotExist
+
 
 def seats_read(match, seats) -> None:
     """The service layer read the match's seats with their users and preferences under the
@@ -56,3 +58,19 @@ def deadline_restored(match, seat, cancelled) -> datetime | None:
     from . import deadlines
 
     return deadlines.deadline_restored(match, seat, cancelled)
+
+
+def clock_stopped(seat) -> bool:
+    """Whether `seat`'s player cannot be told of their turns now (their email, or the
+    webhook they rely on, is failing), so their deadline waits. Reads the preferences the
+    service layer loaded with the seat under the match lock."""
+    from .reachability import clock_stopped as stopped
+
+    user = getattr(seat, "user", None)
+    if user is None:
+        return False
+    try:
+        prefs = user.notification_prefs
+    except ObjectDoesNotExist:  # no preferences saved: nothing is failing
+        return False
+    return stopped(prefs)

@@ -35,6 +35,7 @@ from .preferences import (
     vacation_days_by_user,
     zone,
 )
+from .reachability import clock_stopped
 
 log = logging.getLogger(__name__)
 
@@ -258,7 +259,7 @@ def _with_calendars(seats: list[Seat]) -> list[tuple]:
 def _overdue_in(batch: list[tuple], now: datetime) -> list[tuple[int, int, int]]:
     found = []
     for seat, calendar, clock in batch:
-        if calendar[0].email_failing:
+        if clock_stopped(calendar[0]):
             continue  # the clock is stopped until the player can be reached
         deadline = effective_deadline(seat, calendar, clock)
         if deadline is not None and deadline <= now and seat.deadline_seq is not None:
@@ -390,7 +391,7 @@ def send_reminders(now: datetime | None = None) -> int:
     for seat, calendar, clock in seats:
         if seat.user is None or seat.played_by_bot or seat.number not in seat.match.to_act:
             continue
-        if calendar[0].email_failing:
+        if clock_stopped(calendar[0]):
             continue  # stopped clock; and mail to them is not getting through
         deadline = effective_deadline(seat, calendar, clock)
         if deadline is None or deadline <= now:

@@ -141,6 +141,11 @@ class Preferences(models.Model):
     # Transient (a long outage): new mail is still tried, and the first that gets through
     # clears the flag.
     email_failure_permanent = models.BooleanField(default=False)
+    # The same for the webhook, once its delivery gives up. It stops the player's deadlines
+    # only when it is how they hear of their turns (they chose no email).
+    webhook_failing = models.BooleanField(default=False)
+    webhook_failure = models.CharField(max_length=300, blank=True)
+    webhook_failed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "preferences"

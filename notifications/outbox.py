@@ -432,12 +432,16 @@ def _live_hold(row: Notification, now: datetime) -> timedelta | None:
 def _give_up(row: Notification, error: TransportError, first_failed: datetime) -> str:
     _finish(row, status=Status.FAILED, last_error=error.message, first_failed_at=first_failed)
     log.warning("notification %s failed: %s", row.pk, error.message)
-    if row.channel == Channel.EMAIL and row.user_id is not None:
-        from .reachability import mark_failing
+    if row.user_id is None:
+        return "failed"
+    from .reachability import mark_failing, mark_webhook_failing
 
+    if row.channel == Channel.EMAIL:
         mark_failing(
             user=row.user, reason=error.message, permanent=error.permanent, since=first_failed
         )
+    else:
+        mark_webhook_failing(user=row.user, reason=error.message, since=first_failed)
     return "failed"
 
 
@@ -466,9 +470,14 @@ def _delivered(row: Notification, provider_id: str, now: datetime) -> None:
         provider_message_id=(provider_id or "")[:300],
         last_error="",
     )
-    if row.channel != Channel.EMAIL or row.user_id is None:
+    if row.user_id is None:
         return
-    from .reachability import late_notice_delivered, mark_working
+    from .reachability import late_notice_delivered, mark_webhook_working, mark_working
+
+    if row.channel == Channel.WEBHOOK:
+        if prefs_for(row.user).webhook_failing:
+            mark_webhook_working(user=row.user, now=now)
+        return
 
     # Reachable again: every seat gets its stopped time back (this one's included), else a
     # notice that got through late gives its seat the delay back.

@@ -28,6 +28,51 @@ log = logging.getLogger(__name__)
 RESENT_KINDS = (Kind.START, Kind.TURN)
 
 
+def clock_stopped(prefs: Preferences | None) -> bool:
+    """Whether the player cannot be told of their turns, so their deadlines wait: their email
+    is failing, or they chose no email and their webhook is failing."""
+    from .models import NoticeMode
+
+    if prefs is None:
+        return False
+    return prefs.email_failing or (prefs.webhook_failing and prefs.mode == NoticeMode.NONE)
+
+
+def mark_webhook_failing(*, user, reason: str, since: datetime) -> None:
+    with transaction.atomic():
+        prefs, _ = Preferences.objects.select_for_update().get_or_create(user=user)
+        if not prefs.webhook_failing or prefs.webhook_failed_at is None:
+            prefs.webhook_failed_at = since
+        prefs.webhook_failing = True
+        prefs.webhook_failure = reason[:300]
+        prefs.save(update_fields=["webhook_failing", "webhook_failure", "webhook_failed_at"])
+    log.warning("webhook of user %s marked failing: %s", user.pk, reason)
+
+
+def mark_webhook_working(*, user, now: datetime | None = None) -> bool:
+    """The webhook works again (a notice got through, or the player changed it): clear the
+    flag; if it had stopped their clock, give their seats the time back. False if it was not
+    failing."""
+    from . import deadlines
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        prefs = (
+            Preferences.objects.select_for_update().filter(user=user, webhook_failing=True).first()
+        )
+        if prefs is None:
+            return False
+        stopped = clock_stopped(prefs) and not prefs.email_failing
+        since = prefs.webhook_failed_at or now
+        prefs.webhook_failing = False
+        prefs.webhook_failure = ""
+        prefs.save(update_fields=["webhook_failing", "webhook_failure"])
+        if stopped:
+            deadlines.give_time_back(user=user, stopped_since=since, now=now)
+    log.info("webhook of user %s works again", user.pk)
+    return True
+
+
 def mark_failing(*, user, reason: str, permanent: bool, since: datetime) -> None:
     with transaction.atomic():
         prefs, _ = Preferences.objects.select_for_update().get_or_create(user=user)
@@ -112,24 +157,29 @@ def probe_every() -> timedelta:
 
 def probe(now: datetime) -> list[int]:
     """After an outage nothing may be left to send a player whose match waits for them: so
-    for each player marked failing for a transient reason, their latest given-up email is
-    tried again every OUTBOX_PROBE_EVERY. The first that gets through clears the flag."""
+    for each player marked failing for a transient reason, their latest given-up email (and
+    webhook notice) is tried again every OUTBOX_PROBE_EVERY. The first that gets through
+    clears the flag."""
     from .outbox import enqueue
 
+    failing_email = Q(
+        channel=Channel.EMAIL,
+        user__notification_prefs__email_failing=True,
+        user__notification_prefs__email_failure_permanent=False,
+    )
+    failing_webhook = Q(channel=Channel.WEBHOOK, user__notification_prefs__webhook_failing=True)
     rows = (
         Notification.objects.filter(
+            failing_email | failing_webhook,
             status=Status.FAILED,
-            channel=Channel.EMAIL,
             claimed_at__lt=now - probe_every(),
-            user__notification_prefs__email_failing=True,
-            user__notification_prefs__email_failure_permanent=False,
         )
-        .order_by("user_id", "-pk")
-        .values_list("pk", "user_id")[:1000]
+        .order_by("user_id", "channel", "-pk")
+        .values_list("pk", "user_id", "channel")[:1000]
     )
-    latest: dict[int, int] = {}
-    for pk, user_id in rows:
-        latest.setdefault(user_id, pk)
+    latest: dict[tuple[int, str], int] = {}
+    for pk, user_id, channel in rows:
+        latest.setdefault((user_id, channel), pk)
     ids = list(latest.values())
     if ids:
         Notification.objects.filter(pk__in=ids, status=Status.FAILED).update(

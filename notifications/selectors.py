@@ -29,9 +29,14 @@ def email_status(user) -> dict:
     reported a bounce; their deadlines are stopped meanwhile), or none chosen (deadlines
     still run)."""
     from .models import NoticeMode
+    from .reachability import clock_stopped
 
     prefs = prefs_for(user)
     return {
+        "webhook_failing": prefs.webhook_failing,
+        "webhook_reason": prefs.webhook_failure,
+        "webhook_since": prefs.webhook_failed_at,
+        "clock_stopped": clock_stopped(prefs),
         "failing": prefs.email_failing,
         "permanent": prefs.email_failure_permanent,
         "reason": prefs.email_failure,

@@ -26,7 +26,7 @@ from .chat import ChatError, post_message
 from .forms import MailboxReplyForm, PreferencesForm, VacationForm
 from .models import NoticeMode, Vacation
 from .preferences import book_vacation, saved_prefs_for, vacation_allowance
-from .reachability import mark_working
+from .reachability import mark_webhook_working, mark_working
 from .selectors import chat_for
 from .tokens import read_unsubscribe_token
 
@@ -51,11 +51,17 @@ def preferences(request: HttpRequest) -> HttpResponse:
             form = PreferencesForm(request.POST, instance=prefs)
             if form.is_valid():
                 form.save()
+                if "webhook_url" in form.changed_data:  # a new webhook starts afresh
+                    mark_webhook_working(user=request.user)
                 messages.success(request, "Your preferences are saved.")
                 return redirect("notifications:preferences")
         elif action == "address-works":
             mark_working(user=request.user)
             messages.success(request, "We will email you again, and your deadlines run again.")
+            return redirect("notifications:preferences")
+        elif action == "webhook-works":
+            mark_webhook_working(user=request.user)
+            messages.success(request, "We will use your webhook again.")
             return redirect("notifications:preferences")
         elif action == "vacation":
             vacation_form = VacationForm(request.POST)
