@@ -62,10 +62,10 @@ def database_url(port: int | None = None) -> str:
     )
 
 
-def write_env(settings, *, db_port: int | None = None) -> None:
+def write_env(settings, *, db_port: int | None = None, db_url: str = "") -> None:
     """The pipe's environment: the variables the web and worker processes have."""
     values = {
-        "DATABASE_URL": database_url(db_port),
+        "DATABASE_URL": db_url or database_url(db_port),
         "DJANGO_SECRET_KEY": settings.SECRET_KEY,
         "REPLY_DOMAIN": REPLY_DOMAIN,
         "SITE_URL": settings.SITE_URL,
@@ -259,4 +259,44 @@ def test_a_database_outage_defers_the_reply_and_it_is_applied_later(mta, setting
         "the move to be applied after the outage",
         lambda: Move.objects.filter(match=match, seat=seat, source=MoveSource.EMAIL).exists(),
     )
+    wait_for("the queue to empty", lambda: not queue())
+
+
+def test_a_message_the_pipe_cannot_take_bounces_once_and_is_never_retried(mta, settings, anna):
+    """Exit status 70 (a fault of ours) is permanent to Postfix: one bounce to the envelope
+    sender, nothing left in the queue. The fault here: the pipe's database has no tables."""
+    import psycopg
+
+    db = connection.settings_dict
+    empty = "pbm_mta_no_tables"
+    with psycopg.connect(
+        host=db["HOST"] or "127.0.0.1",
+        port=db["PORT"] or 5432,
+        user=db["USER"],
+        password=db["PASSWORD"] or None,
+        dbname="postgres",
+        autocommit=True,
+    ) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {empty}")
+        admin.execute(f"CREATE DATABASE {empty}")
+    match, mail = turn_mail(anna)
+    head = match.moves.count()
+    write_env(settings, db_url=database_url().rsplit("/", 1)[0] + f"/{empty}")
+    message_id = reply(mail, "1")
+    queue_id = queue_id_of(message_id)
+    bounced = wait_for(
+        "the pipe's bounce line",
+        lambda: [line for line in log_lines(queue_id) if "status=bounced" in line],
+    )
+    assert len(bounced) == 1 and "relay=pbm" in bounced[0], bounced
+    assert not any("status=deferred" in line for line in log_lines(queue_id)), "no retry"
+    notices = wait_for(
+        "the bounce in the sender's mailbox",
+        lambda: [m for m in mail_to(anna.email) if "MAILER-DAEMON" in str(m["From"])],
+    )
+    time.sleep(2)  # a second bounce would arrive now
+    assert len([m for m in mail_to(anna.email) if "MAILER-DAEMON" in str(m["From"])]) == 1
+    assert notices[0].get_content_type() == "multipart/report"  # a DSN
+    assert match.moves.count() == head
+    assert not InboundMessage.objects.filter(message_id__contains=message_id.strip("<>")).exists()
     wait_for("the queue to empty", lambda: not queue())
