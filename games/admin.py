@@ -21,8 +21,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from games import pages, selectors, services
-from games.commands import interpret
-from games.engine import IllegalMove, get_game
+from games.engine import get_game
 from games.forms import OperatorMoveForm
 from games.models import Match, MatchStatus, Move, Seat
 
@@ -218,8 +217,9 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
         return super().get_queryset(request).prefetch_related("seats__user")
 
     def get_readonly_fields(self, request, obj=None):
-        fields = [f.name for f in Match._meta.fields if f.name != "seed"]
-        return [*fields, *self.readonly_fields]
+        # The raw to_act list counts seats from 0: "to act" names them, numbered from 1.
+        fields = [f.name for f in Match._meta.fields if f.name not in ("seed", "to_act")]
+        return [*fields, "waiting_for", *self.readonly_fields]
 
     def has_add_permission(self, request):
         return False
@@ -237,7 +237,7 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
     @admin.display(description="to act")
     def waiting_for(self, match: Match) -> str:
         seats = {s.number: s for s in match.seats.all()}
-        return ", ".join(seats[n].name for n in match.to_act if n in seats)
+        return ", ".join(str(seats[n]) for n in match.to_act if n in seats)
 
     @admin.display(description="seed")
     def revealed_seed(self, match: Match) -> str:
@@ -367,36 +367,31 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
         form = OperatorMoveForm(request.POST or None, seats=seats)
         if request.method == "POST" and form.is_valid():
             seat = form.cleaned_data["seat"]
-            try:
-                move = interpret(
-                    match.game, selectors.load_state(match), seat, form.cleaned_data["command"]
+            reason = form.cleaned_data["reason"]
+            # The service reads the command under the match's lock, like a player's.
+            result = services.operator_move(
+                match_id=match.pk,
+                seat=seat,
+                command=form.cleaned_data["command"],
+                reason=reason,
+                operator=request.user.get_username(),
+            )
+            if result.ok:
+                record_operator_action(
+                    request,
+                    match,
+                    f"Operator move for {seats[seat]} at seq {result.applied[0].seq}: "
+                    f"{form.cleaned_data['command']!r}. Reason: {reason}",
                 )
-            except IllegalMove as error:
-                form.add_error("command", error.message)
-            else:
-                reason = form.cleaned_data["reason"]
-                result = services.operator_move(
-                    match_id=match.pk,
-                    seat=seat,
-                    move=move,
-                    reason=reason,
-                    operator=request.user.get_username(),
-                )
-                if result.ok:
-                    record_operator_action(
-                        request,
-                        match,
-                        f"Operator move for seat {seat} at seq {result.applied[0].seq}: "
-                        f"{form.cleaned_data['command']!r}. Reason: {reason}",
-                    )
-                    self.message_user(request, f"Move appended at seq {result.applied[0].seq}.")
-                    return redirect("admin:games_match_change", match.pk)
-                form.add_error(None, result.message)
+                self.message_user(request, f"Move appended at seq {result.applied[0].seq}.")
+                return redirect("admin:games_match_change", match.pk)
+            form.add_error("command", result.message)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": f"Operator move in {match}",
             "match": match,
+            "to_act": [str(seats[n]) for n in match.to_act if 0 <= n < len(seats)],
             "form": form,
         }
         return TemplateResponse(request, "admin/games/match/operator_move.html", context)

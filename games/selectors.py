@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -331,6 +332,8 @@ def history(
             text = f"{names[row.seat]} resigned." + (f" ({row.note})" if row.note else "")
         else:
             text = f"Operator: {row.note or row.payload.get('event', 'system event')}"
+        if viewer is not None and 0 <= viewer < len(names):
+            text = mark_viewer(text, names[viewer])
         out.append(
             {
                 "seq": row.seq,
@@ -341,6 +344,15 @@ def history(
             }
         )
     return out
+
+
+def mark_viewer(text: str, name: str) -> str:
+    """The history names every seat by its display name (the games narrate in the third
+    person, for the mover too); the viewer's own name is marked "(you)" wherever it stands,
+    so one player is never "You" in one line and "alice" in the next."""
+    if not name:
+        return text
+    return re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", lambda m: f"{m.group(0)} (you)", text)
 
 
 # How a seat's decision reached the log is its own business: "forced" (one legal move) or

@@ -757,14 +757,26 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
 
 
 def operator_move(
-    *, match_id: int, seat: int, move: dict, reason: str, operator: str = ""
+    *,
+    match_id: int,
+    seat: int,
+    move: dict | None = None,
+    command: str | None = None,
+    reason: str,
+    operator: str = "",
 ) -> MoveResult:
-    """An operator's correction: a new log entry on a seat's behalf, with who and why."""
+    """An operator's correction: a new log entry on a seat's behalf, with who and why. A typed
+    `command` is read under the lock, as a player's is (see submit_move)."""
     if not reason.strip():
         return MoveResult(ok=False, message="An operator's move needs a reason.")
     note = f"{reason.strip()} (by {operator})" if operator else reason.strip()
     return submit_move(
-        match_id=match_id, seat=seat, move=move, source=MoveSource.ADMIN, note=note[:500]
+        match_id=match_id,
+        seat=seat,
+        move=move,
+        command=command,
+        source=MoveSource.ADMIN,
+        note=note[:500],
     )
 
 

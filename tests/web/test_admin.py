@@ -207,3 +207,22 @@ def test_operator_actions_are_recorded_with_who_and_why(staff, duel, anna):
     assert [e.user for e in entries] == [staff, staff]
     assert "her mail bounced" in entries[0].change_message
     assert "Exported" in entries[1].change_message
+
+
+def test_the_admin_numbers_seats_from_1_as_the_players_pages_do(staff, duel, anna, ben):
+    from django.contrib.admin.models import LogEntry
+
+    client = logged_in(staff)
+    seat = duel.seats.get(user=anna)
+    page = client.get(reverse("admin:games_match_operator_move", args=[duel.pk])).content
+    page = page.decode()
+    assert "seat numbers from 0" not in page
+    assert f"{seat.name} (seat {seat.number + 1})" in page.split("To act now:")[1]
+    change = client.get(reverse("admin:games_match_change", args=[duel.pk])).content.decode()
+    assert f"{seat.name} (seat {seat.number + 1})" in change
+    client.post(
+        reverse("admin:games_match_operator_move", args=[duel.pk]),
+        {"seat": seat.number, "command": f"play {hand_of(duel, anna)[0]}", "reason": "by phone"},
+    )
+    entry = LogEntry.objects.get(object_id=str(duel.pk))
+    assert f"Operator move for {seat.name} (seat {seat.number + 1})" in entry.change_message

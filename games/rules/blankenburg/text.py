@@ -621,18 +621,19 @@ PARSERS = {
 def describe(before: State, after: State, seat: int | None, move: dict, viewer: int | None) -> str:
     if seat is None:
         return "; ".join(after["news"]) or "the game moved on"
+    # Third person for the mover too: the page marks the viewer's own name (games.selectors).
     name = before["names"][seat]
     kind = move.get("type")
     you = viewer == seat
-    who = "You" if you else name
+    who = name
     if kind == "bid":
-        first = f"You bid {move['silver']} silver" if you else f"{name} placed a sealed bid"
+        first = f"{name} bid {move['silver']} silver" if you else f"{name} placed a sealed bid"
     elif kind == "select":
         first = f"{who} put {', '.join(move['resources'])} on the bidding wheel and rolled " + (
             ", ".join(d or "blank" for d in after["dice"]) if after["dice"] else "the dice"
         )
     elif kind == "keep":
-        first = f"You kept the {PLANS[move['card']].name}" if you else f"{name} kept one plan"
+        first = f"{name} kept the {PLANS[move['card']].name}" if you else f"{name} kept one plan"
     elif kind == "done":
         first = f"{who} finished building"
     elif kind == "pass":
@@ -646,4 +647,6 @@ def describe(before: State, after: State, seat: int | None, move: dict, viewer: 
         rest = [r for r in rest if not r.startswith("bids")]
     parts = ([first] if first else []) + rest
     text = "; ".join(parts) if parts else f"{who} moved"
+    if any(text.startswith(n) for n in before["names"]):
+        return text  # a name is written as its player wrote it ("alice", not "Alice")
     return text[0].upper() + text[1:]

@@ -798,7 +798,12 @@ def describe(before, after, seat, move, viewer) -> str:
     parts = []
     for entry in after.get("news", []):
         if "seat" in entry and viewer == entry["seat"]:
-            parts.append(entry["own"])
+            # The stored private line says "You drew ..."; the history names every seat in
+            # the third person and marks the viewer's name (games.selectors.mark_viewer).
+            own = entry["own"]
+            if own.startswith("You "):
+                own = f"{before['names'][entry['seat']]} {own[4:]}"
+            parts.append(own)
         else:
             parts.append(entry["all"])
     if not parts:

@@ -143,7 +143,8 @@ def test_bids_are_simultaneous_and_sealed():
             state, state, 1, {"type": "bid", "silver": 5}, viewer
         )
     assert "Your sealed bid: 5 silver" in GAME.render_text(own)
-    assert GAME.describe(state, state, 1, {"type": "bid", "silver": 5}, 1) == "You bid 5 silver"
+    name = state["names"][1]
+    assert GAME.describe(state, state, 1, {"type": "bid", "silver": 5}, 1) == f"{name} bid 5 silver"
     with pytest.raises(IllegalMove):
         play(state, 1, {"type": "bid", "silver": 4})
     with pytest.raises(IllegalMove):

@@ -132,7 +132,9 @@ def test_describe_hides_a_drawn_card_from_the_others():
     send(state, 0, "buy 1 card")
     mine = GAME.describe(before, state, 0, {"type": "buy", "count": 1}, 0)
     theirs = GAME.describe(before, state, 0, {"type": "buy", "count": 1}, 1)
-    assert "You drew" in mine and "You drew" not in theirs and "drew a card" in theirs
+    name = state["names"][0]
+    assert f"{name} drew " in mine and "drew a card" not in mine  # the card, named
+    assert "You drew" not in mine and f"{name} drew a card" in theirs
 
 
 def test_help_lists_the_commands():
