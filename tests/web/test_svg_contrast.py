@@ -97,3 +97,66 @@ def test_every_svg_label_has_contrast_against_its_background(slug, players):
             assert size >= 12, f"{text!r} is {size} px"
     assert checked > 200
     assert not low, sorted(low)[:20]
+
+
+def distinct(a: str, b: str) -> bool:
+    """Two colours a player tells apart at a glance: far apart in RGB, not merely unequal."""
+    ca = [int(a.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4)]
+    cb = [int(b.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4)]
+    return sum((x - y) ** 2 for x, y in zip(ca, cb)) ** 0.5 >= 60
+
+
+def test_new_england_family_colours_read_on_the_board_and_differ_from_it():
+    """A family's colour is a ring on a white disc, a chip on the page and a starter tile's
+    outline (on a white halo): each needs 3:1 against white and the board's paper (WCAG
+    1.4.11), and none may look like a land, the sea or the paper."""
+    from games.rules.new_england import game as ne
+
+    board = [
+        *ne.LAND_FILLS.values(),
+        *ne.DEVELOPED_FILLS.values(),
+        ne.EMPTY_CELL["fill"],
+        ne.SEA_CELL["fill"],
+        "#fbf7ec",  # the board's paper
+    ]
+    seats = list(ne.FAMILY_COLOURS.values())
+    for colour in seats:
+        assert contrast(colour, PAGE) >= 3, colour
+        assert contrast(colour, "#fbf7ec") >= 3, colour
+        assert all(distinct(colour, fill) for fill in board), colour
+    assert all(distinct(a, b) for i, a in enumerate(seats) for b in seats[i + 1 :])
+
+
+def test_new_england_tile_outlines_sit_on_a_white_halo():
+    game = get_game("new-england")
+    template = get_template("games/new-england/board.html")
+    state = game.setup(["A", "B", "C"], game.option_defaults(3), random.Random(1))
+    while state["phase"] == "start":
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, game.bot_move(state, seat, random.Random(2)), None)
+    html = template.render({"view": game.view(state, 0), "seat": 0, "play": None})
+    svg = ET.fromstring(re.search(r"<svg.*?</svg>", html, flags=re.S).group(0))
+    rects = [e for e in svg.iter() if e.tag.rsplit("}", 1)[-1] == "rect"]
+    outlines = [i for i, r in enumerate(rects) if r.get("fill") == "none" and r.get("rx")]
+    assert outlines
+    for i in outlines:
+        if rects[i].get("stroke") == "#ffffff":
+            continue
+        halo = rects[i - 1]
+        assert halo.get("stroke") == "#ffffff" and halo.get("x") == rects[i].get("x")
+        assert float(halo.get("stroke-width")) > float(rects[i].get("stroke-width"))
+
+
+def test_blankenburg_seat_colours_read_on_every_district_and_differ_from_the_board():
+    """An owner's dot sits on a space of its district's colour (and a swatch on the page):
+    3:1 against each district fill and white; no seat looks like a district, a resource or
+    the master builder, nor like another seat."""
+    from games.rules.blankenburg import views as bb
+
+    board = [*bb.FILL.values(), *bb.RES_FILL.values()]
+    seats = [*bb.PLAYER_COLOURS, bb.MASTER_COLOUR]
+    for colour in seats:
+        for background in (PAGE, *bb.FILL.values()):
+            assert contrast(colour, background) >= 3, (colour, background)
+        assert all(distinct(colour, fill) for fill in board), colour
+    assert all(distinct(a, b) for i, a in enumerate(seats) for b in seats[i + 1 :])

@@ -27,8 +27,11 @@ from .data import (
 from .rules import MASTER_BUILDER, State
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
-PLAYER_COLOURS = ("#7b3fa0", "#e67e22", "#138d75", "#2c3e50", "#d35490", "#8d6e63")
-MASTER_COLOUR = "#7f8c8d"
+# Seat colours: dark enough for 3:1 against every district's fill and white (an owner's dot
+# sits on its space), and far from the districts', the resources' and each other's colours
+# (tests/web/test_svg_contrast.py). Purple, rust, teal, navy, magenta, olive; grey: the master.
+PLAYER_COLOURS = ("#6a1b9a", "#b03a00", "#00695c", "#1a237e", "#ad1457", "#3d5a00")
+MASTER_COLOUR = "#545454"
 FILL = {
     "residential": "#f7e27c",
     "commercial": "#9fd89a",

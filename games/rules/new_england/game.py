@@ -23,10 +23,13 @@ from .moves import MOVE_FIELDS, apply_move, legal_moves
 CELL_SIZE = 40
 LAND_FILLS = {"S": "#b5651d", "F": "#4a4a4a", "P": "#6aa84f"}
 DEVELOPED_FILLS = {"S": "#e8a25c", "F": "#9c8f4a", "P": "#b6e08a"}
+# 3:1 against white and the board's paper (a ring on a white disc, a chip on the page, a
+# starter tile's outline on a white halo), and unlike any land, the sea or each other
+# (tests/web/test_svg_contrast.py).
 FAMILY_COLOURS = {
     "Annable": "#d62728",
     "Howland": "#1f77b4",
-    "Palomer": "#e6b800",
+    "Palomer": "#00796b",
     "Winslow": "#8e44ad",
 }
 
