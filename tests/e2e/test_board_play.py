@@ -57,3 +57,56 @@ def test_a_whole_match_by_clicking_the_board(
     assert not axe_violations(page)  # the replay
     assert not errors, errors
     print(f"{slug} at {size['width']} px: {clicks} clicks")
+
+
+def test_new_england_parcels_toggle_by_clicking_and_the_move_is_previewed(
+    page: Page, live_server, screenshots
+):
+    """On a phone: a picked parcel tapped again is taken out; once the move is complete the
+    board shows its result before Confirm, with no serious accessibility violation."""
+    import random
+
+    from games import builder, selectors, services
+
+    errors = watch_console(page)
+    with_axe(page)
+    page.set_viewport_size(PHONE)
+    sign_up(page, live_server, "parcels@example.com")
+    play_now(page, "new-england", 3)
+    match = Match.objects.get(game_slug="new-england")
+    seat = match.seats.get(user__isnull=False).number
+    game, rng = match.game, random.Random(5)
+    for _ in range(300):  # the seat's bot plays on until a development of 2+ parcels is legal
+        match.refresh_from_db()
+        state = selectors.load_state(match)
+        develop = [  # a card whose parcels are still to be chosen once it is clicked
+            m
+            for m in game.legal_moves(state, seat)
+            if m["type"] == "buy_card"
+            and len(m.get("cells", ())) >= 2
+            and builder.build(game, state, seat, [f"slot:{m['slot']}"]).move is None
+        ]
+        if develop:
+            break
+        move = game.bot_move(state, seat, rng)
+        services.submit_move(match_id=match.pk, seat=seat, move=move, source="web")
+    move = develop[0]
+    page.reload()
+    page.locator(f'#board a[data-target="slot:{move["slot"]}"]').first.click()
+    parcel = f"cell:{move['cells'][-1]}"
+    page.locator(f'#board a[data-target="{parcel}"]').click()
+    page.locator(f'#board a.deselect[data-deselect="{parcel}"]').click()  # tapped again
+    expect(page.locator(f'#board a.deselect[data-deselect="{parcel}"]')).to_have_count(0)
+    page.locator(f'#board a[data-target="{parcel}"]').click()  # and picked once more
+    for cell in move["cells"]:
+        target = page.locator(f'#board a[data-target="cell:{cell}"]')
+        if page.locator("#confirm").count():
+            break
+        if target.count():
+            target.click()
+    expect(page.locator("#confirm")).to_be_visible()
+    expect(page.locator("#preview-board")).to_be_visible()
+    page.screenshot(path=str(screenshots / "new-england-390-preview.png"), full_page=True)
+    assert sideways_scroll(page) == 0
+    assert not axe_violations(page)
+    assert not errors, errors

@@ -160,3 +160,15 @@ def test_blankenburg_seat_colours_read_on_every_district_and_differ_from_the_boa
             assert contrast(colour, background) >= 3, (colour, background)
         assert all(distinct(colour, fill) for fill in board), colour
     assert all(distinct(a, b) for i, a in enumerate(seats) for b in seats[i + 1 :])
+
+
+def test_blankenburg_row_labels_fit_left_of_the_first_space():
+    """Each line of a district's label fits in the 106 px before the first space (at about
+    0.6 em a character), instead of running under it."""
+    game = get_game("blankenburg")
+    state = game.setup(["A", "B"], game.option_defaults(2), random.Random(1))
+    layout = game.view(state, 0)["svg"]
+    first = min(c["x"] for c in layout["cells"])
+    for row in layout["rows"]:
+        for line in (row["label"], row.get("detail", "")):
+            assert 4 + len(line) * 12 * 0.6 <= first - 4, line

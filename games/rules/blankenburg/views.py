@@ -374,10 +374,13 @@ def svg_layout(v: dict[str, Any]) -> dict[str, Any]:
             "owner_y": cy + 8,
         }
         cells.append(cell)
+    # Two lines, so the label fits left of the first space (one line ran under it).
     rows = [
         {
-            "label": f"{d.capitalize()} ({DISTRICT_COLOUR[d]}, +{MAJORITY_BONUS[d]})",
-            "y": y + row_of[d] * 62 + 32,
+            "label": d.capitalize(),
+            "detail": f"({DISTRICT_COLOUR[d]}, +{MAJORITY_BONUS[d]})",
+            "y": y + row_of[d] * 62 + 24,
+            "detail_y": y + row_of[d] * 62 + 40,
         }
         for d in row_of
     ]
