@@ -213,3 +213,8 @@ def _rotations(shape: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int
 
 
 ROTATIONS = {name: _rotations(shape) for name, shape in SHAPES.items()}
+
+
+def shillings(amount: int) -> str:
+    """'1 shilling', '3 shillings': every sentence that names money."""
+    return f"{amount} shilling{'' if amount == 1 else 's'}"

@@ -17,6 +17,7 @@ from .data import (
     MISSING,
     ROTATIONS,
     WIDTH,
+    shillings,
 )
 from .moves import MOVE_FIELDS, apply_move, legal_moves
 
@@ -89,7 +90,7 @@ class NewEngland(Game):
             if left <= 0:
                 return "play a stored card, move a figure, or pass"
             items = "item" if left == 1 else "items"
-            return f"buy up to {left} more {items} at {cost} shillings each, or pass"
+            return f"buy up to {left} more {items} at {shillings(cost)} each, or pass"
         return "the game is over"
 
     def legal_moves(self, state, seat):
@@ -140,12 +141,12 @@ class NewEngland(Game):
             if total[a] == total[b] and money[a] != money[b]:
                 notes.append(
                     f"{names[a]} and {names[b]} tie on {total[a]} points; money decides "
-                    f"({money[a]} to {money[b]} shillings)."
+                    f"({money[a]} to {shillings(money[b])})."
                 )
         for group in shared:
             who = " and ".join(names[s] for s in group)
             notes.append(
-                f"{who} tie on {total[group[0]]} points and {money[group[0]]} shillings: "
+                f"{who} tie on {total[group[0]]} points and {shillings(money[group[0]])}: "
                 f"they share a place."
             )
         details["money"] = money
@@ -284,7 +285,7 @@ class NewEngland(Game):
                     f"{rank}.{'=' if tied else ''} {state['names'][s]} ({families[s]}): "
                     f"{result.scores[s]} points "
                     f"({result.details['cards'][s]} from cards, {result.details['bonus'][s]} "
-                    f"bonus), {state['players'][s]['money']} shillings"
+                    f"bonus), {shillings(state['players'][s]['money'])}"
                 )
             view["result"] = lines
         return view
@@ -315,7 +316,7 @@ class NewEngland(Game):
         if phase == "bid":
             return f"phase 2: {who} takes a bidding chip"
         cost = rules.price(state, state["turn"])
-        return f"phase 3: {who} buys at {cost} shillings ({state['purchases']} of 2 bought)"
+        return f"phase 3: {who} buys at {shillings(cost)} ({state['purchases']} of 2 bought)"
 
     def render_text(self, view):
         return text.render_text(view)

@@ -37,6 +37,7 @@ from .data import (
     START_MONEY,
     TILE_COUNTS,
     WIDTH,
+    shillings,
 )
 
 State = dict[str, Any]
@@ -316,7 +317,7 @@ def _pay(state: State, seat: int) -> None:
     cost = price(state, seat)
     money = state["players"][seat]["money"]
     if money < cost:
-        raise IllegalMove(f"You have {money} shillings; each purchase costs you {cost}.")
+        raise IllegalMove(f"You have {shillings(money)}; each purchase costs you {cost}.")
 
 
 def _slot(state: State, slot: Any, kind: str) -> dict:

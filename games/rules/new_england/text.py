@@ -19,6 +19,7 @@ from .data import (
     MISSING,
     ROTATIONS,
     WIDTH,
+    shillings,
 )
 from .moves import card_uses
 
@@ -244,10 +245,6 @@ def _use_narration(move: dict, card_id: int) -> str:
     return f"put the {card.kind} on {move['at']}"
 
 
-def _money(amount: int) -> str:
-    return f"{amount} shilling{'' if amount == 1 else 's'}"
-
-
 def describe(before: dict, after: dict, seat: int | None, move: dict) -> str:
     name = before["names"][seat] if seat is not None else "The game"
     kind = move.get("type")
@@ -269,13 +266,13 @@ def describe(before: dict, after: dict, seat: int | None, move: dict) -> str:
     if kind == "buy_tile":
         item = before["selection"][move["slot"] - 1]
         text = (
-            f"{name} bought the {item_name(item)} on space {move['slot']} for {_money(cost)} "
+            f"{name} bought the {item_name(item)} on space {move['slot']} for {shillings(cost)} "
             f"and laid it on {move['at']}"
         )
     elif kind == "buy_card":
         card_id = before["selection"][move["slot"] - 1]["card"]
         text = (
-            f"{name} bought {CARDS[card_id].name} on space {move['slot']} for {_money(cost)} "
+            f"{name} bought {CARDS[card_id].name} on space {move['slot']} for {shillings(cost)} "
             f"and {_use_narration(move, card_id)}"
         )
     elif kind == "play_stored":

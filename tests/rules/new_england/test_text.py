@@ -148,3 +148,9 @@ def test_describe_narrates_in_the_past_tense():
     GAME.apply(state, 0, {"type": "select", "cards": 3}, None)
     line = GAME.describe(before, state, 0, {"type": "select", "cards": 3}, None)
     assert line.startswith("Anna chose 3 development cards for the selection: 1. ")
+
+
+def test_one_shilling_is_singular_everywhere_money_is_named():
+    state = buying(fresh(), ANNA, [{"tile": "S"}, {"tile": "F"}], chip=1, money=1)
+    assert "at 1 shilling each" in GAME.prompt(state, ANNA)
+    assert "buys at 1 shilling (" in GAME.view(state, ANNA)["status"]
