@@ -400,7 +400,22 @@ def svg_shapes(state) -> dict:
         }.items()
     )
     rows = [{"y": i * CELL + 30 + CELL // 2 + 4, "text": str(i + 1)} for i in range(board.rows)]
+    # A face-down forest tile covers two spaces: a bar from one centre to the other joins them.
+    tiles = []
+    for a, b in board.tiles:
+        if a in state["forest"] and b in state["forest"]:
+            (xa, ya), (xb, yb) = cell_xy(a), cell_xy(b)
+            tiles.append(
+                {
+                    "x1": xa * CELL + 30 + CELL // 2,
+                    "y1": ya * CELL + 30 + CELL // 2,
+                    "x2": xb * CELL + 30 + CELL // 2,
+                    "y2": yb * CELL + 30 + CELL // 2,
+                    "title": f"forest tile {a}/{b}",
+                }
+            )
     return {
+        "tiles": tiles,
         "width": board.columns * CELL + 40,
         "height": board.rows * CELL + 40,
         "rects": rects,

@@ -9,6 +9,7 @@ from django.template import Context, Engine
 
 from games.engine import event_rng, playout
 from games.rules.nieuwstad import GAME
+from games.rules.nieuwstad.data import BOARDS
 
 TEMPLATE = Path(__file__).parents[3] / "templates" / "games" / "nieuwstad" / "board.html"
 
@@ -33,3 +34,13 @@ def test_board_renders_map_supplies_and_commands():
     start = GAME.setup(playout.player_names(2), {}, event_rng("t", 0))
     html = render(GAME.view(start, None), None, [])
     assert "<svg" in html and "Your hand" not in html
+
+
+def test_each_face_down_forest_tile_is_drawn_joining_its_two_spaces():
+    start = GAME.setup(playout.player_names(2), {}, event_rng("t", 0))
+    tiles = GAME.view(start, 0)["svg"]["tiles"]
+    face_down = {frozenset((a, b)) for a, b in BOARDS[start["board"]].tiles if a in start["forest"]}
+    assert {frozenset(t["title"].split()[-1].split("/")) for t in tiles} == face_down
+    html = render(GAME.view(start, 0), 0, [])
+    assert html.count('stroke="#a8d89a"') == len(face_down) > 0
+    assert "light green bar joins" in html
