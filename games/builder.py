@@ -30,6 +30,7 @@ class Choice:
     target: str
     label: str
     picked: tuple[str, ...]
+    note: str = ""  # what choosing it costs or gives (Step.note)
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ def narrow(candidates: list[tuple[Move, list[Step]]], picked: list[str]) -> Buil
             if step.target not in seen:
                 seen.add(step.target)
                 builder.choices.append(
-                    Choice(step.kind, step.target, step.label, (*clicks, step.target))
+                    Choice(step.kind, step.target, step.label, (*clicks, step.target), step.note)
                 )
     return builder
 

@@ -43,12 +43,14 @@ class Step(NamedTuple):
     the id of the thing clicked (`target`: "cell:D7", the `data-target` of an SVG element or
     a button) and its words for the player (`label`: "D7"). Consecutive steps of one move
     with the same `group` are one set, clicked in any order (the parcels of a development);
-    clicking a picked one again takes it out."""
+    clicking a picked one again takes it out. `note` says what choosing it costs or gives
+    ("2 guilders + 3 wood; 2 points"), shown with the choice."""
 
     kind: str
     target: str
     label: str
     group: str = ""
+    note: str = ""
 
 
 class IllegalMove(Exception):

@@ -48,3 +48,31 @@ def test_new_england_explains_the_shape_notation_beside_the_cards(anna):
     assert drawn, "no card's shape is drawn"
     for shape, parcels in drawn:
         assert int(parcels) == shape_picture(shape).count("#")
+
+
+@pytest.mark.parametrize(
+    ("slug", "players", "action", "kind"),
+    [("nieuwstad", 2, "act:build", "building"), ("blankenburg", 2, "act:build", "plan")],
+)
+def test_a_building_or_plan_to_choose_says_what_it_costs_and_gives(
+    anna, slug, players, action, kind
+):
+    def builds(game, state, seat, move):
+        """Two or more kinds to choose from once `action` is clicked."""
+        chosen = {
+            steps[1].target
+            for m in game.legal_moves(state, seat)
+            if (steps := game.move_steps(state, seat, m))[0].target == action
+        }
+        return len(chosen) > 1
+
+    match, state, mine, move = play_until(anna, slug, players, builds, seed=f"costs-{slug}")
+    url = reverse("match_detail", args=[match.pk])
+    page = logged_in(anna).get(url, {"s": [action]}).content.decode()
+    notes = re.findall(
+        r'data-target="' + kind + r':[^"]+"[^>]*>[^<]*<span class="note">([^<]+)', page
+    )
+    assert notes, "no choice says what it costs"
+    for note in notes:
+        assert re.search(r"\d+ (guilders?|wood|stone|glass|marble|iron)", html.unescape(note))
+        assert re.search(r"points?|prestige", note)

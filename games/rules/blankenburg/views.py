@@ -476,9 +476,15 @@ def move_steps(state: State, seat: int, move: dict, command: str) -> list[Step]:
         plan = PLANS[card].name
         if card not in state["players"][seat]["hand"]:
             plan = f"communal {plan}"
+        info = PLANS[card]
+        cost = ", ".join(f"{count} {resource}" for resource, count in info.cost)
+        note = (
+            f"{info.kind} {info.district}; costs {cost}; prestige {info.prestige}, "
+            f"income {info.income}, capacity {info.capacity}"
+        )
         return [
             Step("action", "act:build", "Build"),
-            Step("plan", f"plan:{card}", plan),
+            Step("plan", f"plan:{card}", plan, note=note),
             Step("space", f"space:{space}", f"space {codes[space]}"),
         ]
     return [Step("choice", f"cmd:{command}", command)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from games.engine import Step
 
 from . import board as B
+from . import reference as REF
 from . import rules as R
 from . import text as T
 from .data import (
@@ -454,7 +455,12 @@ def move_steps(state, seat: int, move: dict, command: str) -> list[Step]:
     if kind in ("build", "propose"):
         steps = [
             Step("action", f"act:{kind}", ACTIONS[kind]),
-            Step("building", f"building:{move['building']}", T.building_name(move["building"])),
+            Step(
+                "building",
+                f"building:{move['building']}",
+                T.building_name(move["building"]),
+                note=REF.building_note(move["building"]),
+            ),
         ]
         steps += [Step("cell", f"cell:{c}", c) for c in move["cells"]]
         if move.get("facing"):
