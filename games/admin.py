@@ -122,6 +122,14 @@ class OverdueFilter(admin.SimpleListFilter):
         return queryset
 
 
+class SeatFromOne:
+    """A row's `seat` (counted from 0 in the database) as people read it: from 1."""
+
+    @admin.display(description="seat", ordering="seat")
+    def seat_no(self, row) -> int | None:
+        return None if row.seat is None else row.seat + 1
+
+
 class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
@@ -173,16 +181,12 @@ class LatestMovesFormSet(BaseInlineFormSet):
 MOVES_SHOWN = 50
 
 
-class MoveInline(ReadOnlyInline):
+class MoveInline(SeatFromOne, ReadOnlyInline):
     model = Move
     formset = LatestMovesFormSet
     verbose_name_plural = f"moves (the last {MOVES_SHOWN})"
     fields = ["seq", "seat_no", "kind", "source", "payload", "note", "created_at", "short_digest"]
     ordering = ["seq"]
-
-    @admin.display(description="seat")
-    def seat_no(self, move: Move) -> int | None:
-        return None if move.seat is None else move.seat + 1
 
     @admin.display(description="digest")
     def short_digest(self, move: Move) -> str:
@@ -398,7 +402,7 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(NoSecretLookups, admin.ModelAdmin):
+class MoveAdmin(SeatFromOne, NoSecretLookups, admin.ModelAdmin):
     """The log, read-only: nobody adds, changes or deletes a move here."""
 
     list_display = ["match", "seq", "seat_no", "kind", "source", "created_at", "note"]
@@ -409,12 +413,10 @@ class MoveAdmin(NoSecretLookups, admin.ModelAdmin):
     ordering = ["-created_at", "-seq"]
     list_per_page = 50
 
-    def get_readonly_fields(self, request, obj=None):
-        return [f.name for f in Move._meta.fields]
+    exclude = ["seat"]  # shown as seat_no, from 1
 
-    @admin.display(description="seat", ordering="seat")
-    def seat_no(self, move: Move) -> int | None:
-        return None if move.seat is None else move.seat + 1
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name if f.name != "seat" else "seat_no" for f in Move._meta.fields]
 
     def has_add_permission(self, request):
         return False

@@ -238,7 +238,8 @@ class Move(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"#{self.seq} {self.kind} seat {self.seat}"
+        seat = "" if self.seat is None else f" seat {self.seat + 1}"  # from 1, as people read
+        return f"#{self.seq} {self.kind}{seat}"
 
     def save(self, *args, **kwargs):
         if not self._state.adding:

@@ -1,17 +1,19 @@
 from django.contrib import admin
 
+from games.admin import SeatFromOne
+
 from .models import ChatMessage, InboundMessage, Notification, Preferences, Vacation
 
 
 @admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):
+class NotificationAdmin(SeatFromOne, admin.ModelAdmin):
     list_display = [
         "created_at",
         "kind",
         "channel",
         "address",
         "match",
-        "seat",
+        "seat_no",
         "seq",
         "status",
         "attempts",
@@ -20,15 +22,19 @@ class NotificationAdmin(admin.ModelAdmin):
     ]
     list_filter = ["status", "kind", "channel"]
     search_fields = ["address", "dedupe_key", "provider_message_id"]
-    readonly_fields = [f.name for f in Notification._meta.fields]
+    exclude = ["seat"]  # shown as seat_no, from 1
+    readonly_fields = [f.name if f.name != "seat" else "seat_no" for f in Notification._meta.fields]
 
 
 @admin.register(InboundMessage)
-class InboundMessageAdmin(admin.ModelAdmin):
-    list_display = ["received_at", "sender", "subject", "match", "seat", "status"]
+class InboundMessageAdmin(SeatFromOne, admin.ModelAdmin):
+    list_display = ["received_at", "sender", "subject", "match", "seat_no", "status"]
     list_filter = ["status"]
     search_fields = ["message_id", "sender", "subject"]
-    readonly_fields = [f.name for f in InboundMessage._meta.fields]
+    exclude = ["seat"]  # shown as seat_no, from 1
+    readonly_fields = [
+        f.name if f.name != "seat" else "seat_no" for f in InboundMessage._meta.fields
+    ]
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -83,5 +89,5 @@ class VacationAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(ReadOnlyAdmin):
-    list_display = ["created_at", "match", "seat", "text", "source"]
+class ChatMessageAdmin(SeatFromOne, ReadOnlyAdmin):
+    list_display = ["created_at", "match", "seat_no", "text", "source"]

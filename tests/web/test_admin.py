@@ -1,6 +1,7 @@
 """The operators' admin: read-only log, filters, replay, verify, export, operator moves."""
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -226,3 +227,27 @@ def test_the_admin_numbers_seats_from_1_as_the_players_pages_do(staff, duel, ann
     )
     entry = LogEntry.objects.get(object_id=str(duel.pk))
     assert f"Operator move for {seat.name} (seat {seat.number + 1})" in entry.change_message
+
+
+def test_every_admin_list_and_move_page_counts_seats_from_1(staff, duel, anna):
+    seat = duel.seats.get(user=anna).number
+    client = logged_in(staff)
+    client.post(
+        reverse("admin:games_match_operator_move", args=[duel.pk]),
+        {"seat": seat, "command": f"play {hand_of(duel, anna)[0]}", "reason": "test"},
+    )
+    move = Move.objects.get(match=duel)
+    for url in (
+        reverse("admin:games_move_changelist"),
+        reverse("admin:games_move_change", args=[move.pk]),
+    ):
+        page = client.get(url).content.decode()
+        assert re.search(rf'field-seat_no".*?>{seat + 1}</', page, re.S), url
+    assert str(move) == f"#1 move seat {seat + 1}"  # the change page's title
+    from django.contrib import admin
+
+    from notifications.models import ChatMessage, InboundMessage, Notification
+
+    for model in (ChatMessage, InboundMessage, Notification):
+        shown = admin.site._registry[model].list_display
+        assert "seat_no" in shown and "seat" not in shown, model
