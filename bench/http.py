@@ -10,7 +10,9 @@ ends, a reserve match takes its place.
 In the same run, at the same concurrency and over the same matches, wrk drives two floors
 that do a move's essential work (lock the match row, insert one row, commit; bench/floors.py):
 a minimal Django view in the same gunicorn, and a raw-SQL WSGI app in a gunicorn of its own
-with as many workers. Moves per second and latency are given as ratios to both. The workers
+with as many workers. Both floors run just before each game's moves, and that game's moves
+per second and latency are given as ratios to them (the load of a shared box changes
+within minutes). The workers
 share the position cache through Redis when CACHE_URL (or BENCH_CACHE_URL) names one, as in
 production; wrk's connections are not tied to a worker (no sticky routing).
 
@@ -163,12 +165,13 @@ def start_matches(game, players: int, count: int) -> list[dict]:
 
     The script of each match is worked out here, the way the platform plays it: forced
     decisions resolve themselves, and each person answers with the first legal move, as
-    "1" (the first entry of the numbered menu) or, when the menu is too long to number, as
-    the game's own command for that move.
+    "1" (the first entry of the numbered menu) or, when there is no numbered menu (too long
+    to number, or a number is the game's own command there, as New England's "3" cards),
+    as the game's own command for that move.
     """
     from games import services
     from games.api import api_token
-    from games.commands import MENU_LIMIT
+    from games.commands import menu
     from games.engine import event_rng, next_automatic
     from games.models import Match
     from games.selectors import load_state
@@ -194,7 +197,7 @@ def start_matches(game, players: int, count: int) -> list[dict]:
                 seat = game.to_act(state)[0]
                 legal = game.legal_moves(state, seat)
                 move = legal[0]
-                command = "1" if len(legal) <= MENU_LIMIT else game.format_move(state, seat, move)
+                command = "1" if menu(game, state, seat) else game.format_move(state, seat, move)
                 script.append((seat, seq, command))
             seq += 1
             state = game.apply(state, seat, move, event_rng(match.seed, seq))
@@ -276,36 +279,44 @@ def main(argv: list[str] | None = None) -> dict:
             data.write_text(lua_data(matches))
             plans.append((game, players, len(matches), data, matches))
         ids = ",".join(str(m["id"]) for m in plans[0][4][:active])
-        floors = {}
+        rows = []
         with (
             Gunicorn(url, args.workers) as server,
             Gunicorn(url, args.workers, app="bench.floors:raw_application") as raw,
         ):
-            for name, port, prefix in (
-                ("django", server.port, "/bench/floor/"),
-                ("raw", raw.port, "/floor/"),
-            ):
+            floor_ports = (("django", server.port, "/bench/floor/"), ("raw", raw.port, "/floor/"))
+            for _name, port, prefix in floor_ports:
                 wrk(port, ["post", prefix, ids], seconds=1, connections=1)  # warm up
-                floors[name] = wrk(
-                    port, ["post", prefix, ids], seconds=seconds, connections=connections
-                )
-            rows = [
-                row(f"floor: {label}", floors[name], floors[name]["per_s"], floors)
-                for name, label in (("django", "minimal Django view"), ("raw", "raw-SQL WSGI app"))
-            ]
             for game, players, count, data, _ in plans:
+                # The floors again just before each game's moves: on a shared box the load
+                # changes within minutes, and each ratio is to the floors next to it.
+                floors = {
+                    name: wrk(port, ["post", prefix, ids], seconds=seconds, connections=connections)
+                    for name, port, prefix in floor_ports
+                }
                 run = wrk(
                     server.port,
                     ["moves", str(data), str(active), str(connections)],
                     seconds=seconds,
                     connections=connections,
                 )
-                run.update(game=game.slug, players=players, matches=count)
+                run.update(game=game.slug, players=players, matches=count, floors=floors)
                 run["per_s"] = run["moves"] / (run["duration_us"] / 1e6)
                 figures.setdefault("moves", []).append(run)
+                rows += [
+                    row(
+                        f"floor: {label}, before {game.slug}",
+                        floors[name],
+                        floors[name]["per_s"],
+                        floors,
+                    )
+                    for name, label in (
+                        ("django", "minimal Django view"),
+                        ("raw", "raw-SQL WSGI app"),
+                    )
+                ]
                 label = f"moves: {game.slug} ({players} players, {min(active, count)} active)"
                 rows.append(row(label, run, run["per_s"], floors))
-        figures["floors"] = floors
     text = (
         f"gunicorn {args.workers} sync workers (the moves and the Django floor in one, the raw "
         f"floor in another), position cache: {figures['position_cache']}, wrk {connections} "

@@ -4,6 +4,7 @@ Each runs as its own process, as `bench/run_all.sh` runs it, on a database of it
 it creates and drops. Needs PostgreSQL at 127.0.0.1:5432, like the rest of `-m services`.
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -63,7 +64,12 @@ def test_the_lobby_as_matches_grow():
 def test_a_move_over_http():
     # .ci/run installs wrk: missing, this test fails rather than skips.
     assert shutil.which("wrk"), "wrk is not installed (apt-get install -y wrk)"
-    out = run("bench.http", "--game", "sealed-cards")
+    out = run("bench.http", "--game", "sealed-cards", "--game", "new-england")
     assert "moves: sealed-cards" in out
-    assert "floor: minimal Django view" in out
+    assert "floor: minimal Django view, before new-england" in out
     assert "floor: raw-SQL WSGI app" in out
+    # Every scripted move is accepted (New England's first answer is a number of cards, not
+    # a menu entry: the script types the game's command there).
+    figures = json.loads((ROOT / "bench" / "results" / "http.json").read_text())
+    for game in figures["moves"]:
+        assert game["moves"] > 0 and game["errors"] == 0, game
