@@ -48,9 +48,12 @@ def test_board_screenshots(page: Page, live_server, screenshots, slug, players, 
     for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
         page.goto(f"{live_server.url}/matches/{match.pk}/")
-        if page.locator("#board a[data-target]").count():
+        # A place on the board first (a button such as "pass" would only preview passing).
+        on_board = page.locator("#board svg a[data-target]")
+        targets = on_board if on_board.count() else page.locator("#board a[data-target]")
+        if targets.count():
             builder = page.locator("#builder").element_handle()
-            page.locator("#board a[data-target]").first.click()
+            targets.first.click()
             page.wait_for_function("el => !el.isConnected", arg=builder)
         expect(page.locator("#board svg").first).to_be_visible()
         assert sideways_scroll(page) == 0
