@@ -236,6 +236,7 @@ class BoardPlay:
     # (games/engine/preview.py): the mover's view after it, or why it cannot be shown.
     preview_view: dict[str, Any] | None = None
     preview_withheld: str = ""
+    not_open: list[tuple[str, str]] = field(default_factory=list)  # (thing, why not now)
 
     @property
     def picked(self) -> set[str]:
@@ -252,6 +253,13 @@ def board_play(match: Match, game: Game, state: State, seat: int, picked: list[s
     drawn = tuple(f"{prefix}:" for prefix in game.board_targets)
     links = {c.target: step_url(match, c.picked) for c in built.choices}
     shown = preview(game, state, seat, built.move) if built.move is not None else None
+    kinds = {c.kind for c in built.choices}
+    offered = {c.label.lower() for c in built.choices}
+    not_open = [
+        (thing, why)
+        for thing, why in (game.not_open(state, seat, kinds.pop()) if len(kinds) == 1 else [])
+        if thing.lower() not in offered
+    ]
     return BoardPlay(
         builder=built,
         links=links,
@@ -265,6 +273,7 @@ def board_play(match: Match, game: Game, state: State, seat: int, picked: list[s
         deselect={target: step_url(match, clicks) for target, clicks in built.deselect.items()},
         preview_view=game.view(shown.after, seat) if shown and shown.after is not None else None,
         preview_withheld=shown.withheld if shown else "",
+        not_open=not_open,
     )
 
 

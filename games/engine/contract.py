@@ -396,6 +396,12 @@ class Game:
         command = self.format_move(state, seat, move)
         return [Step("choice", f"cmd:{command}", command)]
 
+    def not_open(self, state: State, seat: int, kind: str) -> list[tuple[str, str]]:
+        """The things of a step's `kind` ("building") that `seat` cannot choose now, each
+        with why in a sentence for the player ("costs 5 guilders + 5 wood; you have 2
+        guilders and 3 wood"), shown beside that step's choices. Only what `seat` may know."""
+        return []
+
     def describe(
         self, before: State, after: State, seat: int | None, move: Move, viewer: int | None
     ) -> str:

@@ -76,3 +76,25 @@ def test_a_building_or_plan_to_choose_says_what_it_costs_and_gives(
     for note in notes:
         assert re.search(r"\d+ (guilders?|wood|stone|glass|marble|iron)", html.unescape(note))
         assert re.search(r"points?|prestige", note)
+
+
+def test_nieuwstad_says_why_each_building_not_offered_is_not_open(anna):
+    from games.rules.nieuwstad.data import ALL_BUILDINGS
+
+    def building_step(game, state, seat, move):
+        return state["phase"] == "act" and any(
+            game.move_steps(state, seat, m)[0].target == "act:build"
+            for m in game.legal_moves(state, seat)
+        )
+
+    match, state, mine, _move = play_until(anna, "nieuwstad", 2, building_step, seed="not-open")
+    url = reverse("match_detail", args=[match.pk])
+    page = logged_in(anna).get(url, {"s": ["act:build"]}).content.decode()
+    offered = set(re.findall(r'data-target="building:([^"]+)"', page))
+    closed = html.unescape(page[page.index('id="not-open"') :].split("</details>")[0])
+    reasons = dict(re.findall(r"<strong>([^<]+)</strong>: ([^<]+)</li>", closed))
+    assert reasons, "nothing is said about the buildings not offered"
+    names = {key: b.name for key, b in ALL_BUILDINGS.items()}
+    assert {names[k] for k in offered} | set(reasons) == set(names.values())
+    assert not {names[k] for k in offered} & set(reasons)
+    assert all(why.endswith(".") for why in reasons.values())

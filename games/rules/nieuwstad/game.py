@@ -154,6 +154,12 @@ class Nieuwstad(Game):
     def move_steps(self, state, seat, move):
         return move_steps(state, seat, move, self.format_move(state, seat, move))
 
+    def not_open(self, state, seat, kind):
+        # Only in the action phase: the opening offers its starting buildings by its own rule.
+        if kind != "building" or state["phase"] != "act":
+            return []
+        return R.buildings_not_open(state, seat)
+
     def parse(self, text, state, seat):
         return T.parse(text, state, seat)
 

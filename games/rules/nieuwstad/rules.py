@@ -620,6 +620,33 @@ def build_error(state, seat: int, building: Building) -> str:
     return ""
 
 
+def buildings_not_open(state, seat: int) -> list[tuple[str, str]]:
+    """Each kind `seat` cannot build alone now, and why: the rule that forbids it, the price
+    against the purse, or no space where it may stand (the builder's choices are the rest)."""
+    player = state["players"][seat]
+    closed = []
+    memo: dict = {}
+    for key, building in list(BUILDINGS.items()) + [("boat", BOAT)]:
+        why = build_error(state, seat, building)
+        if not why and not any(
+            can_afford(player, *cost_after(state, building, d))
+            for d in discount_options(state, seat, building)
+        ):
+            from .reference import plural  # (reference reads the rules: imported late)
+
+            g, w = base_cost(state, building)
+            why = (
+                f"It costs {plural(g, 'guilder')} + {w} wood; you have "
+                f"{plural(player['guilders'], 'guilder')} and {wood_value(player)} wood "
+                "(a plank counts 2)."
+            )
+        if not why and key != "boat" and not B.placements(state, building, memo):
+            why = "There is no free space where it may stand."
+        if why:
+            closed.append((building.name, why))
+    return closed
+
+
 def blue_alone(state) -> bool:
     return bool(state["options"].get("blue_alone")) and state["n"] == 2
 
