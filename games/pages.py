@@ -253,11 +253,14 @@ def board_play(match: Match, game: Game, state: State, seat: int, picked: list[s
     drawn = tuple(f"{prefix}:" for prefix in game.board_targets)
     links = {c.target: step_url(match, c.picked) for c in built.choices}
     shown = preview(game, state, seat, built.move) if built.move is not None else None
-    kinds = {c.kind for c in built.choices}
-    offered = {c.label.lower() for c in built.choices}
+    # What cannot be chosen now, for the kinds offered and the ones taken by themselves (one
+    # plan left to build is taken at once: the others are explained all the same).
+    kinds = {c.kind for c in built.choices} | {t.step.kind for t in built.taken if t.undo is None}
+    offered = {c.label.lower() for c in built.choices} | {t.step.label.lower() for t in built.taken}
     not_open = [
         (thing, why)
-        for thing, why in (game.not_open(state, seat, kinds.pop()) if len(kinds) == 1 else [])
+        for kind in sorted(kinds)
+        for thing, why in game.not_open(state, seat, kind)
         if thing.lower() not in offered
     ]
     return BoardPlay(

@@ -98,3 +98,24 @@ def test_nieuwstad_says_why_each_building_not_offered_is_not_open(anna):
     assert {names[k] for k in offered} | set(reasons) == set(names.values())
     assert not {names[k] for k in offered} & set(reasons)
     assert all(why.endswith(".") for why in reasons.values())
+
+
+def test_blankenburg_says_why_a_plan_it_holds_cannot_be_built(anna):
+    from games.rules.blankenburg import rules
+
+    def build_step_with_a_closed_plan(game, state, seat, move):
+        return (
+            game.move_steps(state, seat, move)[0].target == "act:build"
+            and rules.plans_not_open(state, seat) != []
+        )
+
+    match, state, mine, _move = play_until(
+        anna, "blankenburg", 2, build_step_with_a_closed_plan, seed="closed-plan"
+    )
+    url = reverse("match_detail", args=[match.pk])
+    page = logged_in(anna).get(url, {"s": ["act:build"]}).content.decode()
+    closed = html.unescape(page[page.index('id="not-open"') :].split("</details>")[0])
+    reasons = dict(re.findall(r"<strong>([^<]+)</strong>: ([^<]+)</li>", closed))
+    assert reasons == dict(rules.plans_not_open(state, mine))
+    for why in reasons.values():
+        assert "you do not have enough" in why or "no room" in why

@@ -133,6 +133,9 @@ class Blankenburg(Game):
     def move_steps(self, state, seat, move):
         return views.move_steps(state, seat, move, self.format_move(state, seat, move))
 
+    def not_open(self, state, seat, kind):
+        return rules.plans_not_open(state, seat) if kind == "plan" else []
+
     def parse(self, text_, state, seat):
         return text.parse(text_, state, seat)
 

@@ -526,6 +526,21 @@ def build_spaces(state: State, seat: int, plan_id: int) -> list[int]:
     return result
 
 
+def plans_not_open(state: State, seat: int) -> list[tuple[str, str]]:
+    """Each plan `seat` holds (or communal) that it cannot build now, and why: the same
+    checks as `build`, the price against its goods or no room in the district."""
+    closed = []
+    for card, source in available_plans(state, seat):
+        plan = PLANS[card]
+        name = plan.name if source == "hand" else f"communal {plan.name}"
+        if payment(state, seat, card) is None:
+            need = ", ".join(f"{k} {r}" for r, k in plan.cost)
+            closed.append((name, f"It needs {need}; you do not have enough (gold counts)."))
+        elif not build_spaces(state, seat, card):
+            closed.append((name, f"There is no room for it in the {plan.district} district."))
+    return closed
+
+
 def available_plans(state: State, seat: int) -> list[tuple[int, str]]:
     """(card, source) for the plans a player may try to build: hand, then communal."""
     found = [(c, "hand") for c in state["players"][seat]["hand"]]
