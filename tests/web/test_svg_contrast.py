@@ -172,3 +172,13 @@ def test_blankenburg_row_labels_fit_left_of_the_first_space():
     for row in layout["rows"]:
         for line in (row["label"], row.get("detail", "")):
             assert 4 + len(line) * 12 * 0.6 <= first - 4, line
+
+
+def test_a_target_is_told_apart_from_a_seat_outline_by_its_dashes():
+    """A clickable place is outlined red and dashed: New England's Annable red (a solid
+    outline around a family's tiles) is near the highlight's red, the dashes are not."""
+    from pathlib import Path
+
+    css = (Path(__file__).parents[2] / "static" / "css" / "site.css").read_text()
+    rule = re.search(r"svg a\.target > :first-child[^{]*\{([^}]*)\}", css).group(1)
+    assert "stroke: #b3261e" in rule and "stroke-dasharray" in rule
