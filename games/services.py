@@ -408,11 +408,13 @@ def _with_resignations(result: dict, seats: list[Seat]) -> dict:
 
 
 def _lock(match_id: int) -> tuple[Match, list[Seat]]:
-    """Lock the match row and read it with its seats, their players and the players'
-    notification preferences, in one statement (the move's hooks need them all)."""
+    """Lock the match row and read it with its seats, their players, the players'
+    notification preferences and whether each booked a vacation, in one statement (the
+    move's hooks need them all)."""
     seats = list(
         Seat.objects.filter(match_id=match_id)
         .select_related("match", "user", "user__notification_prefs")
+        .annotate(**notify.seat_annotations())
         .select_for_update(of=("match",))
         .order_by("number")
     )

@@ -8,6 +8,15 @@ from datetime import datetime
 from django.core.exceptions import ObjectDoesNotExist
 
 
+def seat_annotations() -> dict:
+    """What the service layer's lock statement reads with each seat for this transaction's
+    hooks, besides the players and their preferences: whether the seat's player has booked
+    any vacation, so a deadline for people who never did costs no vacation query."""
+    from .preferences import vacation_booked
+
+    return {"vacation_booked": vacation_booked()}
+
+
 def seats_read(match, seats) -> None:
     """The service layer read the match's seats with their users and preferences under the
     match lock: this transaction's hooks use them instead of reading them again."""

@@ -237,6 +237,9 @@ class _People:
             )
         self.seats = [s for s in seats if s.user_id and not s.is_bot]
         self.users = {s.user_id: s.user for s in self.seats}
+        # Seats read by the service's lock say whether their player booked any vacation
+        # (notify.seat_annotations): only those players' days are read.
+        self._booked = [s.user_id for s in self.seats if getattr(s, "vacation_booked", True)]
         self._vacations: dict[int, set] | None = None
 
     def prefs(self, user_id: int):
@@ -245,7 +248,7 @@ class _People:
 
     def vacations(self, user_id: int) -> set:
         if self._vacations is None:
-            self._vacations = vacation_days_by_user(self.users)
+            self._vacations = vacation_days_by_user(self._booked)
         return self._vacations.get(user_id, set())
 
 

@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from .models import NoticeMode, Preferences, Vacation
@@ -129,6 +130,12 @@ def prefs_by_user(user_ids) -> dict[int, Preferences]:
     if not ids:
         return {}
     return {p.user_id: p for p in Preferences.objects.filter(user_id__in=ids)}
+
+
+def vacation_booked() -> Exists:
+    """For a query of seats (or anything with a `user_id`): whether that user has any
+    vacation booked, as a subquery of the same statement."""
+    return Exists(Vacation.objects.filter(user_id=OuterRef("user_id")))
 
 
 def vacation_days_by_user(user_ids) -> dict[int, set[date]]:

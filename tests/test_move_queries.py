@@ -19,6 +19,7 @@ from games import services
 from games.api import api_token
 from games.models import Move
 from games.selectors import load_state
+from notifications.models import Vacation
 from tests.factories import two_player_match
 
 pytestmark = [
@@ -32,6 +33,7 @@ def own_cache(settings):
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "q"}
     }
+
 
 TRANSACTION_CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
 
@@ -89,17 +91,37 @@ def test_an_api_move_that_asks_nobody_new_sends_five_queries(client, duel):
         assert sum("FOR UPDATE" in q for q in queries.sql) == 1
 
 
-def test_an_api_move_that_asks_both_seats_again_sends_seven_queries(client, duel):
+def test_an_api_move_that_asks_both_seats_again_sends_six_queries(client, duel):
     match, first, second, tokens = duel
     assert post(client, match, tokens[first]).status_code == 200
     with Counted() as queries:
         response = post(client, match, tokens[second])
     assert response.status_code == 200, response.content
-    # ... and the players' vacations, both deadlines in one update, both turn notices (email
-    # and webhook rows of both seats) in one insert
-    assert len(queries) == 7, "\n".join(queries.sql)
+    # ... and both deadlines in one update, both turn notices (email and webhook rows of both
+    # seats) in one insert; neither player booked a vacation (the lock statement says so),
+    # so no vacation days are read
+    assert len(queries) == 6, "\n".join(queries.sql)
     assert sum(q.startswith('INSERT INTO "notifications_notification"') for q in queries.sql) == 1
     assert sum(q.startswith('UPDATE "games_seat"') for q in queries.sql) == 1
+    assert not any(q.startswith('SELECT "notifications_vacation"') for q in queries.sql)
+
+
+def test_a_player_on_vacation_adds_one_query_and_keeps_the_day(client, duel):
+    match, first, second, tokens = duel
+    user = match.seats.get(number=first).user
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    Vacation.objects.create(user=user, first_day=tomorrow, last_day=tomorrow)
+    assert post(client, match, tokens[first]).status_code == 200
+    with Counted() as queries:
+        response = post(client, match, tokens[second])
+    assert response.status_code == 200, response.content
+    # the booking players' vacation days, read once for the move
+    assert len(queries) == 7, "\n".join(queries.sql)
+    vacation_reads = [q for q in queries.sql if q.startswith('SELECT "notifications_vacation"')]
+    assert len(vacation_reads) == 1
+    seats = {s.number: s for s in match.seats.all()}
+    # the day off is not counted: the player on vacation gets a day more than the other
+    assert seats[first].deadline_at - seats[second].deadline_at == timedelta(days=1)
 
 
 def test_the_move_that_ends_the_match(client, duel):
