@@ -431,7 +431,9 @@ def replay_frame(match: Match, user, seq: int) -> ReplayFrame:
     state = selectors.position_after(match, seq)
     mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     if match.is_over:
-        shown = [("Everyone (public)", None)] + [(s.name, s.number) for s in seats]
+        shown = [("Everyone (public)", None)] + [
+            (f"{s.name} (you)" if s is mine else s.name, s.number) for s in seats
+        ]
     elif mine is not None:
         shown = [(f"{mine.name} (you)", mine.number)]
     else:

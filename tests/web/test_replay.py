@@ -92,6 +92,7 @@ def test_the_replay_draws_the_board_and_after_the_end_a_score_chart(anna):
     client = logged_in(anna)
     page = client.get(reverse("match_replay", args=[match.pk]) + "?n=5").content.decode()
     assert page.count('aria-label="The town of Blankenburg"') == 3  # public and both seats
+    assert f"<h2>{match.seats.get(user=anna).name} (you)</h2>" in page  # named as in history
     frame = client.get(reverse("match_replay", args=[match.pk])).context["frame"]
     assert frame.rounds[0][1] == 0 and len(frame.rounds) > 3
     assert 'id="score-chart"' in page and "<polyline" in page
