@@ -119,3 +119,14 @@ def test_blankenburg_says_why_a_plan_it_holds_cannot_be_built(anna):
     assert reasons == dict(rules.plans_not_open(state, mine))
     for why in reasons.values():
         assert "you do not have enough" in why or "no room" in why
+
+
+def test_blankenburg_explains_the_letters_of_a_plans_cost(anna):
+    from games.rules.blankenburg.data import RESOURCES
+
+    match, _state, _mine, _move = play_until(
+        anna, "blankenburg", 2, lambda g, s, seat, m: True, seed="letters"
+    )
+    page = logged_in(anna).get(reverse("match_detail", args=[match.pk])).content.decode()
+    for resource in RESOURCES:
+        assert f"<strong>{resource[0].upper()}</strong> {resource}" in page
