@@ -8,7 +8,7 @@ import json
 import pytest
 
 import tests.sealed_cards  # noqa: F401  registers "sealed-cards"
-from games.engine import available_games, chain_digest, copy_state, playout
+from games.engine import available_games, chain_digest, copy_state, get_game, playout
 from games.replay import (
     TAKEBACK,
     LoggedMove,
@@ -19,7 +19,18 @@ from games.replay import (
     replay_rows,
 )
 
-SIZES = [(game, n) for game in available_games() for n in (game.min_players, game.max_players)]
+# Every rules version still loadable (old matches replay with theirs), both ends of each
+# game's player counts.
+VERSIONS = [
+    get_game(game.slug, version)
+    for game in available_games()
+    for version in range(1, game.version + 1)
+]
+SIZES = [(game, n) for game in VERSIONS for n in (game.min_players, game.max_players)]
+
+
+def name(value) -> str:
+    return f"{value.slug}-v{value.version}" if hasattr(value, "slug") else str(value)
 
 
 def stored_rows(game_log) -> list[tuple]:
@@ -58,7 +69,7 @@ def trusted_digests(game, state, rows, seed) -> tuple[object, list[str]]:
     return state, digests
 
 
-@pytest.mark.parametrize(("game", "players"), SIZES, ids=lambda v: getattr(v, "slug", v))
+@pytest.mark.parametrize(("game", "players"), SIZES, ids=name)
 def test_trusted_replay_gives_the_checked_positions_and_digests(game, players):
     names = playout.player_names(players)
     game_log = playout.play(game, players, seed=f"trusted-{players}")
@@ -73,7 +84,7 @@ def test_trusted_replay_gives_the_checked_positions_and_digests(game, players):
     assert trusted_chain == checked_chain
 
 
-@pytest.mark.parametrize("game", available_games(), ids=lambda g: g.slug)
+@pytest.mark.parametrize("game", VERSIONS, ids=name)
 def test_trusted_replay_follows_a_takeback_like_the_checked_one(game):
     """A takeback after move k returns to the position before it; the move is then made again
     (under a new seq, so with its own rng). Both replays agree, and a replay that starts on the
