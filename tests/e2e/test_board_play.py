@@ -92,18 +92,24 @@ def test_new_england_parcels_toggle_by_clicking_and_the_move_is_previewed(
         services.submit_move(match_id=match.pk, seat=seat, move=move, source="web")
     move = develop[0]
     page.reload()
-    page.locator(f'#board a[data-target="slot:{move["slot"]}"]').first.click()
+
+    def tap(selector: str) -> None:
+        """Tap and wait for htmx to swap the board (its old targets are gone)."""
+        builder = page.locator("#builder").element_handle()
+        page.locator(selector).first.click()
+        page.wait_for_function("el => !el.isConnected", arg=builder)
+
+    tap(f'#board a[data-target="slot:{move["slot"]}"]')
     parcel = f"cell:{move['cells'][-1]}"
-    page.locator(f'#board a[data-target="{parcel}"]').click()
-    page.locator(f'#board a.deselect[data-deselect="{parcel}"]').click()  # tapped again
+    tap(f'#board a[data-target="{parcel}"]')
+    tap(f'#board a.deselect[data-deselect="{parcel}"]')  # tapped again: taken out
     expect(page.locator(f'#board a.deselect[data-deselect="{parcel}"]')).to_have_count(0)
-    page.locator(f'#board a[data-target="{parcel}"]').click()  # and picked once more
+    tap(f'#board a[data-target="{parcel}"]')  # and picked once more
     for cell in move["cells"]:
-        target = page.locator(f'#board a[data-target="cell:{cell}"]')
         if page.locator("#confirm").count():
             break
-        if target.count():
-            target.click()
+        if page.locator(f'#board a[data-target="cell:{cell}"]').count():
+            tap(f'#board a[data-target="cell:{cell}"]')
     expect(page.locator("#confirm")).to_be_visible()
     expect(page.locator("#preview-board")).to_be_visible()
     page.screenshot(path=str(screenshots / "new-england-390-preview.png"), full_page=True)
