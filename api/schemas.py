@@ -72,7 +72,7 @@ class HistoryEntry(Schema):
     seq: int
     seat: int | None
     text: str
-    at: datetime
+    at: datetime | None
 
 
 class LegalMove(Schema):

@@ -302,23 +302,28 @@ def history(
     game = match.game
     seats = list(match.seats.order_by("number"))
     names = [s.display_name or s.name for s in seats]
-    rows = match.moves.filter(seq__gt=since).order_by("seq")
+    # Narrate from one entry before the window (not returned): a takeback needs the position
+    # before the move it cancels, and a simultaneous decision's times need the entry before.
+    start = max(0, since - 1)
+    rows = match.moves.filter(seq__gt=start).order_by("seq")
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
     rows = list(rows)
-    shown_from = since
-    if since and rows and rows[0].kind == TAKEBACK:
-        # The takeback needs the position before the move it cancels: start one entry
-        # earlier, and narrate that entry without returning it.
-        since -= 1
-        rows = [match.moves.get(seq=since + 1), *rows]
+    if start and rows and rows[0].kind == TAKEBACK:
+        start -= 1  # and the position before the move it cancels
+        rows = [match.moves.get(seq=start + 1), *rows]
     cancelled = {row.payload.get("cancels") for row in rows if row.kind == TAKEBACK}
     out = []
-    state = load_state(match, upto=since) if since else setup_state(match)
+    decisions = []  # (seq, seat, time, seats deciding before, seats deciding after)
+    state = load_state(match, upto=start) if start else setup_state(match)
     for (_entry, before, after), row in zip(
         positions(game, state, _entries(rows), match.seed), rows, strict=True
     ):
-        if row.seq <= shown_from:
+        if row.kind in ("move", "timeout") and not match.is_over:
+            decisions.append(
+                (row.seq, row.seat, row.created_at, game.to_act(before), game.to_act(after))
+            )
+        if row.seq <= since:
             continue
         if row.kind == TAKEBACK:
             text = f"{names[row.seat]} took back their last move."
@@ -343,6 +348,9 @@ def history(
                 "created_at": row.created_at,
             }
         )
+    shown_at = simultaneous_times(decisions, viewer)
+    for entry in out:
+        entry["created_at"] = shown_at.get(entry["seq"], entry["created_at"])
     return out
 
 
@@ -353,6 +361,32 @@ def mark_viewer(text: str, name: str) -> str:
     if not name:
         return text
     return re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", lambda m: f"{m.group(0)} (you)", text)
+
+
+def simultaneous_times(decisions: list[tuple], viewer: int | None) -> dict[int, Any]:
+    """The time another viewer is shown for each answer to a simultaneous decision (sealed
+    bids, cards played face down), by seq: the moment the decision closed, or None while it
+    is open. A forced answer waits for the others and is logged with the last of them
+    (games.engine.driver), so its own time would tell that the seat had no choice; shown at
+    the close, it looks like any answer. A viewer's own answers keep their times.
+
+    `decisions` are (seq, seat, time, seats deciding before, seats deciding after) of the
+    applied entries in log order, from one entry before the window: an answer belongs to a
+    simultaneous decision if other seats were deciding with it, or if the decision the
+    entry before it answered is still open. A decision closes when nobody is left deciding
+    or someone is asked anew."""
+    shown: dict[int, Any] = {}
+    open_round: list[tuple[int, int]] = []  # (seq, seat) answered in the open decision
+    for seq, seat, at, deciding, remaining in decisions:
+        if not (open_round or (seat in deciding and len(deciding) > 1)):
+            continue
+        open_round.append((seq, seat))
+        if remaining and set(remaining) < set(deciding):
+            continue
+        shown.update({s: at for s, answerer in open_round if answerer != viewer})
+        open_round = []
+    shown.update({s: None for s, answerer in open_round if answerer != viewer})
+    return shown
 
 
 # How a seat's decision reached the log is its own business: "forced" (one legal move) or

@@ -14,7 +14,9 @@ import html
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
+import time_machine
 from django.core import mail
 from django.test import Client
 
@@ -39,6 +41,12 @@ class LeakReport:
     deferred_rows_compared: int = 0
     automatic_entries_seen: int = 0
     labels: dict = field(default_factory=dict)  # (viewer, where) -> {"asked": set, "auto": set}
+    # Times: each move is made a minute after the one before (automatic entries are logged
+    # in the same instant as the move that let them be played). Entries played for a seat
+    # that had waited unasked (deferred), and whether the time each viewer is shown for an
+    # entry ties it to an earlier entry of another seat, for asked and deferred entries.
+    deferred_entries: set = field(default_factory=set)
+    timings: dict = field(default_factory=dict)  # viewer -> {"asked": set, "auto": set}
 
 
 ASKED_SOURCES = {"web", "email", "api"}
@@ -71,6 +79,7 @@ def check_match_for_leaks(
     causes are sent (Celery runs eagerly here) before the position is checked.
     """
     game = get_game(slug)
+    clock = datetime(2024, 6, 3, 9, 0, tzinfo=UTC)
     users = [make_user(f"Seat{n}{seed.replace('-', '')}") for n in range(players)]
     spectator = make_user(f"Watcher{seed.replace('-', '')}")
     clients = {}
@@ -82,7 +91,7 @@ def check_match_for_leaks(
     celery_app.conf.task_always_eager = True
     report = LeakReport()
     try:
-        with on_commit(execute=True):
+        with time_machine.travel(clock, tick=False), on_commit(execute=True):
             match = services.create_match(
                 creator=users[0],
                 game_slug=slug,
@@ -119,15 +128,24 @@ def check_match_for_leaks(
                     report,
                     deferred,
                 )
+                if not match.is_over:
+                    _compare_times(match, seat_user, spectator, clients, report)
             if match.is_over:
                 break
             # Only asked seats answer: a seat whose one move waits is played by the server.
             asked = [n for n in match.to_act if n not in deferred]
             seat = (asked or match.to_act)[0]
             move = game.bot_move(state, seat, event_rng(seed + ":leak", match.head_seq))
-            with on_commit(execute=True):
+            clock += timedelta(minutes=1)
+            with time_machine.travel(clock, tick=False), on_commit(execute=True):
                 result = services.submit_move(match_id=match.pk, seat=seat, move=move, source="api")
             assert result.ok, result.message
+            played_for = match.moves.filter(
+                seq__gt=match.head_seq, seat__in=deferred, source__in=AUTOMATIC_SOURCES
+            ).values_list("seq", flat=True)
+            report.deferred_entries.update(played_for)
+            if played_for and not Match.objects.get(pk=match.pk).is_over:
+                _compare_times(match, seat_user, spectator, clients, report)
             position += 1
     finally:
         celery_app.conf.task_always_eager = eager
@@ -138,7 +156,47 @@ def check_match_for_leaks(
                 f"{where} (seat {viewer}) labels automatic moves {sorted(told)}, asked ones "
                 f"{sorted(seen['asked'])}"
             )
+    for viewer, seen in report.timings.items():
+        if seen["auto"] - seen["asked"]:
+            report.leaks.append(
+                f"history times (seat {viewer}) tie an answer played for a seat that waited "
+                f"unasked to an earlier entry {sorted(seen['auto'])}, asked answers "
+                f"{sorted(seen['asked'])}"
+            )
     return report
+
+
+TIED = timedelta(seconds=1)
+
+
+def _compare_times(match, seat_user, spectator, clients, report) -> None:
+    """An answer played for a seat that waited unasked is logged in the instant of the
+    answer that let it be played. Each viewer's API history must not show that: whether an
+    entry of another seat is shown within a second of an earlier entry of yet another seat
+    (or with no time) is collected for asked and for deferred entries, and a value only
+    deferred entries get is a leak (reported at the end of the match)."""
+    match = Match.objects.get(pk=match.pk)
+    real = dict(match.moves.values_list("seq", "source"))
+    since = max(0, match.head_seq - 60)
+    for viewer, user in [*seat_user.items(), (None, spectator)]:
+        answer = clients[user.pk].get(f"/api/v1/matches/{match.pk}/history?since={since}")
+        assert answer.status_code == 200, answer.content
+        earlier: list[tuple[int, datetime | None]] = []
+        seen = report.timings.setdefault(viewer, {"asked": set(), "auto": set()})
+        for entry in answer.json():
+            seat = None if entry["seat"] is None else entry["seat"] - 1
+            at = datetime.fromisoformat(entry["at"]) if entry["at"] else None
+            tied = at is None or any(
+                other != seat and when is not None and abs(at - when) < TIED
+                for other, when in earlier
+            )
+            earlier.append((seat, at))
+            if seat is None or seat == viewer:
+                continue
+            if entry["seq"] in report.deferred_entries:
+                seen["auto"].add(tied)
+            elif real.get(entry["seq"]) in ASKED_SOURCES:
+                seen["asked"].add(tied)
 
 
 def _check_position(

@@ -5,6 +5,8 @@ import pytest
 
 from games import services
 from games.engine import event_rng, next_automatic, register, seats_to_ask
+from games.models import Match
+from games.selectors import history, load_state
 from tests.factories import make_user
 from tests.hidden import check_match_for_leaks
 from tests.sealed_cards import SealedCards
@@ -136,3 +138,122 @@ def test_the_check_catches_a_forced_label_and_a_missing_deadline(
     )
     assert any("decides unasked" in leak for leak in report.leaks), report.leaks
     assert any("labels automatic moves ['forced']" in leak for leak in report.leaks)
+
+
+class LeadLowest(SealedCards):
+    """Sealed Cards where the first seat must play its lowest card to the first trick: a
+    forced answer in the middle of a match, among two asked ones."""
+
+    slug = "lead-lowest"
+    min_players = max_players = 3
+
+    def legal_moves(self, state, seat):
+        moves = super().legal_moves(state, seat)
+        if seat == 0 and state["trick"] == 1 and moves:
+            return [{"type": "play", "card": min(state["hands"][0])}]
+        return moves
+
+
+LEAD_LOWEST = LeadLowest()
+
+
+@pytest.fixture
+def lead_lowest():
+    from games.engine import registry
+
+    register(LEAD_LOWEST)
+    yield
+    del registry._games[LEAD_LOWEST.slug]
+
+
+def _shown_times(client, match, path=""):
+    """seq -> the time the API shows for each history entry (None: no time)."""
+    answer = client.get(f"/api/v1/matches/{match.pk}{path}")
+    assert answer.status_code == 200, answer.content
+    entries = answer.json() if path else answer.json()["history"]
+    return {e["seq"]: e["at"] for e in entries}
+
+
+def test_a_forced_answer_is_shown_at_the_time_its_decision_closed_like_every_answer(
+    lead_lowest,
+):
+    """Seat 1 answers the first trick at 10:00, seat 2 at 11:00, and seat 0's forced card is
+    logged with seat 2's. Everyone but the answering seat sees every answer of the trick at
+    11:00 (and none while it is open), so the forced card's time is an asked card's time."""
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    import time_machine
+    from django.test import Client
+
+    start = datetime(2024, 6, 3, 9, 0, tzinfo=ZoneInfo("UTC"))
+    people = [make_user(n) for n in ("Ann", "Bob", "Cas")]
+    stranger = make_user("Dee")
+    with time_machine.travel(start, tick=False):
+        match = services.create_match(
+            creator=people[0],
+            game_slug="lead-lowest",
+            players=3,
+            invite_emails=[p.email for p in people[1:]],
+            seed="lead",
+            watchable=True,
+        )
+        for person in people[1:]:
+            services.join_match(match_id=match.pk, user=person)
+    match.refresh_from_db()
+    by_seat = {s.number: s.user for s in match.seats.select_related("user")}
+    clients = {}
+    for seat, user in [*by_seat.items(), (None, stranger)]:
+        clients[seat] = Client()
+        clients[seat].force_login(user)
+
+    def answer(seat, at):
+        state = load_state(Match.objects.get(pk=match.pk))
+        with time_machine.travel(at, tick=False):
+            result = services.submit_move(
+                match_id=match.pk,
+                seat=seat,
+                move={"type": "play", "card": max(state["hands"][seat])},
+                source="web",
+            )
+        assert result.ok, result.message
+
+    answer(1, start + timedelta(hours=1))
+    assert _shown_times(clients[2], match) == {1: None}  # no time until the trick closes
+    assert _shown_times(clients[1], match)[1] is not None  # its own answer keeps its time
+    answer(2, start + timedelta(hours=2))
+    match.refresh_from_db()
+    moves = list(match.moves.order_by("seq").values_list("seq", "seat", "source"))
+    assert moves == [(1, 1, "web"), (2, 2, "web"), (3, 0, "forced")]
+    closed = start + timedelta(hours=2)
+    for viewer in (0, 1, 2, None):
+        told = {e["seq"]: e["created_at"] for e in history(match, viewer)}
+        assert {at for seq, at in told.items() if moves[seq - 1][1] != viewer} == {closed}
+        for path in ("", "/history"):  # the API, to each seat and to a stranger
+            shown = _shown_times(clients[viewer], match, path)
+            others = {at for seq, at in shown.items() if moves[seq - 1][1] != viewer}
+            assert others == {closed.isoformat().replace("+00:00", "Z")}, (viewer, path, shown)
+    # The pages show minutes: nobody but seat 1 sees an entry of the trick at 10:00.
+    for viewer, client in [*clients.items(), ("anonymous", Client())]:
+        page = client.get(f"/matches/{match.pk}/").content.decode()
+        assert ("3 Jun 10:00" in page) is (viewer == 1), viewer
+        assert "3 Jun 11:00" in page
+
+
+def test_the_hidden_information_check_compares_the_times_of_asked_and_forced_answers(
+    lead_lowest, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The whole match through the check, with a minute between moves: no viewer's history
+    times tell the forced first card from an asked one; with every entry shown at the time
+    it was logged (the old behaviour), the check reports the tie to the closing answer."""
+    report = check_match_for_leaks(
+        "lead-lowest", 3, seed="q7zx-lead", on_commit=django_capture_on_commit_callbacks
+    )
+    assert report.leaks == [] and report.deferred_entries and report.timings
+    from games import selectors
+
+    monkeypatch.setattr(selectors, "simultaneous_times", lambda decisions, viewer: {})
+    report = check_match_for_leaks(
+        "lead-lowest", 3, seed="q7zx-old", on_commit=django_capture_on_commit_callbacks
+    )
+    assert any(leak.startswith("history times") for leak in report.leaks), report.leaks

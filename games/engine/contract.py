@@ -354,9 +354,9 @@ class Game:
         raise NotImplementedError
 
     def asks_when_forced(self, state: State, seat: int) -> bool:
-        """True when `seat`, alone to act, has one legal move only because of what it alone
-        knows (a purse behind a screen): it is then asked like anyone, since playing the
-        move at once would tell the table why. See games.engine.driver."""
+        """True when `seat` has one legal move only because of what it alone knows (a purse
+        behind a screen): it is then asked like anyone, alone or in a simultaneous decision,
+        since playing the move for it would tell the table why. See games.engine.driver."""
         return False
 
     def reads_numbers(self, state: State, seat: int) -> bool:

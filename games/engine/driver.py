@@ -28,11 +28,13 @@ def next_automatic(
 
     A seat whose standing orders answer the question plays that. A seat with exactly one
     legal move plays it (the rulebook leaves no choice) — but in a simultaneous decision only
-    once no other seat still has a real choice: a forced answer given at once would tell the
-    others why (a sealed bid of zero from a player with no silver, no playable card in a
-    hidden hand). A seat alone to act whose lack of choice comes from what only it knows
-    (`Game.asks_when_forced`) has no others to wait for: it is asked like anyone. Seats are
-    looked at in `to_act` order.
+    once no other seat still has a real choice, so that its answer does not come before the
+    others'. A seat whose lack of choice comes from what only it knows
+    (`Game.asks_when_forced`: a sealed bid of zero from a player with no silver) is asked
+    like anyone, alone or not: played at once it would tell the table why, and played once
+    the others have answered it would tell the last of them, who sees the decision close
+    on their own answer while that seat was still "deciding". Seats are looked at in
+    `to_act` order.
     """
     if game.result(state) is not None:
         return None
@@ -40,7 +42,7 @@ def next_automatic(
     forced: list[AutomaticMove] = []
     for seat in seats:
         legal = game.legal_moves(state, seat)
-        if len(legal) == 1 and not (len(seats) == 1 and game.asks_when_forced(state, seat)):
+        if len(legal) == 1 and not game.asks_when_forced(state, seat):
             forced.append(AutomaticMove(seat, legal[0], FORCED))
             continue
         seat_orders = (orders or {}).get(seat)
@@ -56,8 +58,9 @@ def next_automatic(
 def seats_to_ask(game: Game, state: State) -> list[int]:
     """When `next_automatic` finds nothing: the seats whose answer is awaited from a person
     (or a bot). A seat with one legal move waits, unasked, for the others to answer, unless
-    it is alone and `asks_when_forced` (then waiting would be for nobody)."""
-    seats = game.to_act(state)
-    if len(seats) == 1 and game.asks_when_forced(state, seats[0]):
-        return seats
-    return [s for s in seats if len(game.legal_moves(state, s)) != 1]
+    `asks_when_forced` says its lack of choice is its own secret."""
+    return [
+        s
+        for s in game.to_act(state)
+        if len(game.legal_moves(state, s)) != 1 or game.asks_when_forced(state, s)
+    ]

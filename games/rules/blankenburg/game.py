@@ -65,14 +65,13 @@ class Blankenburg(Game):
         return moves.apply_move(state, seat, move, rng)
 
     def asks_when_forced(self, state, seat):
-        # Version 2: a seat alone in a step whose only move is to pass because of its purse
-        # is asked like anyone (the plan step, the resource rounds, an offer open to one).
+        # Version 2: a seat whose only move is to pass, decline or bid zero because of its
+        # purse (line 16: the screen) is asked like anyone: in the plan step, the resource
+        # rounds, an offer, and the sealed bids. Played for it, even after the others, the
+        # last of them would see the step close on their own answer and know why.
         if not rules.is_v2(state):
             return False
-        phase = state["phase"]
-        return phase in ("plans", "resources") or (
-            phase == "offer" and state["offer"].get("asked") == 1
-        )
+        return state["phase"] in ("plans", "resources", "offer", "bid")
 
     def default_move(self, state, seat):
         phase = state["phase"]

@@ -39,11 +39,13 @@ def test_an_offer_asks_every_player_it_could_serve_whatever_their_purse():
     view = GAME.view(state, 0)
     assert view["offer"]["waiting"] == NAMES4
     assert next_automatic(GAME, state) is None
-    assert seats_to_ask(GAME, state) == [0, 2]  # the others wait, unasked, for them
+    # The short purses are asked too: declined for them once the others had answered, the
+    # last to answer would see the offer close on their answer and know why.
+    assert seats_to_ask(GAME, state) == [0, 1, 2, 3]
     play(state, 0, {"type": "decline"})
     play(state, 2, {"type": "accept"})
-    forced = next_automatic(GAME, state)
-    assert forced.seat in (1, 3) and forced.move == {"type": "decline"}
+    assert next_automatic(GAME, state) is None
+    assert seats_to_ask(GAME, state) == [1, 3]
 
 
 def test_version_1_asked_only_the_players_who_could_pay():
@@ -93,6 +95,24 @@ def _bidding(state):
         seat = GAME.to_act(state)[0]
         play(state, seat, GAME.legal_moves(state, seat)[0])
     return state
+
+
+def test_a_bidder_with_no_silver_is_asked_like_every_bidder():
+    # Line 16: the screen hides each purse. Were the broke bidder's zero played for them,
+    # even once the others had bid, the last bidder would see the bids revealed on their own
+    # bid while that bidder's receipt was still missing, and know the purse was empty.
+    state = _bidding(new_game())
+    _silver(state, 5, 0, 5, 5)
+    assert GAME.legal_moves(state, 1) == [{"type": "bid", "silver": 0}]
+    assert next_automatic(GAME, state) is None
+    assert seats_to_ask(GAME, state) == [0, 1, 2, 3]
+    for seat in (0, 2, 3):
+        play(state, seat, {"type": "bid", "silver": 1})
+    assert next_automatic(GAME, state) is None and seats_to_ask(GAME, state) == [1]
+    v1 = _bidding(new_game())
+    del v1["ruleset"]
+    _silver(v1, 5, 0, 5, 5)
+    assert 1 not in seats_to_ask(GAME_V1, v1)  # version 1 played it once the others had bid
 
 
 def test_the_zero_bid_line_names_the_bankers_four_silver():
