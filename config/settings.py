@@ -161,7 +161,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Handing a notification to Celery must never hold a request: the outbox row is already
-# committed and the sweep sends it if the broker cannot take it now. So a publish makes one
+# committed and the sweep sends it if the broker cannot take it now. Requests only queue it
+# for a publishing thread (notifications.handoff); that thread, and the sweeps, must not be
+# held either, so a publish makes one
 # connection attempt (max_retries 0: kombu otherwise retries for broker_connection_timeout,
 # with 2 s sleeps; each task took ~6 s with Redis down) with short socket timeouts, and
 # apply_async(retry=False) does not retry the publish. The worker's own connection keeps

@@ -157,12 +157,16 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
+        # Frozen into display_name at the start and shown to anyone who may watch: never an
+        # address or its local part (docs/community.md).
         if self.display_name:
             return self.display_name
         if self.user_id:
-            return self.user.get_full_name() or self.user.email.split("@")[0]
+            from community.names import public_name
+
+            return public_name(self.user)
         if self.invited_email:
-            return self.invited_email.split("@")[0]
+            return "Invited player"
         return "Open seat"
 
     @property

@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from games.models import Match, MatchStatus, MoveKind, Seat
 
+from .handoff import hand_off, publish
 from .models import Channel, Kind, Notification, Status
 from .preferences import (
     prefs_for,
@@ -197,14 +198,12 @@ def write_both(*, kind: str, user, key: str, **fields) -> list[Notification]:
 
 
 def enqueue(ids: Iterable[int]) -> None:
-    """Hand rows to Celery. A broker that is down is logged; the sweep sends them later."""
+    """Hand committed rows to Celery without waiting on the broker (notifications.handoff);
+    a row the broker never gets is sent by the sweep."""
     from .tasks import deliver_notification
 
     for pk in ids:
-        try:
-            deliver_notification.apply_async((pk,), retry=False)
-        except Exception as error:  # kombu raises several kinds for an unreachable broker
-            log.warning("notification %s left for the outbox sweep: broker: %s", pk, error)
+        hand_off(deliver_notification, pk)
 
 
 # --- the people of a match, read once per move -------------------------------------------
@@ -569,7 +568,11 @@ def sweep(now: datetime | None = None) -> int:
     now = now or timezone.now()
     probe(now)
     ids = sorted(set(reclaim_lost(now)) | set(due_ids(now)))
-    enqueue(ids)
+    from .tasks import deliver_notification
+
+    for pk in ids:  # in beat's worker, not a request: publish now, stop at the first refusal
+        if not publish(deliver_notification, pk):
+            break
     return len(ids)
 
 

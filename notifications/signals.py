@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from .handoff import hand_off
 from .models import InboundStatus
 
 log = logging.getLogger(__name__)
@@ -35,14 +36,8 @@ def on_inbound(sender, event, esp_name, **kwargs) -> None:
         log.exception("inbound mail from %s could not be recorded", esp_name)
         return
     if created and row.status == InboundStatus.RECEIVED:
-
-        def enqueue() -> None:
-            try:
-                handle_inbound.apply_async((row.pk,), retry=False)
-            except Exception as error:
-                log.warning("inbound %s left for the sweep: broker: %s", row.pk, error)
-
-        transaction.on_commit(enqueue)
+        # The ESP waits for our answer: never on the broker (the sweep handles what it lost).
+        transaction.on_commit(lambda: hand_off(handle_inbound, row.pk))
 
 
 def on_tracking(sender, event, esp_name, **kwargs) -> None:

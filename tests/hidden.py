@@ -220,17 +220,14 @@ def _check_position(
             "live fragment": client.get(f"/matches/{match.pk}/poll/"),
             "replay": client.get(f"/matches/{match.pk}/replay/?n={seq}"),
             "api": client.get(f"/api/matches/{match.pk}/"),
+            "api v1 view": client.get(f"/api/v1/matches/{match.pk}"),
+            "api v1 history": client.get(f"/api/v1/matches/{match.pk}/history?since={earlier}"),
+            "api v1 legal": client.get(f"/api/v1/matches/{match.pk}/legal"),
         }
         _compare_asked_and_automatic(match, seat, outputs, deferred, report)
         for name, response in outputs.items():
             assert response.status_code == 200, f"{name} for seat {seat}: {response.status_code}"
-            _search(
-                _normalise(response.content.decode()),
-                forbidden,
-                f"{name} (seat {seat})",
-                seq,
-                report,
-            )
+            _search(_text_of(response), forbidden, f"{name} (seat {seat})", seq, report)
         if not match.is_over:  # after the end, the replay reveals everything on purpose
             earlier_page = client.get(f"/matches/{match.pk}/replay/?n={earlier}")
             _search(
@@ -250,7 +247,29 @@ def _check_position(
                     seq,
                     report,
                 )
-    report.outputs += len(viewers) * 5
+    report.outputs += len(viewers) * 8
+
+
+def _text_of(response) -> str:
+    """A page unescaped; a JSON answer as its strings and numbers, one a line, so that a
+    secret escaped by the encoder (quotes, newlines, non-ASCII) is still found."""
+    if not response.get("Content-Type", "").startswith("application/json"):
+        return _normalise(response.content.decode())
+    found = []
+
+    def walk(value) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                found.append(str(key))
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif value is not None:
+            found.append(str(value))
+
+    walk(response.json())
+    return "\n".join(found)
 
 
 def _others(secrets: dict, seat: int | None) -> list[str]:

@@ -1,0 +1,80 @@
+"""Handing work to Celery without making a request wait on the broker.
+
+What a request hands over after its commit is already recorded in a row (an outbox
+notification, an inbound message), and a periodic sweep sends any row the broker never got.
+So the request only puts the task on an in-process queue and returns; one daemon thread per
+process publishes from it. A broker that refuses, hangs or is unreachable costs that thread
+its short connect and socket timeouts (config/settings.py), never a request. When a publish
+fails the thread drops what is queued behind it (logged: the sweep sends those rows), so a
+broker outage cannot grow a backlog in memory.
+
+With `task_always_eager` (tests, and the embedded defaults when set) the task runs inline,
+as such callers expect. Code that already runs in a worker or beat (the sweeps) publishes
+with `publish`, directly.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+_queue: queue.SimpleQueue = queue.SimpleQueue()
+_thread: threading.Thread | None = None
+_thread_pid: int | None = None
+_start_lock = threading.Lock()
+
+
+def hand_off(task, *args: Any) -> None:
+    """Publish `task(*args)` from the hand-off thread; return at once."""
+    if task.app.conf.task_always_eager:
+        publish(task, *args)
+        return
+    _ensure_thread()
+    _queue.put((task, args))
+
+
+def publish(task, *args: Any) -> bool:
+    """Publish now, once, with no retry; whether the broker took it."""
+    try:
+        task.apply_async(args, retry=False)
+        return True
+    except Exception as error:  # kombu raises several kinds for an unreachable broker
+        log.warning("%s%r left for the sweep: broker: %s", task.name, args, error)
+        return False
+
+
+def _ensure_thread() -> None:
+    """One thread per process, started on first use (a forked web worker starts its own)."""
+    global _thread, _thread_pid
+    if _thread is not None and _thread_pid == os.getpid() and _thread.is_alive():
+        return
+    with _start_lock:
+        if _thread is not None and _thread_pid == os.getpid() and _thread.is_alive():
+            return
+        _thread = threading.Thread(target=_publish_queued, name="celery-handoff", daemon=True)
+        _thread_pid = os.getpid()
+        _thread.start()
+
+
+def _publish_queued() -> None:
+    while True:
+        task, args = _queue.get()
+        if not publish(task, *args):
+            _drop_queued()
+
+
+def _drop_queued() -> None:
+    dropped = 0
+    while True:
+        try:
+            _queue.get_nowait()
+        except queue.Empty:
+            break
+        dropped += 1
+    if dropped:
+        log.warning("%s hand-offs left for the sweep: the broker is not answering", dropped)
