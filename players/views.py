@@ -108,9 +108,19 @@ def _follow_link(request: HttpRequest, *, scope: str, template: str) -> HttpResp
         return render(request, "accounts/magic_invalid.html", {}, status=400)
     if request.method == "POST":
         confirming = scope == accounts.CONFIRM_SCOPE
+        had_password = user.has_usable_password()
         if accounts.confirm_address(user=user, password_confirmed=confirming):
-            messages.success(request, "Your address is confirmed.")
             user.refresh_from_db()
+            if had_password and not user.has_usable_password():
+                messages.success(
+                    request,
+                    "Your address is confirmed. The password set before it was confirmed was "
+                    "removed, since anyone could have set it: choose a new one on your "
+                    "account page.",
+                )
+                next_path = next_path or reverse("account")
+            else:
+                messages.success(request, "Your address is confirmed.")
         login(request, user, backend="sesame.backends.ModelBackend")
         return redirect(_next_url(request, next_path))
     return render(request, template, {"sesame": token, "next": next_path, "who": user})
