@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from sesame.utils import get_query_string, get_user
 
-from players.decorators import LIMITED_SESSION
+from players.decorators import LIMITED_SESSION, is_limited
 
 SESSION_KIND = "signin_kind"
 SESSION_MATCH = "signin_match"
@@ -55,14 +55,6 @@ user_logged_in.connect(on_user_logged_in, dispatch_uid="games.signin.kind")
 
 def signin_kind(request: HttpRequest) -> str:
     return request.session.get(SESSION_KIND, "") if hasattr(request, "session") else ""
-
-
-def is_limited(request: HttpRequest) -> bool:
-    return (
-        hasattr(request, "session")
-        and request.user.is_authenticated
-        and bool(request.session.get(LIMITED_SESSION))
-    )
 
 
 # --- match links -------------------------------------------------------------------------

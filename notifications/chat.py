@@ -42,12 +42,14 @@ def post_message(*, match: Match, user, text: str, source: str = "web") -> ChatM
             asked = match.status == MatchStatus.ACTIVE and seat.number in match.to_act
             seq = seat.deadline_seq if asked and seat.deadline_seq is not None else match.head_seq
             outbox.write(
-                kind=Kind.CHAT,
-                user=seat.user,
-                dedupe_key=f"chat:{message.pk}:{seat.number}",
-                match=match,
-                seat=seat.number,
-                seq=seq,
-                context={"chat_id": message.pk},
+                outbox.row_for(
+                    kind=Kind.CHAT,
+                    user=seat.user,
+                    dedupe_key=f"chat:{message.pk}:{seat.number}",
+                    match=match,
+                    seat=seat.number,
+                    seq=seq,
+                    context={"chat_id": message.pk},
+                )
             )
     return message

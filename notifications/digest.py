@@ -32,17 +32,19 @@ def send_digests(now: datetime | None = None) -> int:
         if not seats:
             continue
         row = outbox.write(
-            kind=Kind.DIGEST,
-            user=prefs.user,
-            dedupe_key=f"digest:{prefs.user_id}:{local.date()}",
-            context={
-                "seats": [
-                    [s.match_id, s.number, s.deadline_seq or s.match.head_seq] for s in seats
-                ],
-                "since": (now - timedelta(days=1)).isoformat(),
-            },
-            hold_for_quiet_hours=False,
-            now=now,
+            outbox.row_for(
+                kind=Kind.DIGEST,
+                user=prefs.user,
+                dedupe_key=f"digest:{prefs.user_id}:{local.date()}",
+                context={
+                    "seats": [
+                        [s.match_id, s.number, s.deadline_seq or s.match.head_seq] for s in seats
+                    ],
+                    "since": (now - timedelta(days=1)).isoformat(),
+                },
+                hold_for_quiet_hours=False,
+                now=now,
+            )
         )
         written += row is not None
     return written

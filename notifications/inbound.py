@@ -548,20 +548,22 @@ def _answer(
             seq=seq,
         ).update(status=Status.SKIPPED, last_error="included in the answer to the player's email")
     outbox.write(
-        kind=Kind.ANSWER,
-        user=seat.user,
-        dedupe_key=f"answer:{row.pk}",
-        match=match,
-        seat=seat.number,
-        seq=seq,
-        hold_for_quiet_hours=False,
-        context={
-            "report": entries,
-            "summary": summary,
-            "intro": intro,
-            "help": report.help,
-            "answers": row.message_id,
-        },
+        outbox.row_for(
+            kind=Kind.ANSWER,
+            user=seat.user,
+            dedupe_key=f"answer:{row.pk}",
+            match=match,
+            seat=seat.number,
+            seq=seq,
+            hold_for_quiet_hours=False,
+            context={
+                "report": entries,
+                "summary": summary,
+                "intro": intro,
+                "help": report.help,
+                "answers": row.message_id,
+            },
+        )
     )
 
 
@@ -592,14 +594,16 @@ def _notice(row: InboundMessage, user, summary: str, intro: str, match=None, sea
         log.info("inbound %s: notice to user %s throttled", row.message_id, user.pk)
         return
     outbox.write(
-        kind=Kind.ANSWER,
-        user=user,
-        dedupe_key=f"answer:{row.pk}",
-        match=match,
-        seat=seat.number if seat is not None else None,
-        seq=match.head_seq if match is not None else None,
-        hold_for_quiet_hours=False,
-        context={"summary": summary, "intro": intro, "report": [], "answers": row.message_id},
+        outbox.row_for(
+            kind=Kind.ANSWER,
+            user=user,
+            dedupe_key=f"answer:{row.pk}",
+            match=match,
+            seat=seat.number if seat is not None else None,
+            seq=match.head_seq if match is not None else None,
+            hold_for_quiet_hours=False,
+            context={"summary": summary, "intro": intro, "report": [], "answers": row.message_id},
+        )
     )
 
 

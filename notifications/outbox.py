@@ -80,7 +80,7 @@ def live_play_max_hold() -> timedelta:
 # --- writing ------------------------------------------------------------------------------
 
 
-def _row(
+def row_for(
     *,
     kind: str,
     user,
@@ -93,7 +93,8 @@ def _row(
     hold_for_quiet_hours: bool = True,
     now: datetime | None = None,
 ) -> Notification | None:
-    """The row to write (unsaved), or None if the person does not want this message."""
+    """The row to write (unsaved: `write` or `write_many` saves it), or None if the person
+    does not want this message."""
     now = now or timezone.now()
     prefs = prefs_for(user)
     if channel == Channel.EMAIL:
@@ -132,33 +133,9 @@ def _row(
     )
 
 
-def write(
-    *,
-    kind: str,
-    user,
-    dedupe_key: str,
-    match: Match | None = None,
-    seat: int | None = None,
-    seq: int | None = None,
-    context: dict | None = None,
-    channel: str = Channel.EMAIL,
-    hold_for_quiet_hours: bool = True,
-    now: datetime | None = None,
-) -> Notification | None:
-    """Write one row (if the person wants it and it does not exist yet) and deliver it once
-    the current transaction commits."""
-    row = _row(
-        kind=kind,
-        user=user,
-        dedupe_key=dedupe_key,
-        match=match,
-        seat=seat,
-        seq=seq,
-        context=context,
-        channel=channel,
-        hold_for_quiet_hours=hold_for_quiet_hours,
-        now=now,
-    )
+def write(row: Notification | None) -> Notification | None:
+    """Save one row made by `row_for` (None: the person does not want it) unless it exists
+    already, and deliver it once the current transaction commits."""
     if row is None:
         return None
     try:
@@ -191,7 +168,9 @@ def write_many(rows: list[Notification | None]) -> list[Notification]:
 
 def write_both(*, kind: str, user, key: str, **fields) -> list[Notification]:
     rows = [
-        write(kind=kind, user=user, dedupe_key=f"{key}:{channel}", channel=channel, **fields)
+        write(
+            row_for(kind=kind, user=user, dedupe_key=f"{key}:{channel}", channel=channel, **fields)
+        )
         for channel in (Channel.EMAIL, Channel.WEBHOOK)
     ]
     return [r for r in rows if r is not None]
@@ -302,12 +281,14 @@ def players_invited(match: Match, emails: list[str], inviter: str) -> None:
 def match_started(match: Match) -> None:
     for seat in _people(match):
         write(
-            kind=Kind.START,
-            user=seat.user,
-            dedupe_key=f"start:{match.pk}:{seat.number}",
-            match=match,
-            seat=seat.number,
-            seq=match.head_seq,
+            row_for(
+                kind=Kind.START,
+                user=seat.user,
+                dedupe_key=f"start:{match.pk}:{seat.number}",
+                match=match,
+                seat=seat.number,
+                seq=match.head_seq,
+            )
         )
 
 
@@ -319,7 +300,7 @@ def moves_appended(match: Match, moves: list, newly_to_act: list[int]) -> None:
         if seat is not None and not seat.played_by_bot:
             key = f"turn:{match.pk}:{number}:{match.head_seq}"
             rows += [
-                _row(
+                row_for(
                     kind=Kind.TURN,
                     user=seat.user,
                     dedupe_key=f"{key}:{channel}",
@@ -334,7 +315,7 @@ def moves_appended(match: Match, moves: list, newly_to_act: list[int]) -> None:
         # A deadline played for a seat: tell it, unless a turn notice already tells the story.
         if move.kind == MoveKind.TIMEOUT and move.seat in people and move.seat not in newly_to_act:
             rows.append(
-                _row(
+                row_for(
                     kind=Kind.TIMEOUT,
                     user=people[move.seat].user,
                     dedupe_key=f"timeout:{match.pk}:{move.seat}:{move.seq}",
@@ -349,7 +330,7 @@ def moves_appended(match: Match, moves: list, newly_to_act: list[int]) -> None:
 def match_finished(match: Match) -> None:
     write_many(
         [
-            _row(
+            row_for(
                 kind=Kind.END,
                 user=seat.user,
                 dedupe_key=f"end:{match.pk}:{seat.number}",

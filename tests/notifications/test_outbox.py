@@ -157,10 +157,7 @@ def test_a_broker_that_is_down_leaves_the_row_for_the_sweep(
 
 def test_the_same_message_is_never_written_twice(match, anna):
     seat = match.seats.get(user=anna)
-    first = outbox.write(
-        kind=Kind.START, user=anna, dedupe_key="x:1", match=match, seat=seat.number, seq=0
-    )
-    second = outbox.write(
-        kind=Kind.START, user=anna, dedupe_key="x:1", match=match, seat=seat.number, seq=0
-    )
+    fields = dict(kind=Kind.START, user=anna, dedupe_key="x:1", match=match, seat=seat.number)
+    first = outbox.write(outbox.row_for(**fields, seq=0))
+    second = outbox.write(outbox.row_for(**fields, seq=0))
     assert first is not None and second is None
