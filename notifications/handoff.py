@@ -10,11 +10,14 @@ broker outage cannot grow a backlog in memory.
 
 With `task_always_eager` (tests, and the embedded defaults when set) the task runs inline,
 as such callers expect. Code that already runs in a worker or beat (the sweeps) publishes
-with `publish`, directly.
+with `publish`, directly. A process that ends soon after its work (`receive_email` piped
+from the MTA) publishes what is still queued as it exits, so its answer does not wait for
+the sweep.
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import queue
@@ -59,6 +62,7 @@ def _ensure_thread() -> None:
         _thread = threading.Thread(target=_publish_queued, name="celery-handoff", daemon=True)
         _thread_pid = os.getpid()
         _thread.start()
+        atexit.register(publish_remaining)
 
 
 def _publish_queued() -> None:
@@ -66,6 +70,18 @@ def _publish_queued() -> None:
         task, args = _queue.get()
         if not publish(task, *args):
             _drop_queued()
+
+
+def publish_remaining() -> None:
+    """At exit: publish what the thread has not taken yet, until the broker refuses one."""
+    while True:
+        try:
+            task, args = _queue.get_nowait()
+        except queue.Empty:
+            return
+        if not publish(task, *args):
+            _drop_queued()
+            return
 
 
 def _drop_queued() -> None:

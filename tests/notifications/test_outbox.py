@@ -161,3 +161,29 @@ def test_the_same_message_is_never_written_twice(match, anna):
     first = outbox.write(outbox.row_for(**fields, seq=0))
     second = outbox.write(outbox.row_for(**fields, seq=0))
     assert first is not None and second is None
+
+
+def test_a_process_that_exits_publishes_what_is_still_queued(monkeypatch):
+    """`receive_email` runs once per message and exits: the hand-off thread may not have
+    taken the answer's notification yet, and the exit hook publishes it."""
+    from notifications import handoff
+
+    published = []
+
+    class Task:
+        name = "fake"
+
+        class app:
+            class conf:
+                task_always_eager = False
+
+        @staticmethod
+        def apply_async(args, retry):
+            published.append(args)
+
+    monkeypatch.setattr(handoff, "_ensure_thread", lambda: None)  # no thread takes them
+    handoff.hand_off(Task, 1)
+    handoff.hand_off(Task, 2)
+    assert published == []
+    handoff.publish_remaining()
+    assert published == [(1,), (2,)]
