@@ -39,6 +39,7 @@ class LeakReport:
     # others) compared with asked seats' rows, and log entries played automatically (forced,
     # standing orders) whose label another viewer saw.
     deferred_rows_compared: int = 0
+    skipped_rows_compared: int = 0
     automatic_entries_seen: int = 0
     labels: dict = field(default_factory=dict)  # (viewer, where) -> {"asked": set, "auto": set}
     # Times: each move is made a minute after the one before (automatic entries are logged
@@ -298,6 +299,20 @@ def _compare_asked_and_automatic(match, viewer, outputs, deferred, report) -> No
         for s in seats
         if s.number != viewer and s.number in match.to_act and not s.is_bot and not s.resigned
     ]
+    # Seats the rules skip (not to act now, for whatever reason) all look alike: nothing on
+    # the platform's side tells why a seat is not deciding.
+    waiting = {
+        rows[s.number]
+        for s in seats
+        if s.number != viewer and s.number not in match.to_act and not s.is_bot
+        if not s.resigned and s.number in rows
+    }
+    report.skipped_rows_compared += len(waiting) > 0
+    if len(waiting) > 1:
+        report.leaks.append(
+            f"after move {match.head_seq}: match page (seat {viewer}) shows seats that are "
+            f"not deciding differently: {sorted(waiting)!r}"
+        )
     asked_rows = {rows[n] for n in others if n not in deferred}
     for number in others:
         if number in deferred and asked_rows:
