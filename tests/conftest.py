@@ -7,6 +7,33 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 import tests.sealed_cards  # noqa: E402,F401  registers the platform's test game
 
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server"}
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--database-tests-only",
+        action="store_true",
+        help="run only the tests that use the database or the cache (.ci/run's PostgreSQL "
+        "and Redis pass: a test of the pure rules learns nothing from a second run there)",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("--database-tests-only"):
+        return
+    kept, dropped = [], []
+    for item in items:
+        uses = (
+            item.get_closest_marker("django_db")
+            or item.get_closest_marker("cache")
+            or DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+        )
+        (kept if uses else dropped).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
 
 def pytest_configure(config):
     """Under xdist with a Redis cache (.ci/run), each worker gets a Redis database of its

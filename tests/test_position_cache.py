@@ -46,6 +46,7 @@ def two_clients() -> tuple[PositionCache, PositionCache]:
     )
 
 
+@pytest.mark.cache
 def test_two_clients_see_each_others_entries():
     writer, reader = two_clients()
     match_id = uuid.uuid4().int % 10**9
@@ -55,6 +56,7 @@ def test_two_clients_see_each_others_entries():
     assert writer.get(match_id, 8, "e" * 64) == {"trick": 3}
 
 
+@pytest.mark.cache
 def test_another_seq_or_digest_is_never_served():
     cache, _ = two_clients()
     match_id = uuid.uuid4().int % 10**9
@@ -67,6 +69,7 @@ def test_another_seq_or_digest_is_never_served():
     assert cache.get(match_id, 9, "c" * 64) is None
 
 
+@pytest.mark.cache
 def test_every_reader_gets_its_own_copy():
     cache, _ = two_clients()
     match_id = uuid.uuid4().int % 10**9

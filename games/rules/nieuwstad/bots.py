@@ -182,6 +182,11 @@ def character_value(state, seat: int, char: str, style: dict, player: dict) -> f
     return 0.0
 
 
+def builders(move: dict) -> int:
+    """How many players build together under a proposal move (the proposer included)."""
+    return len(move["seats"]) if "seats" in move else 1 + len(move["partners"])
+
+
 def build(state, seat: int, moves: list[dict], style: dict, rng) -> dict:
     best, best_value = {"type": "pass"}, 0.2
     by_kind: dict[str, list[dict]] = {}
@@ -191,9 +196,8 @@ def build(state, seat: int, moves: list[dict], style: dict, rng) -> dict:
     for (kind, key), options in by_kind.items():
         value = building_value(state, seat, key, style)
         if kind == "propose":
-            terms = [R.move_terms(state, seat, o) for o in options]
-            widest = max(len(t) for t in terms)
-            options = [o for o, t in zip(options, terms) if len(t) == widest]
+            widest = max(builders(o) for o in options)
+            options = [o for o in options if builders(o) == widest]
             share = R.move_terms(state, seat, options[0])[seat]
             value = (
                 (share["points"] + 1.0) * style["build"]
