@@ -39,8 +39,7 @@ def post_message(*, match: Match, user, text: str, source: str = "web") -> ChatM
         for seat in seats:
             if seat is author or seat.user_id is None or seat.is_bot:
                 continue
-            asked = match.status == MatchStatus.ACTIVE and seat.number in match.to_act
-            seq = seat.deadline_seq if asked and seat.deadline_seq is not None else match.head_seq
+            seq = outbox.reply_seq(match, seat)
             outbox.write(
                 outbox.row_for(
                     kind=Kind.CHAT,

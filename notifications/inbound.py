@@ -214,6 +214,9 @@ def _handle(row: InboundMessage, message: Message, original_size: int) -> tuple[
     token = token_in_addresses(_recipients(message, row.recipient))
     sender = decode.address(message, "From")
     failures = authentication_failures(message, getattr(settings, "INBOUND_AUTHSERV_ID", ""))
+    if len(decode.raw_headers(message, "From")) > 1:
+        # RFC 5322 allows one From; with two, which one a client shows is anyone's guess.
+        failures = [*failures, "more than one From header"]
     if token is None:
         if failures:
             return InboundStatus.DROPPED, f"forged: {', '.join(failures)}; no reply token"
@@ -520,7 +523,7 @@ def _answer(
     match.refresh_from_db()
     seat.refresh_from_db()
     asked = match.status == MatchStatus.ACTIVE and seat.number in match.to_act
-    seq = seat.deadline_seq if asked and seat.deadline_seq is not None else match.head_seq
+    seq = outbox.reply_seq(match, seat)
     summary, intro = summary_of(report)
     entries = list(report.lines)
     if report.ignored and (report.lines or len(report.ignored) > 1):

@@ -278,6 +278,13 @@ def players_invited(match: Match, emails: list[str], inviter: str) -> None:
         transaction.on_commit(lambda pk=row.pk: enqueue([pk]))
 
 
+def reply_seq(match: Match, seat: Seat) -> int:
+    """The position a message to `seat` answers for: the decision it is asked (so a reply
+    plays it), else the head of the log."""
+    asked = match.status == MatchStatus.ACTIVE and seat.number in match.to_act
+    return seat.deadline_seq if asked and seat.deadline_seq is not None else match.head_seq
+
+
 def match_started(match: Match) -> None:
     for seat in _people(match):
         write(

@@ -106,3 +106,16 @@ def test_the_counter_is_kept_in_the_shared_cache(settings, match, anna):
     assert inbound.may_send_notice(anna) is False
     cache.delete(inbound.notice_key(anna))  # the count is the cache's, not this process's
     assert inbound.may_send_notice(anna) is True
+
+
+def test_a_message_with_two_from_headers_is_not_applied(match, anna):
+    from notifications import inbound
+
+    from .conftest import reply_to, turn_email
+
+    raw = reply_to(turn_email(match, anna), "1")
+    # Anna's own From first (what a naive reader takes), a second one after it.
+    raw = raw.replace(b"\nTo: ", b"\nFrom: mallory@evil.example\nTo: ", 1)
+    row = inbound.receive_raw(raw)
+    assert match.moves.count() == 0
+    assert row.status == "rejected" and "more than one From" in row.outcome
