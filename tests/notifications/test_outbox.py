@@ -137,9 +137,8 @@ def test_retries_stop_a_retry_period_after_the_first_failure(match, settings):
 def test_a_broker_that_is_down_leaves_the_row_for_the_sweep(
     anna, ben, django_capture_on_commit_callbacks
 ):
-    from notifications.tasks import deliver_notification
-
     from notifications import handoff
+    from notifications.tasks import deliver_notification
 
     # Publish in this thread, not the hand-off thread: that one could publish later, while
     # the second mock below is in place, and be counted as the sweep's.
