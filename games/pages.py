@@ -505,12 +505,16 @@ CHART_COLOURS = ("#1e5bc6", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#37474f
 
 
 def score_chart(scores: list[tuple[int, list[int]]], names: list[str]) -> dict[str, Any] | None:
-    """An SVG line chart of each seat's public score at each round's start, and the final."""
+    """An SVG line chart of each seat's public score at each round's start, and the final.
+    It is drawn at its own size in CSS pixels, never scaled down (its 12 px labels would shrink
+    below legibility on a phone): 320 px fits the side column and a phone; a long match gets
+    28 px per round and pans inside its box."""
     if len(scores) < 2:
         return None
-    width, height, left, bottom = 560, 240, 40, 30
-    top = max(max(points) for _r, points in scores) or 1
     steps = len(scores) - 1
+    left, bottom = 40, 30
+    width, height = max(320, left + 10 + 28 * steps), 200
+    top = max(max(points) for _r, points in scores) or 1
     lines = []
     for seat, name in enumerate(names):
         coords = []

@@ -49,6 +49,38 @@ def sideways_scroll(page: Page) -> int:
     )
 
 
+def small_text(page: Page, least: float = 12) -> list[str]:
+    """Visible text drawn smaller than `least` CSS pixels on screen, SVG labels included: an
+    SVG scaled to fit its box shrinks its labels, so a label's size is its font size times the
+    scale of its SVG on screen. Each entry names the text, its size and its element."""
+    return page.evaluate(
+        """(least) => {
+          const found = [];
+          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          while (walker.nextNode()) {
+            const node = walker.currentNode;
+            const text = node.textContent.trim();
+            const el = node.parentElement;
+            if (!text || !el || el.closest('title, desc, script, style, noscript')) continue;
+            if (!el.getClientRects().length) continue;
+            const style = getComputedStyle(el);
+            if (style.visibility === 'hidden' || style.display === 'none') continue;
+            let size = parseFloat(style.fontSize);
+            if (el instanceof SVGElement) {
+              const m = el.getScreenCTM();
+              if (m) size *= Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+            }
+            if (size < least - 0.05) {
+              const tag = el.tagName.toLowerCase();
+              found.push(`${text.slice(0, 30)} at ${size.toFixed(1)} px in <${tag}>`);
+            }
+          }
+          return found;
+        }""",
+        least,
+    )
+
+
 def axe_violations(page: Page, impacts=("serious", "critical")) -> list[str]:
     """axe-core's violations of the given impacts on the page as it is now (axe is loaded
     into every page by `with_axe`, outside the page's Content-Security-Policy)."""

@@ -14,6 +14,7 @@ from .helpers import (
     play_now,
     sideways_scroll,
     sign_up,
+    small_text,
     watch_console,
     with_axe,
 )
@@ -37,6 +38,7 @@ def test_a_whole_match_by_clicking_the_board(
     play_now(page, slug, players)
     expect(page.locator("#builder")).to_be_visible()
     assert sideways_scroll(page) == 0
+    assert not small_text(page)
     assert not axe_violations(page)  # the match page with a move being built
     page.screenshot(path=str(screenshots / f"{slug}-{size['width']}-start.png"))
     match = Match.objects.get(game_slug=slug)
@@ -52,8 +54,9 @@ def test_a_whole_match_by_clicking_the_board(
     expect(page.locator("#replay-board-1 svg").first).to_be_visible()
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-position")).to_contain_text("After move 2")
-    expect(page.locator("#score-chart svg.fit")).to_be_visible()
+    expect(page.locator("#score-chart svg[role=img]")).to_be_visible()
     assert sideways_scroll(page) == 0
+    assert not small_text(page)  # the board's and the score chart's labels too
     assert not axe_violations(page)  # the replay
     assert not errors, errors
     print(f"{slug} at {size['width']} px: {clicks} clicks")

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.accounts import confirm, fill_signup
+from tests.e2e.helpers import DESKTOP, PHONE, sideways_scroll, small_text
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,8 +86,15 @@ def test_serve_plays_against_bots_and_by_local_mailbox(page: Page, served, scree
         time.sleep(0.5)
         page.reload()
     expect(turn).to_be_visible()
+    # On a phone the list and the mail (long links, the folder's path) stay in the window.
+    page.set_viewport_size(PHONE)
+    assert sideways_scroll(page) == 0
+    assert not small_text(page)
     turn.click()
     expect(page.locator("pre").first).to_contain_text("How to reply")
+    assert sideways_scroll(page) == 0
+    assert not small_text(page)
+    page.set_viewport_size(DESKTOP)
     page.screenshot(path=str(screenshots / "serve-mailbox-turn.png"), full_page=True)
     page.fill("textarea[name=body]", "1")
     page.click("button:has-text('Send reply')")
