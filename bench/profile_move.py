@@ -26,6 +26,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--quick", action="store_true", help="tiny sizes, for the smoke test")
     parser.add_argument("--game", default=None, help="slug (default: the first real game)")
     parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--dump", help="also write cProfile's stats to this file (pstats)")
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + os.urandom(24).hex())
     chosen = [g for g in games() if g.slug == args.game] if args.game else games()
@@ -120,6 +121,8 @@ def main(argv: list[str] | None = None) -> dict:
         profiler.enable()
         profiled = sum(move() for _ in range(moves))
         profiler.disable()
+    if args.dump:
+        profiler.dump_stats(args.dump)
     stats = pstats.Stats(profiler, stream=io.StringIO())
 
     def top(key: int, keep, count: int) -> list[list]:

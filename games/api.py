@@ -23,6 +23,7 @@ from games import selectors, services
 from games.commands import interpret, menu
 from games.engine import IllegalMove
 from games.models import Match, Move, MoveSource, Seat
+from games.rows import seats_with_people
 
 API_SCOPE = "api"
 
@@ -94,12 +95,12 @@ def _player_and_seat(request: HttpRequest, pk: int) -> tuple[object | None, Seat
     header = request.headers.get("Authorization", "")
     if not header.startswith("Bearer "):
         user = request.user if request.user.is_authenticated else None
-        seat = _seat_query(pk).filter(user_id=user.pk).first() if user else None
+        seat = _players_seat(pk, user.pk) if user else None
         return user, seat
     found: dict[str, Seat] = {}
 
     def user_with_seat(user_pk):
-        seat = _seat_query(pk).select_related("user").filter(user_id=user_pk).first()
+        seat = _players_seat(pk, user_pk)
         if seat is not None:
             found["seat"] = seat
             user = seat.user
@@ -111,8 +112,10 @@ def _player_and_seat(request: HttpRequest, pk: int) -> tuple[object | None, Seat
     return user, found.get("seat") if user is not None else None
 
 
-def _seat_query(pk: int):
-    return Seat.objects.select_related("match").filter(match_id=pk)
+def _players_seat(pk: int, user_pk: int) -> Seat | None:
+    """The player's first seat in match `pk`, with the match and the player."""
+    seats = seats_with_people(pk, user_id=user_pk)
+    return seats[0] if seats else None
 
 
 @csrf_exempt

@@ -47,6 +47,7 @@ from games.models import (
     TimeoutPolicy,
 )
 from games.replay import LoggedMove, apply_logged, initial_digest, initial_state
+from games.rows import insert_rows, seats_with_people, update_rows
 from games.selectors import load_state, remember_position
 from notifications import api as notify
 from players import accounts
@@ -271,7 +272,7 @@ class _Turn:
         self.state = apply_logged(self.game, self.state, entry, self.match.seed, before=before)
         digest = chain_digest(self.match.head_digest or GENESIS, self.state)
         clock = self.seats[seat] if seat is not None and seat < len(self.seats) else None
-        row = Move.objects.create(
+        row = Move(
             match=self.match,
             seq=seq,
             seat=seat,
@@ -284,6 +285,7 @@ class _Turn:
             asked_at=clock.waiting_since if clock else None,
             deadline_at=clock.deadline_at if clock else None,
         )
+        insert_rows([row])
         self.match.head_seq = seq
         self.match.head_digest = digest
         if seq % settings.SNAPSHOT_EVERY == 0:
@@ -329,7 +331,7 @@ class _Turn:
             match.finished_at = now
             self.clear_deadlines(self.seats)
             self.save_seats()
-            match.save(update_fields=PROJECTION_FIELDS + FINISH_FIELDS)
+            update_rows([match], PROJECTION_FIELDS + FINISH_FIELDS)
             record_finished(match, self.seats)
             notify.moves_appended(match, self.appended, [])
             notify.match_finished(match)
@@ -337,7 +339,7 @@ class _Turn:
         to_act = game.to_act(self.state)
         match.to_act = to_act
         match.prompt = game.prompt(self.state, to_act[0]) if to_act else ""
-        match.save(update_fields=PROJECTION_FIELDS)
+        update_rows([match], PROJECTION_FIELDS)
         remember_position(match, self.state)
         asked = set(seats_to_ask(game, self.state))  # a forced seat waits unasked, see driver
         newly = []
@@ -371,11 +373,7 @@ DEADLINE_FIELDS = ("deadline_at", "deadline_seq", "waiting_since")
 
 
 def _save_seats(seats: Iterable[Seat], fields: list[str]) -> None:
-    seats = list(seats)
-    if len(seats) == 1:
-        seats[0].save(update_fields=fields)
-    elif seats:
-        Seat.objects.bulk_update(seats, fields)
+    update_rows(seats, fields)
 
 
 def _clear_deadline(seat: Seat) -> bool:
@@ -411,18 +409,10 @@ def _lock(match_id: int) -> tuple[Match, list[Seat]]:
     """Lock the match row and read it with its seats, their players, the players'
     notification preferences and whether each booked a vacation, in one statement (the
     move's hooks need them all)."""
-    seats = list(
-        Seat.objects.filter(match_id=match_id)
-        .select_related("match", "user", "user__notification_prefs")
-        .annotate(**notify.seat_annotations())
-        .select_for_update(of=("match",))
-        .order_by("number")
-    )
+    seats = seats_with_people(match_id, lock=True)
     if not seats:  # a match always has seats; this raises Match.DoesNotExist
         return Match.objects.select_for_update().get(pk=match_id), []
     match = seats[0].match
-    for seat in seats:
-        seat.match = match
     notify.seats_read(match, seats)
     return match, seats
 
@@ -690,7 +680,7 @@ def _finish_by_resignation(turn: _Turn, people: list[Seat]) -> None:
     match.prompt = ""
     turn.clear_deadlines(seats)
     turn.save_seats()
-    match.save(update_fields=PROJECTION_FIELDS + FINISH_FIELDS)
+    update_rows([match], PROJECTION_FIELDS + FINISH_FIELDS)
     record_finished(match, seats)
     notify.moves_appended(match, turn.appended, [])
     notify.match_finished(match)
@@ -826,7 +816,7 @@ def abandon_match(*, match_id: int, reason: str) -> Match:
         match.finished_at = timezone.now()
         match.to_act = []
         match.prompt = ""
-        match.save(update_fields=PROJECTION_FIELDS + FINISH_FIELDS)
+        update_rows([match], PROJECTION_FIELDS + FINISH_FIELDS)
         _clear_deadlines(seats)
         notify.match_finished(match)
         return match

@@ -8,13 +8,14 @@ from datetime import datetime
 from django.core.exceptions import ObjectDoesNotExist
 
 
-def seat_annotations() -> dict:
+def seat_columns(user_id_column: str) -> dict[str, str]:
     """What the service layer's lock statement reads with each seat for this transaction's
-    hooks, besides the players and their preferences: whether the seat's player has booked
-    any vacation, so a deadline for people who never did costs no vacation query."""
-    from .preferences import vacation_booked
+    hooks, besides the players and their preferences, as SQL over the seat's user id column:
+    whether the seat's player has booked any vacation, so a deadline for people who never did
+    costs no vacation query."""
+    from .preferences import vacation_booked_sql
 
-    return {"vacation_booked": vacation_booked()}
+    return {"vacation_booked": vacation_booked_sql(user_id_column)}
 
 
 def seats_read(match, seats) -> None:

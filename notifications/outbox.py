@@ -29,6 +29,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Match, MatchStatus, MoveKind, Seat
+from games.rows import insert_rows
 
 from .handoff import hand_off, publish
 from .models import Channel, Kind, Notification, Status
@@ -157,9 +158,7 @@ def write_many(rows: list[Notification | None]) -> list[Notification]:
     rows = [r for r in rows if r is not None]
     if not rows:
         return []
-    Notification.objects.bulk_create(
-        rows, update_conflicts=True, unique_fields=["dedupe_key"], update_fields=["dedupe_key"]
-    )
+    insert_rows(rows, on_conflict_keep="dedupe_key")
     pending = [r.pk for r in rows if r.status == Status.PENDING]
     if pending:
         transaction.on_commit(lambda: enqueue(pending))

@@ -1,0 +1,210 @@
+"""The few statements every move sends, written as SQL once per process, and model instances
+made from their rows.
+
+Django's compiler spends longer building these statements than the database spends running
+them (docs/benchmarks.md, "A move over HTTP"): the lock with the seats and their people took
+1.8 ms through the ORM and 0.8 ms as the same SQL. The column lists still come from the models'
+`_meta`, and rows become instances through `Model.from_db` with the converters the ORM would
+apply, so a new field needs no change here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from django.db import connection
+from django.db.models import Model
+
+
+class Table:
+    """A model's concrete columns under an alias in a hand-written SELECT."""
+
+    def __init__(self, model: type[Model], alias: str):
+        self.model = model
+        self.alias = alias
+        self.fields = tuple(model._meta.concrete_fields)
+        self.names = [f.attname for f in self.fields]
+        self._converters: dict[str, list[tuple[int, list[Callable]]]] = {}
+
+    @property
+    def width(self) -> int:
+        return len(self.fields)
+
+    def columns(self) -> str:
+        quote = connection.ops.quote_name
+        return ", ".join(f"{self.alias}.{quote(f.column)}" for f in self.fields)
+
+    def converters(self) -> list[tuple[int, list[Callable]]]:
+        """What the ORM applies to each column as it leaves the database (SQLite's dates,
+        JSON), per backend: only the columns that need any."""
+        vendor = connection.vendor
+        if vendor not in self._converters:
+            found = []
+            for i, field in enumerate(self.fields):
+                col = field.get_col(self.alias)
+                fns = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+                if fns:
+                    found.append((i, [(fn, col) for fn in fns]))
+            self._converters[vendor] = found
+        return self._converters[vendor]
+
+    def instance(self, row: Sequence[Any], start: int = 0) -> Model | None:
+        """The instance in `row` from column `start`; None where an outer join found none."""
+        values = list(row[start : start + self.width])
+        if values[0] is None and self.fields[0].primary_key:
+            return None
+        for i, fns in self.converters():
+            for fn, col in fns:
+                values[i] = fn(values[i], col, connection)
+        return self.model.from_db(connection.alias, self.names, values)
+
+
+def update_rows(instances: Iterable[Model], fields: Sequence[str]) -> None:
+    """Save `fields` of every instance (all of one model) in one UPDATE: what
+    `bulk_update` does, without building its CASE expressions through the ORM each time."""
+    instances = list(instances)
+    if not instances or not fields:
+        return
+    model = type(instances[0])
+    meta = model._meta
+    quote = connection.ops.quote_name
+    pk = meta.pk
+    cast = connection.features.requires_casted_case_in_updates
+    assignments, params = [], []
+    for name in fields:
+        field = meta.get_field(name)
+        if len(instances) == 1:
+            assignments.append(f"{quote(field.column)} = %s")
+            params.append(field.get_db_prep_save(getattr(instances[0], field.attname), connection))
+            continue
+        whens = []
+        for obj in instances:
+            whens.append("WHEN %s THEN %s")
+            params.append(pk.get_db_prep_value(obj.pk, connection))
+            params.append(field.get_db_prep_save(getattr(obj, field.attname), connection))
+        case = f"CASE {quote(pk.column)} {' '.join(whens)} END"
+        if cast:  # PostgreSQL types a CASE of parameters as text
+            case = f"CAST({case} AS {field.cast_db_type(connection)})"
+        assignments.append(f"{quote(field.column)} = {case}")
+    keys = [pk.get_db_prep_value(obj.pk, connection) for obj in instances]
+    sql = (
+        f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)} "
+        f"WHERE {quote(pk.column)} IN ({', '.join(['%s'] * len(keys))})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params + keys)
+
+
+def insert_rows(instances: Sequence[Model], *, on_conflict_keep: str | None = None) -> None:
+    """Insert every instance (all of one model, primary keys from the database) in one
+    statement and set their primary keys: what `bulk_create` does, without its compiler.
+    With `on_conflict_keep` (a unique column), a row whose value exists already is left as
+    it is and its existing key is handed back (ON CONFLICT ... DO UPDATE of that column to
+    itself, so the statement returns it)."""
+    if not instances:
+        return
+    meta = type(instances[0])._meta
+    quote = connection.ops.quote_name
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    params, groups = [], []
+    for obj in instances:
+        groups.append(f"({', '.join(['%s'] * len(fields))})")
+        for field in fields:
+            params.append(field.get_db_prep_save(field.pre_save(obj, True), connection))
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+        f"VALUES {', '.join(groups)}"
+    )
+    if on_conflict_keep:
+        column = quote(meta.get_field(on_conflict_keep).column)
+        sql += f" ON CONFLICT ({column}) DO UPDATE SET {column} = EXCLUDED.{column}"
+    sql += f" RETURNING {quote(meta.pk.column)}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        keys = cursor.fetchall()
+    for obj, (key,) in zip(instances, keys, strict=True):
+        obj.pk = key
+        obj._state.adding = False
+        obj._state.db = connection.alias
+
+
+def _tables() -> tuple[Table, Table, Table, Table, Any]:
+    from django.contrib.auth import get_user_model
+
+    from games.models import Match, Seat
+
+    user_model = get_user_model()
+    prefs_rel = user_model._meta.get_field("notification_prefs")
+    return (
+        Table(Seat, "s"),
+        Table(Match, "m"),
+        Table(user_model, "u"),
+        Table(prefs_rel.related_model, "p"),
+        prefs_rel,
+    )
+
+
+_SEATS_WITH_PEOPLE: dict[tuple[str, bool, bool], tuple[str, tuple]] = {}
+
+
+def seats_with_people(match_id: int, *, user_id: int | None = None, lock: bool = False) -> list:
+    """The seats of a match in seat order, each with its match (one instance for all), its
+    player and the player's notification preferences, and what the notifications app reads
+    with them (`notify.seat_columns`), in one statement. `lock` takes the match row's lock
+    (FOR UPDATE OF the match, where the database has row locks); `user_id` keeps only that
+    player's seats."""
+    from notifications import api as notify
+
+    key = (connection.vendor, user_id is not None, lock)
+    if key not in _SEATS_WITH_PEOPLE:
+        seat, match, user, prefs, prefs_rel = tables = _tables()
+        q = connection.ops.quote_name
+        extra = notify.seat_columns(f"s.{q('user_id')}")
+        user_pk = q(user.model._meta.pk.column)
+        selected = [seat.columns()] + [f"{sql} AS {q(name)}" for name, sql in extra.items()]
+        selected += [match.columns(), user.columns(), prefs.columns()]
+        sql = " ".join(
+            [
+                f"SELECT {', '.join(selected)}",
+                f"FROM {q(seat.model._meta.db_table)} s",
+                f"INNER JOIN {q(match.model._meta.db_table)} m ON m.{q('id')} = s.{q('match_id')}",
+                f"LEFT OUTER JOIN {q(user.model._meta.db_table)} u",
+                f"ON u.{user_pk} = s.{q('user_id')}",
+                f"LEFT OUTER JOIN {q(prefs.model._meta.db_table)} p",
+                f"ON p.{q(prefs_rel.field.column)} = u.{user_pk}",
+                f"WHERE s.{q('match_id')} = %s",
+                f"AND s.{q('user_id')} = %s" if user_id is not None else "",
+                f"ORDER BY s.{q('number')}",
+                "FOR UPDATE OF m" if lock and connection.features.has_select_for_update_of else "",
+            ]
+        )
+        _SEATS_WITH_PEOPLE[key] = (sql, (tables, tuple(extra)))
+    sql, (tables, extra_names) = _SEATS_WITH_PEOPLE[key]
+    seat_t, match_t, user_t, prefs_t, prefs_rel = tables
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match_id] if user_id is None else [match_id, user_id])
+        found = cursor.fetchall()
+    seats, the_match = [], None
+    match_field = seat_t.model._meta.get_field("match")
+    user_field = seat_t.model._meta.get_field("user")
+    for row in found:
+        s = seat_t.instance(row)
+        at = seat_t.width
+        for name in extra_names:
+            setattr(s, name, bool(row[at]))
+            at += 1
+        if the_match is None:
+            the_match = match_t.instance(row, at)
+        at += match_t.width
+        match_field.set_cached_value(s, the_match)
+        u = user_t.instance(row, at)
+        at += user_t.width
+        user_field.set_cached_value(s, u)
+        if u is not None:
+            p = prefs_t.instance(row, at)
+            prefs_rel.set_cached_value(u, p)
+            if p is not None:
+                prefs_rel.field.set_cached_value(p, u)
+        seats.append(s)
+    return seats
