@@ -190,7 +190,7 @@ CACHE_URL = env_str("CACHE_URL", "")
 CACHES = {
     "default": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",  # one redis-py client, not one per call
             "LOCATION": CACHE_URL,
             # A Redis that does not answer must not hold a move up: the position cache falls
             # back to snapshots when a call fails.

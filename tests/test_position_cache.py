@@ -23,7 +23,7 @@ from tests.factories import two_player_match
 ROOT = Path(__file__).resolve().parents[1]
 DOWN = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.cache.RedisCache",
         "LOCATION": "redis://127.0.0.1:6390/0",  # nothing listens there
         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
     }
@@ -174,3 +174,20 @@ def test_two_processes_share_positions_through_redis():
     assert child.returncode == 0, err[-2000:]
     assert out.splitlines()[:2] == ["RedisCache", "{'from': 'parent'}"]
     assert from_child == {"from": "child"}
+
+
+@pytest.mark.services
+def test_the_redis_client_is_kept_and_reconnects_after_redis_drops_its_connection():
+    cache = caches.create_connection("default")
+    client = cache._cache.get_client()
+    assert cache._cache.get_client(write=True) is client  # one server: one client, kept
+    key = f"pbm:test:{uuid.uuid4().hex}"
+    cache.set(key, {"n": 1}, 60)
+    client.client_kill_filter(_id=client.client_id())  # only this connection
+    answers = []
+    for _ in range(2):  # a command may fail on the dead connection; the next reconnects
+        try:
+            answers.append(cache.get(key))
+        except Exception as error:  # noqa: BLE001 - whatever redis-py raises for it
+            answers.append(type(error).__name__)
+    assert answers[-1] == {"n": 1}, answers
