@@ -16,6 +16,8 @@ from typing import Any
 from django.db import connection
 from django.db.models import Model
 
+from games.models import AppendOnlyError, Move
+
 
 class Table:
     """A model's concrete columns under an alias in a hand-written SELECT."""
@@ -67,6 +69,8 @@ def update_rows(instances: Iterable[Model], fields: Sequence[str]) -> None:
     if not instances or not fields:
         return
     model = type(instances[0])
+    if issubclass(model, Move):  # the log is append-only, whatever path a write takes
+        raise AppendOnlyError("The move log is append-only: moves cannot be updated.")
     meta = model._meta
     quote = connection.ops.quote_name
     pk = meta.pk

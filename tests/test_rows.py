@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.models import Move, Seat
+from games.models import AppendOnlyError, Move, Seat
 from games.rows import insert_rows, seats_with_people, update_rows
 from notifications.models import Notification, Preferences, Vacation
 from tests.factories import make_user, two_player_match
@@ -122,6 +122,25 @@ def test_update_rows_writes_json(match_with_people):
     update_rows([match], ["to_act", "prompt"])
     match.refresh_from_db()
     assert match.to_act == [1] and match.prompt == "Bram to play"
+
+
+def test_update_rows_never_changes_a_logged_move(match_with_people):
+    match, anna_seat, _ = match_with_people
+    move = Move(
+        match=match,
+        seq=match.head_seq + 1,
+        seat=anna_seat,
+        kind="move",
+        payload={},
+        source="web",
+        digest="f" * 64,
+        note="as played",
+    )
+    insert_rows([move])
+    move.note = "changed"
+    with pytest.raises(AppendOnlyError):
+        update_rows([move], ["note"])
+    assert Move.objects.get(pk=move.pk).note != "changed"
 
 
 def test_insert_rows_sets_keys_and_the_unique_index_still_refuses_a_repeat(match_with_people):
