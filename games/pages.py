@@ -8,6 +8,7 @@ this module for a player's page. The admin (staff only) reads raw state on its o
 from __future__ import annotations
 
 import logging
+import math
 import zoneinfo
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -380,7 +381,7 @@ def match_page(
         if state is not None and not board_only
         else [],
         result_lines=result_lines(match, seats),
-        result_notes=[str(n) for n in (match.result or {}).get("notes", [])],
+        result_notes=result_notes(match),
         reference=reference,
         standing_orders=[
             {"key": o.key, "label": o.label, "on": o.key in (playing.standing_orders or [])}
@@ -418,8 +419,10 @@ class ReplayFrame:
     boards: list[ReplayBoard]
     board_template: str | None
     history: list[dict[str, Any]]
+    round_name: str  # what the game calls a round ("Turn" in Blankenburg)
     rounds: list[tuple[int, int]]  # (round, the seq it starts after)
     chart: dict[str, Any] | None  # the score chart, once the match is over
+    result_notes: list[str]  # each seat's final score as a sum, and tie-breaks
 
 
 def replay_frame(match: Match, user, seq: int) -> ReplayFrame:
@@ -450,18 +453,11 @@ def replay_frame(match: Match, user, seq: int) -> ReplayFrame:
         boards=boards,
         board_template=board_template(match.game_slug),
         history=selectors.recent_history(match, viewer, upto=seq),
+        round_name=game.round_name,
         rounds=rounds,
         chart=score_chart(scores, [s.name for s in seats]) if match.is_over else None,
+        result_notes=result_notes(match),
     )
-
-
-def _round_of(state: State) -> int | None:
-    """The public round (or turn) number of a position, for the games that count them."""
-    for key in ("round", "turn"):
-        value = state.get(key) if isinstance(state, dict) else None
-        if isinstance(value, int):
-            return value
-    return None
 
 
 def _public_points(game: Game, state: State) -> list[int] | None:
@@ -474,53 +470,77 @@ def _public_points(game: Game, state: State) -> list[int] | None:
     return None
 
 
-def timeline(match: Match) -> tuple[list[tuple[int, int]], list[tuple[int, list[int]]]]:
-    """Where each round starts (after which move), and the public scores at each start,
-    from one pass over the log."""
+def result_notes(match: Match) -> list[str]:
+    """What the result says beyond the ranking: each seat's final score as a sum (where the
+    game's score has parts) and how ties were broken."""
+    return [str(n) for n in (match.result or {}).get("notes", [])]
+
+
+def timeline(match: Match) -> tuple[list[tuple[int, int]], list[tuple[int | str, list[int]]]]:
+    """Where each round starts (after which move), by the game's own count (`round_of`), and
+    the public scores at each start, then the final scores ("end"), from one pass over the
+    log."""
     game = match.game
     state = selectors.setup_state(match)
     rounds: list[tuple[int, int]] = []
-    scores: list[tuple[int, list[int]]] = []
-    current = _round_of(state)
+    scores: list[tuple[int | str, list[int]]] = []
+
+    def starts(number: int, seq: int, position: State) -> None:
+        rounds.append((number, seq))
+        points = _public_points(game, position)
+        if points is not None:
+            scores.append((number, points))
+
+    current = game.round_of(state)
     if current is not None:
-        rounds.append((current, 0))
+        starts(current, 0, state)
     rows = match.moves.order_by("seq").values_list("seq", "seat", "kind", "payload")
     entries = [LoggedMove(*row) for row in rows]
     for entry, _before, after in positions(game, state, entries, match.seed):
-        number = _round_of(after)
+        number = game.round_of(after)
         if number is not None and number != current:
             current = number
-            rounds.append((number, entry.seq))
-            points = _public_points(game, after)
-            if points is not None:
-                scores.append((number, points))
-    if match.is_over:
-        final = match.result.get("scores") if match.result else None
-        if final:
-            scores.append((len(scores) + 1 if not rounds else rounds[-1][0] + 1, list(final)))
+            starts(number, entry.seq, after)
+    final = (match.result or {}).get("scores") if match.is_over else None
+    if final and scores:
+        scores.append(("end", list(final)))
     return rounds, scores
 
 
 CHART_COLOURS = ("#1e5bc6", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#37474f")
 
 
-def score_chart(scores: list[tuple[int, list[int]]], names: list[str]) -> dict[str, Any] | None:
+# The chart's own size in CSS pixels: it is never scaled down (its 12 px labels would shrink
+# below legibility on a phone), so it is no wider than the side column's narrowest box (16rem
+# less the card's padding: 215 px, at an 801 px window) and fits a phone; a match too long
+# for 6 px a round widens it and it pans in its box.
+CHART_WIDTH, CHART_LEFT, CHART_RIGHT = 214, 40, 14
+MIN_STEP = 6
+# Centres of two 12 px labels at least this far apart never overlap: a round's two digits are
+# about 14 px wide and "end" 20 px, which leaves a gap of 5 px or more.
+LABEL_SPACING = 22
+
+
+def score_chart(
+    scores: list[tuple[int | str, list[int]]], names: list[str]
+) -> dict[str, Any] | None:
     """An SVG line chart of each seat's public score at each round's start, and the final.
-    It is drawn at its own size in CSS pixels, never scaled down (its 12 px labels would shrink
-    below legibility on a phone): 320 px fits the side column and a phone; a long match gets
-    28 px per round and pans inside its box."""
+    When the rounds are too close for a label each, every second (third...) round is
+    labelled, always the first and the end."""
     if len(scores) < 2:
         return None
     steps = len(scores) - 1
-    left, bottom = 40, 30
-    width, height = max(320, left + 10 + 28 * steps), 200
+    left, bottom = CHART_LEFT, 30
+    width = max(CHART_WIDTH, left + CHART_RIGHT + MIN_STEP * steps)
+    height = 200
+    step = (width - left - CHART_RIGHT) / steps
     top = max(max(points) for _r, points in scores) or 1
+    xs = [left + step * i for i in range(len(scores))]
     lines = []
     for seat, name in enumerate(names):
         coords = []
-        for i, (_r, points) in enumerate(scores):
+        for x, (_r, points) in zip(xs, scores, strict=True):
             if seat < len(points):
-                x = left + (width - left - 10) * i / steps
                 y = height - bottom - (height - bottom - 10) * points[seat] / top
                 coords.append(f"{x:.1f},{y:.1f}")
         lines.append(
@@ -531,9 +551,11 @@ def score_chart(scores: list[tuple[int, list[int]]], names: list[str]) -> dict[s
                 "final": scores[-1][1][seat] if seat < len(scores[-1][1]) else "",
             }
         )
+    every = max(1, math.ceil(LABEL_SPACING / step))
     ticks = [
-        {"x": round(left + (width - left - 10) * i / steps, 1), "label": "end" if i == steps else r}
-        for i, (r, _p) in enumerate(scores)
+        {"x": round(xs[i], 1), "label": label}
+        for i, (label, _p) in enumerate(scores)
+        if i == steps or (i % every == 0 and (steps - i) * step >= LABEL_SPACING)
     ]
     return {
         "width": width,

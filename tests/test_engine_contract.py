@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import IllegalMove, available_games, check_move, places
-from games.engine.contract import Result, shared_groups
+from games.engine.contract import Result, score_line, shared_groups
 from tests.engine_fuzz import check_refusal, check_round_trips, moves_for, positions
 
 GAMES = {g.slug: g for g in available_games()}
@@ -89,3 +89,9 @@ def test_every_legal_move_reads_back_from_its_text(slug):
     for players in sorted({game.min_players, game.max_players}):
         checked += check_round_trips(game, players, f"round-trip-{slug}")
     assert checked > 20
+
+
+def test_a_score_line_is_a_sum_a_player_can_check():
+    parts = [("points in play", 21), ("Statue", 4), ("damaged", -2)]
+    assert score_line("Cor", parts) == "Cor: 21 points in play + 4 Statue - 2 damaged = 23"
+    assert score_line("Bram", [("points in play", 9)]) == "Bram: 9 points in play = 9"

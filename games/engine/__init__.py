@@ -14,6 +14,7 @@ from .contract import (
     check_move,
     copy_state,
     places,
+    score_line,
     shared_groups,
 )
 from .digest import GENESIS, canonical_json, chain_digest
@@ -45,6 +46,7 @@ __all__ = [
     "next_automatic",
     "places",
     "register",
+    "score_line",
     "seats_to_ask",
     "seed_commitment",
     "shared_groups",

@@ -111,6 +111,17 @@ class Result:
         }
 
 
+def score_line(name: str, parts: list[tuple[str, int]]) -> str:
+    """One seat's final score as a sum a player can check: "Anna: 12 points + 3 Painting =
+    15". `parts` are (what, points); a part that takes points away is subtracted."""
+    total = sum(points for _what, points in parts)
+    terms = ""
+    for index, (what, points) in enumerate(parts):
+        sign = "- " if points < 0 else ("+ " if index else "")
+        terms += f"{' ' if index else ''}{sign}{abs(points)} {what}"
+    return f"{name}: {terms} = {total}"
+
+
 def shared_groups(ranking: list[int], same) -> list[list[int]]:
     """Runs of neighbours in `ranking` that `same(a, b)` cannot separate, two or more long."""
     groups: list[list[int]] = []
@@ -293,6 +304,10 @@ class Game:
         (tests/test_trusted_replay.py); `verify_match` replays through `apply`."""
         return self.apply(state, seat, move, rng)
 
+    # What the rulebook calls one pass of the game's cycle ("Round", Blankenburg's "Turn"),
+    # as the replay's jump list and score chart name it; see `round_of`.
+    round_name: str = "Round"
+
     # Prefixes of the step targets its board template draws ("cell" for "cell:D7"); the
     # page offers the other targets as buttons beside the board.
     board_targets: tuple[str, ...] = ()
@@ -369,7 +384,15 @@ class Game:
         return None
 
     def result(self, state: State) -> Result | None:
+        """The end: scores, ranking, shared places, and `notes` for the players, which begin
+        with each seat's final score as a sum (`score_line`) where the score has parts."""
         raise NotImplementedError
+
+    def round_of(self, state: State) -> int | None:
+        """The public number of the `round_name` being played, counting up from 1 over the
+        whole match; None before the first (an opening the rulebook does not number) or for
+        a game that does not count them."""
+        return None
 
     # --- what people see ---------------------------------------------------------------
 

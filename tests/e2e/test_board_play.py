@@ -55,6 +55,13 @@ def test_a_whole_match_by_clicking_the_board(
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-position")).to_contain_text("After move 2")
     expect(page.locator("#score-chart svg[role=img]")).to_be_visible()
+    # The whole chart, the end included, is in its box without panning, labels apart.
+    inside = "e => e.scrollWidth <= e.clientWidth"
+    assert page.eval_on_selector("#score-chart .board-scroll", inside)
+    boxes = [t.bounding_box() for t in page.locator("#score-chart svg[role=img] text").all()]
+    ticks = sorted((b for b in boxes if b["y"] == max(b["y"] for b in boxes)), key=lambda b: b["x"])
+    assert all(a["x"] + a["width"] < b["x"] for a, b in zip(ticks, ticks[1:], strict=False))
+    expect(page.locator("#final-scores")).to_contain_text(" = ")
     assert sideways_scroll(page) == 0
     assert not small_text(page)  # the board's and the score chart's labels too
     assert not axe_violations(page)  # the replay

@@ -135,3 +135,72 @@ def test_the_admin_history_is_the_paged_move_log_and_the_replay_draws_boards(sta
     replay = client.get(reverse("admin:games_match_replay", args=[match.pk]) + "?n=10")
     text = replay.content.decode()
     assert text.count("<svg") >= 3 and "Seat 1: " in text and "Seat 0" not in text
+
+
+@pytest.mark.parametrize(
+    "slug, players, name",
+    [("blankenburg", 2, "Turn"), ("nieuwstad", 2, "Round"), ("new-england", 3, "Round")],
+)
+def test_rounds_count_up_and_the_chart_runs_from_the_first_to_the_final_score(
+    anna, slug, players, name
+):
+    import re
+
+    from games.pages import LABEL_SPACING, timeline
+
+    match = bot_match(anna, slug, players)
+    rounds, scores = timeline(match)
+    numbers = [number for number, _start in rounds]
+    assert numbers == list(range(1, len(numbers) + 1)), numbers  # the game's own count
+    assert [seq for _n, seq in rounds] == sorted({seq for _n, seq in rounds})
+    assert [label for label, _p in scores] == numbers + ["end"]
+    assert scores[0][1] == [0] * players  # the score at the start of round 1
+    assert scores[-1][1] == match.result["scores"]
+
+    client = logged_in(anna)
+    page = client.get(reverse("match_replay", args=[match.pk]) + "?n=0").content.decode()
+    select = page[page.index('<select id="jump-round"') : page.index("</select>")]
+    labels = re.findall(r"<option [^>]*>([^<]*)</option>", select)
+    assert labels == [str(n) for n in numbers] and len(set(labels)) == len(labels)
+    assert f'<label for="jump-round">{name}</label>' in page
+
+    chart = client.get(reverse("match_replay", args=[match.pk])).context["frame"].chart
+    ticks = chart["ticks"]
+    assert ticks[0]["label"] == 1 and ticks[-1]["label"] == "end"
+    assert [t["label"] for t in ticks[:-1]] == sorted({t["label"] for t in ticks[:-1]})
+    gaps = [b["x"] - a["x"] for a, b in zip(ticks, ticks[1:], strict=False)]
+    assert min(gaps) >= LABEL_SPACING  # 12 px labels never overlap
+    assert ticks[-1]["x"] + 12 <= chart["width"] <= 214  # the end is in the side column's box
+
+    # Every game's final score as its parts, beside the chart and in the match's result.
+    final = page[page.index('id="final-scores"') :]
+    match_page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    for seat in match.seats.order_by("number"):
+        score = match.result["scores"][seat.number]
+        line = next(n for n in match.result["notes"] if n.startswith(f"{seat.name}: "))
+        terms, total = line.split(": ", 1)[1].rsplit(" = ", 1)
+        first, *rest = re.split(r" ([+-]) ", terms)
+        signed = [int(first.split()[0])] + [
+            int(term.split()[0]) * (1 if sign == "+" else -1)
+            for sign, term in zip(rest[::2], rest[1::2], strict=True)
+        ]
+        assert sum(signed) == int(total) == score, line
+        assert line in final and line in match_page
+
+
+def test_a_crowded_chart_labels_fewer_rounds_and_a_very_long_one_pans():
+    from games.pages import LABEL_SPACING, score_chart
+
+    def chart(rounds):
+        return score_chart(
+            [(n, [n, 2 * n]) for n in range(1, rounds + 1)] + [("end", [9, 9])], ["A", "B"]
+        )
+
+    crowded = chart(20)
+    assert crowded["width"] == 214
+    labels = [t["label"] for t in crowded["ticks"]]
+    assert labels[0] == 1 and labels[-1] == "end" and 2 < len(labels) < 16
+    xs = [t["x"] for t in crowded["ticks"]]
+    assert min(b - a for a, b in zip(xs, xs[1:], strict=False)) >= LABEL_SPACING
+    assert chart(5)["ticks"] and [t["label"] for t in chart(5)["ticks"]] == [1, 2, 3, 4, 5, "end"]
+    assert chart(80)["width"] > 214  # 6 px a round at least: the box pans

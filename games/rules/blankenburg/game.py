@@ -15,6 +15,7 @@ class Blankenburg(Game):
     min_players = 2
     max_players = 6
     version = 1
+    round_name = "Turn"
     options = (
         Option(
             "board",
@@ -102,6 +103,11 @@ class Blankenburg(Game):
             if not any(m["type"] in ("build", "repair") for m in player_moves):
                 return {"type": "done"}
         return None
+
+    def round_of(self, state):
+        # The rulebook plays the game in turns ("Each turn consists of a number of phases");
+        # state["round"] is the marketplace's first or second resource round within one.
+        return state["turn"]
 
     def result(self, state):
         r = state["result"]

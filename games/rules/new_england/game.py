@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine import Game, Option, Result, StandingOrder, places, shared_groups
+from games.engine import Game, Option, Result, StandingOrder, places, score_line, shared_groups
 
 from . import bots, reference, rules, text
 from .board import BOARD_TARGETS, move_steps
@@ -126,6 +126,10 @@ class NewEngland(Game):
             return None
         return {"type": "pass"}
 
+    def round_of(self, state):
+        # Round 0 is the placing of the starter tiles, before the first numbered round.
+        return state["round"] or None
+
     def result(self, state):
         if state["phase"] != "over":
             return None
@@ -136,7 +140,11 @@ class NewEngland(Game):
         # "Victory point ties are won by the player with the most money" [rulebook, line 26]
         # and nothing more: a tie on both is a shared place, not seat order.
         shared = shared_groups(order, lambda a, b: (total[a], money[a]) == (total[b], money[b]))
-        notes = []
+        breakdown = [
+            [("from cards", details["cards"][s]), ("figure majorities", details["bonus"][s])]
+            for s in range(len(total))
+        ]
+        notes = [score_line(names[s], parts) for s, parts in enumerate(breakdown)]
         for a, b in zip(order, order[1:]):
             if total[a] == total[b] and money[a] != money[b]:
                 notes.append(
@@ -150,6 +158,7 @@ class NewEngland(Game):
                 f"they share a place."
             )
         details["money"] = money
+        details["breakdown"] = breakdown
         return Result(scores=total, ranking=order, notes=notes, details=details, shared=shared)
 
     # --- what people see ---------------------------------------------------------------

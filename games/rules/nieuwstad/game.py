@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from games.engine import Game, IllegalMove, Option, Result, StandingOrder, shared_groups
+from games.engine import (
+    Game,
+    IllegalMove,
+    Option,
+    Result,
+    StandingOrder,
+    score_line,
+    shared_groups,
+)
 
 from . import board as B
 from . import bots, reference
 from . import rules as R
 from . import text as T
-from .data import BOARDS, CARDS, FOREST_NAMES, GOODS
+from .data import BOARDS, BUILDINGS, CARDS, FOREST_NAMES, GOODS
 from .view import BOARD_TARGETS, build_view, move_steps
 
 STANDING_ORDERS = (
@@ -19,6 +27,17 @@ STANDING_ORDERS = (
     StandingOrder("skip-festival", "Stay away from every Midsummer Night Festival"),
     StandingOrder("no-cards", "Buy no action cards and play none in the Bailiff phase"),
 )
+
+
+def score_parts(total: int, cards: dict[str, int]) -> list[tuple[str, int]]:
+    """A final score as its parts: the points scored in play, then each end-of-game card and
+    the City Gates [rulebook End of the Game: "including any special points of buildings
+    (such as the City Gate) and cards (such as the District Party)"]."""
+    named = [
+        (BUILDINGS[key].name if key in BUILDINGS else CARDS[key].name, points)
+        for key, points in cards.items()
+    ]
+    return [("points in play", total - sum(cards.values())), *named]
 
 
 class Nieuwstad(Game):
@@ -114,13 +133,17 @@ class Nieuwstad(Game):
             return {"type": "done"}
         return None
 
+    def round_of(self, state):
+        return state["round"]
+
     def result(self, state):
         final = state.get("final")
         if final is None:
             return None
-        notes = []
         scores = final["scores"]
         ranking = list(final["ranking"])
+        breakdown = [score_parts(scores[s], final["cards"][str(s)]) for s in range(state["n"])]
+        notes = [score_line(state["names"][s], parts) for s, parts in enumerate(breakdown)]
         guilders = [p["guilders"] for p in state["players"]]
         if R.ruleset(state) >= 2:
             # "The player with the most points wins" [rulebook End of the Game], and no
@@ -138,7 +161,7 @@ class Nieuwstad(Game):
             scores=list(scores),
             ranking=ranking,
             notes=notes,
-            details={"card_points": final["cards"]},
+            details={"card_points": final["cards"], "breakdown": breakdown},
             shared=shared,
         )
 

@@ -71,3 +71,14 @@ def test_thousand_games_with_invariants_and_replays(players):
         assert GAME.result(game.final) is not None
         assert game.final["round"] <= 25
         assert playout.replay(GAME, game) == game.final
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_final_score_is_the_sum_of_its_parts(players):
+    for n in range(5):
+        result = playout.play(GAME, players, seed=f"parts-{players}-{n}").result
+        sums = [sum(points for _what, points in parts) for parts in result["details"]["breakdown"]]
+        assert sums == result["scores"]
+        assert [note.rsplit(" = ", 1)[1] for note in result["notes"][:players]] == [
+            str(score) for score in result["scores"]
+        ]

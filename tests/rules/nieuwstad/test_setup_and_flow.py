@@ -149,7 +149,35 @@ def test_players_level_on_points_share_the_place():
     R.finish_game(state)
     result = GAME.result(state)
     assert result.shared == [[2, 0]] and result.ranking[-1] == 1
-    assert "share" in result.notes[0]
+    assert any("share" in note for note in result.notes)
+
+
+def test_the_result_gives_each_final_score_as_its_parts():
+    """End of the Game: points "including any special points of buildings (such as the City
+    Gate) and cards (such as the District Party)": the result shows each part, and they add
+    up to the score."""
+    state = game_at_choice(3)
+    for seat, points in enumerate((21, 17, 9)):
+        state["players"][seat]["points"] = points
+    hand(state, 0, "statue", "painting")
+    put(state, 1, "citygate", ["B3", "B4"], "W")
+    put(state, 1, "pasture", ["A1"])
+    put(state, 1, "grainfield", ["C1"])
+    R.finish_game(state)
+    result = GAME.result(state)
+    breakdown = result.details["breakdown"]
+    assert breakdown == [
+        [("points in play", 21), ("Statue", 4), ("Painting", 3)],
+        [("points in play", 17), ("City Gate", 2)],
+        [("points in play", 9)],
+    ]
+    assert result.scores == [28, 19, 9]
+    assert [sum(p for _what, p in parts) for parts in breakdown] == result.scores
+    assert result.notes[:3] == [
+        "Cor: 21 points in play + 4 Statue + 3 Painting = 28",
+        "Emily: 17 points in play + 2 City Gate = 19",
+        "Bram: 9 points in play = 9",
+    ]
 
 
 def test_version_1_ties_go_to_more_guilders_then_share():
