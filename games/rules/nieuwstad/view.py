@@ -84,7 +84,7 @@ def pending_view(state, seat: int | None) -> dict | None:
         building = BUILDINGS[pending["building"]]
         offered_by = pending.get("offered_by", pending["by"])
         view["text"] = (
-            f"{R.name(state, pending['by'])} proposes a {building.name} "
+            f"{R.name(state, pending['by'])} proposes {T.with_article(building.name)} "
             f"{R.where(pending['cells'], pending['facing'])}: "
             + R.terms_text(state, pending["split"])
         )
