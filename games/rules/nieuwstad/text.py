@@ -82,9 +82,10 @@ def render_text(view: dict) -> str:
             + " ".join(f"{p[g]:>2}" for g, _ in GOOD_COLUMNS)
             + f" {p['light']:>4} {p['dark']:>2} {p['cards']:>2}"
         )
-    lines.append("  * starting player, K Knowledge is Power. Wd wood Pl planks Fi fish Gr grain")
-    lines.append("  Lv livestock Ga game SF smoked fish Br bread Mt meat GM game meat,")
-    lines.append("  Seal light seals left, Dk dark seals left, Cd cards in hand.")
+    lines.append("  * starting player, K Knowledge is Power. Gld guilders, Pts points.")
+    lines.append("  Wd wood Pl planks Fi fish Gr grain Lv livestock Ga game SF smoked fish")
+    lines.append("  Br bread Mt meat GM game meat, Seal light seals left, Dk dark seals left,")
+    lines.append("  Cd cards in hand.")
     if view["stalls"]:
         parts = []
         for s in view["stalls"]:
