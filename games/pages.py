@@ -451,7 +451,11 @@ def replay_frame(match: Match, user, seq: int) -> ReplayFrame:
         board_template=board_template(match.game_slug),
         history=selectors.recent_history(match, viewer, upto=seq),
         rounds=rounds,
-        chart=score_chart(scores, [s.name for s in seats]) if match.is_over else None,
+        chart=(
+            score_chart(scores, [s.name for s in seats], game.seat_colours(state))
+            if match.is_over
+            else None
+        ),
     )
 
 
@@ -501,10 +505,28 @@ def timeline(match: Match) -> tuple[list[tuple[int, int]], list[tuple[int, list[
     return rounds, scores
 
 
+# For a game without seat colours; otherwise a seat's line has its colour on the board, and
+# one too light for the white chart (Nieuwstad's white seals) is outlined as its seal is.
 CHART_COLOURS = ("#1e5bc6", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#37474f")
+CHART_OUTLINE = "#1f1f1f"
 
 
-def score_chart(scores: list[tuple[int, list[int]]], names: list[str]) -> dict[str, Any] | None:
+def _luminance(colour: str) -> float:
+    channels = [int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def chart_colours(colours: list[str], seats: int) -> list[tuple[str, str]]:
+    """(line, outline) for each seat; the outline is "" unless the line has under 3:1
+    against the chart's white (WCAG 1.4.11)."""
+    colours = colours or [CHART_COLOURS[s % len(CHART_COLOURS)] for s in range(seats)]
+    return [(c, CHART_OUTLINE if 1.05 / (_luminance(c) + 0.05) < 3 else "") for c in colours]
+
+
+def score_chart(
+    scores: list[tuple[int, list[int]]], names: list[str], colours: list[str] | None = None
+) -> dict[str, Any] | None:
     """An SVG line chart of each seat's public score at each round's start, and the final.
     It is drawn at its own size in CSS pixels, never scaled down (its 12 px labels would shrink
     below legibility on a phone): 320 px fits the side column and a phone; a long match gets
@@ -516,6 +538,7 @@ def score_chart(scores: list[tuple[int, list[int]]], names: list[str]) -> dict[s
     width, height = max(320, left + 10 + 28 * steps), 200
     top = max(max(points) for _r, points in scores) or 1
     lines = []
+    inks = chart_colours(colours or [], len(names))
     for seat, name in enumerate(names):
         coords = []
         for i, (_r, points) in enumerate(scores):
@@ -526,7 +549,8 @@ def score_chart(scores: list[tuple[int, list[int]]], names: list[str]) -> dict[s
         lines.append(
             {
                 "name": name,
-                "colour": CHART_COLOURS[seat % len(CHART_COLOURS)],
+                "colour": inks[seat][0],
+                "outline": inks[seat][1],
                 "points": " ".join(coords),
                 "final": scores[-1][1][seat] if seat < len(scores[-1][1]) else "",
             }

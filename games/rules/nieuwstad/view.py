@@ -50,6 +50,8 @@ SEAT_FILL = {"white": "#ffffff", "red": "#c62828", "orange": "#ef8f00", "blue": 
 CITY_SEAL = "#6b6b6b"
 AREA_NAMES = {"city": "city", "country": "outer area", "lake": "lake", "market": "Market"}
 COLOUR_FILL = {"red": "#e8b4a8", "green": "#a9d18e", "blue": "#9cc3e6", "brown": "#d8c3a0"}
+AREA_FILL = {"city": "#ead9a8", "country": "#b9d98c", "lake": "#7fb3e0", "market": "#c9a46a"}
+FOREST_FILL = "#2f6b2a"
 CELL = 64  # SVG pixels per space
 
 
@@ -266,14 +268,13 @@ def svg_shapes(state) -> dict:
     board = BOARDS[state["board"]]
     geo = B.geometry(state["board"])
     rects, edges, labels = [], [], []
-    fills = {"city": "#ead9a8", "country": "#b9d98c", "lake": "#7fb3e0", "market": "#c9a46a"}
     for cell, area in geo.area.items():
         x, y = cell_xy(cell)
         px, py = x * CELL + 30, y * CELL + 30
-        fill = fills[area]
+        fill = AREA_FILL[area]
         label = "#1f1f1f"
         if cell in state["forest"]:
-            fill, label = "#2f6b2a", "#ffffff"
+            fill, label = FOREST_FILL, "#ffffff"
         target = cell_target(state, cell) if area in ("city", "country") else ""
         rects.append(
             {
