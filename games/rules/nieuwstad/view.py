@@ -288,7 +288,9 @@ def svg_shapes(state) -> dict:
                 "title": f"{cell}: " + ("forest" if cell in state["forest"] else AREA_NAMES[area]),
             }
         )
-        labels.append({"x": px + 4, "y": py + 14, "text": cell, "size": 12, "fill": label})
+        # Inside the road edges a building draws 0.5-5.5 px from the cell's sides (dark text
+        # on the grey stone road was 3.7:1), above the building's own label at +36.
+        labels.append({"x": px + 8, "y": py + 19, "text": cell, "size": 12, "fill": label})
         if area == "market" and cell == board.market[0]:
             labels.append(
                 {"x": px + 4, "y": py + 38, "text": "MARKET", "size": 13, "fill": "#1f1f1f"}
@@ -374,9 +376,10 @@ def svg_shapes(state) -> dict:
         boats.append(
             {
                 "x": x * CELL + 30 + 10,
-                "y": y * CELL + 30 + 20,
+                "y": y * CELL + 30 + 28,  # below the space's name
                 "fill": SEAT_FILL[COLOURS[owner]] if owner is not None else "#ffffff",
                 "label": f"Boat {i + 1}",
+                "lines": [{"y": y * CELL + 30 + 49, "text": f"Boat {i + 1}"}],
                 "owner": R.name(state, owner) if owner is not None else "free",
             }
         )
@@ -385,9 +388,14 @@ def svg_shapes(state) -> dict:
         boats.append(
             {
                 "x": x * CELL + 30 + 10,
-                "y": y * CELL + 30 + 20,
+                "y": y * CELL + 30 + 28,  # below the space's name
                 "fill": SEAT_FILL[COLOURS[owner]],
                 "label": "Boat (card)",
+                # Two lines: "Boat (card)" on one ran past the lake's right edge.
+                "lines": [
+                    {"y": y * CELL + 30 + 49, "text": "Boat"},
+                    {"y": y * CELL + 30 + 61, "text": "by card"},
+                ],
                 "owner": R.name(state, owner),
             }
         )
