@@ -11,4 +11,6 @@ def public_name(user) -> str:
         return full
     if user.username and "@" not in user.username:
         return user.username
-    return f"Player {user.pk}"
+    # "Member #N", not "Player N": a seat list reads "2 Player 1" as two seats' labels, and
+    # "Bot N", "Seat N", "Player N" are how seats and bots are named.
+    return f"Member #{user.pk}"

@@ -455,7 +455,11 @@ def replay_frame(match: Match, user, seq: int) -> ReplayFrame:
         history=selectors.recent_history(match, viewer, upto=seq),
         round_name=game.round_name,
         rounds=rounds,
-        chart=score_chart(scores, [s.name for s in seats]) if match.is_over else None,
+        chart=(
+            score_chart(scores, [s.name for s in seats], game.seat_colours(state))
+            if match.is_over
+            else None
+        ),
         result_notes=result_notes(match),
     )
 
@@ -507,7 +511,10 @@ def timeline(match: Match) -> tuple[list[tuple[int, int]], list[tuple[int | str,
     return rounds, scores
 
 
+# For a game without seat colours; otherwise a seat's line has its colour on the board, and
+# one too light for the white chart (Nieuwstad's white seals) is outlined as its seal is.
 CHART_COLOURS = ("#1e5bc6", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#37474f")
+CHART_OUTLINE = "#1f1f1f"
 
 
 # The chart's own size in CSS pixels: it is never scaled down (its 12 px labels would shrink
@@ -521,8 +528,23 @@ MIN_STEP = 6
 LABEL_SPACING = 22
 
 
+def _luminance(colour: str) -> float:
+    channels = [int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def chart_colours(colours: list[str], seats: int) -> list[tuple[str, str]]:
+    """(line, outline) for each seat; the outline is "" unless the line has under 3:1
+    against the chart's white (WCAG 1.4.11)."""
+    colours = colours or [CHART_COLOURS[s % len(CHART_COLOURS)] for s in range(seats)]
+    return [(c, CHART_OUTLINE if 1.05 / (_luminance(c) + 0.05) < 3 else "") for c in colours]
+
+
 def score_chart(
-    scores: list[tuple[int | str, list[int]]], names: list[str]
+    scores: list[tuple[int | str, list[int]]],
+    names: list[str],
+    colours: list[str] | None = None,
 ) -> dict[str, Any] | None:
     """An SVG line chart of each seat's public score at each round's start, and the final.
     When the rounds are too close for a label each, every second (third...) round is
@@ -537,6 +559,7 @@ def score_chart(
     top = max(max(points) for _r, points in scores) or 1
     xs = [left + step * i for i in range(len(scores))]
     lines = []
+    inks = chart_colours(colours or [], len(names))
     for seat, name in enumerate(names):
         coords = []
         for x, (_r, points) in zip(xs, scores, strict=True):
@@ -546,7 +569,8 @@ def score_chart(
         lines.append(
             {
                 "name": name,
-                "colour": CHART_COLOURS[seat % len(CHART_COLOURS)],
+                "colour": inks[seat][0],
+                "outline": inks[seat][1],
                 "points": " ".join(coords),
                 "final": scores[-1][1][seat] if seat < len(scores[-1][1]) else "",
             }

@@ -400,6 +400,11 @@ class Game:
         """What `seat` may see (None: a spectator). JSON. The only door to the outside."""
         raise NotImplementedError
 
+    def seat_colours(self, state: State) -> list[str]:
+        """Each seat's colour on the board ("#rrggbb"), for pages drawn beside it (the score
+        chart); empty when the game has none."""
+        return []
+
     def render_text(self, view: View) -> str:
         """The position as plain text for a fixed-width mail client."""
         raise NotImplementedError

@@ -182,4 +182,4 @@ def test_a_player_without_a_name_is_not_named_by_their_email():
     ):
         page = Client().get(url).content.decode()
         assert "quinn" not in page.lower(), url
-        assert f"Player {nameless.pk}" in page, url
+        assert f"Member #{nameless.pk}" in page, url

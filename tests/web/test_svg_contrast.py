@@ -1,11 +1,13 @@
-"""Every label drawn on a game's SVG reads at least 4.5:1 against what is drawn under it
-(WCAG AA), at many positions of a bot playout of each game."""
+"""Every label drawn on a game's SVG reads at least 4.5:1 against everything drawn under its
+letters, roads included (WCAG AA), at many positions of a bot playout of each game."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from django.template.loader import get_template
@@ -30,8 +32,30 @@ def contrast(a: str, b: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
+def on_segment(px, py, x1, y1, x2, y2, half_width) -> bool:
+    """Is (px, py) on a line of this width (butt ends)?"""
+    dx, dy = x2 - x1, y2 - y1
+    length2 = dx * dx + dy * dy or 1e-9
+    t = ((px - x1) * dx + (py - y1) * dy) / length2
+    if not 0 <= t <= 1:
+        return False
+    return math.hypot(px - (x1 + t * dx), py - (y1 + t * dy)) <= half_width
+
+
+def glyph_points(x: float, y: float, size: float, text: str, anchor: str | None):
+    """Points inside a label's letters, estimated at 0.55 em a character and a 0.7 em cap
+    height: each letter's middle and both ends, at three heights."""
+    width = len(text) * 0.55 * size
+    left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
+    xs = [left + 0.1 * size, *(left + (i + 0.5) * width / len(text) for i in range(len(text)))]
+    xs.append(left + width - 0.1 * size)
+    return [(px, y - k * size) for px in xs for k in (0.1, 0.35, 0.65)]
+
+
 def shapes_and_labels(svg: ET.Element):
-    """Filled rectangles and circles in drawing order, and each text with its fill."""
+    """Filled rectangles, circles and lines (roads, grooves) in drawing order, and each text
+    with its fill, the points its letters cover, its halo (a stroke painted under it) and how
+    many shapes were drawn before it."""
     shapes, labels = [], []
     for element in svg.iter():
         tag = element.tag.rsplit("}", 1)[-1]
@@ -54,14 +78,27 @@ def shapes_and_labels(svg: ET.Element):
                     fill,
                 )
             )
+        elif tag == "line" and element.get("stroke", "").startswith("#"):
+            ends = [float(element.get(k)) for k in ("x1", "y1", "x2", "y2")]
+            half = float(element.get("stroke-width", 1)) / 2
+            shapes.append(
+                (
+                    lambda px, py, ends=ends, half=half: on_segment(px, py, *ends, half),
+                    element.get("stroke"),
+                )
+            )
         elif tag == "text" and "".join(element.itertext()).strip():
+            text = "".join(element.itertext())
             size = float(element.get("font-size", 16))
             x, y = float(element.get("x")), float(element.get("y"))
-            if element.get("text-anchor") != "middle":
-                x += size / 2  # the first letter's middle
-            labels.append(
-                (x, y - size / 3, element.get("fill", "#000000"), size, "".join(element.itertext()))
-            )
+            halo = None
+            if (
+                element.get("paint-order") == "stroke"
+                and float(element.get("stroke-width", 0)) >= 2
+            ):
+                halo = element.get("stroke")
+            points = glyph_points(x, y, size, text.strip(), element.get("text-anchor"))
+            labels.append((points, element.get("fill", "#000000"), size, text, halo, len(shapes)))
     return shapes, labels
 
 
@@ -88,12 +125,15 @@ def test_every_svg_label_has_contrast_against_its_background(slug, players):
     checked, low = 0, set()
     for svg in board_svgs(slug, players):
         shapes, labels = shapes_and_labels(svg)
-        for x, y, fill, size, text in labels:
-            under = next((f for inside, f in reversed(shapes) if inside(x, y)), PAGE)
-            ratio = contrast(fill, under)
+        for points, fill, size, text, halo, before in labels:
+            under = {halo} if halo else set()
+            for x, y in [] if halo else points:
+                drawn = reversed(shapes[:before])
+                under.add(next((f for inside, f in drawn if inside(x, y)), PAGE))
             checked += 1
-            if ratio < 4.5:
-                low.add(f"{text!r} {fill} on {under}: {ratio:.2f}")
+            for colour in under:
+                if (ratio := contrast(fill, colour)) < 4.5:
+                    low.add(f"{text!r} {fill} on {colour}: {ratio:.2f}")
             assert size >= 12, f"{text!r} is {size} px"
     assert checked > 200
     assert not low, sorted(low)[:20]
@@ -174,11 +214,152 @@ def test_blankenburg_row_labels_fit_left_of_the_first_space():
             assert 4 + len(line) * 12 * 0.6 <= first - 4, line
 
 
-def test_a_target_is_told_apart_from_a_seat_outline_by_its_dashes():
-    """A clickable place is outlined red and dashed: New England's Annable red (a solid
-    outline around a family's tiles) is near the highlight's red, the dashes are not."""
-    from pathlib import Path
+SITE_CSS = Path(__file__).parents[2] / "static" / "css" / "site.css"
 
-    css = (Path(__file__).parents[2] / "static" / "css" / "site.css").read_text()
-    rule = re.search(r"svg a\.target > :first-child[^{]*\{([^}]*)\}", css).group(1)
-    assert "stroke: #b3261e" in rule and "stroke-dasharray" in rule
+
+def css_rule(selector: str) -> str:
+    """The declarations of the first rule whose selector list starts with `selector`."""
+    css = SITE_CSS.read_text()
+    return re.search(re.escape(selector) + r"[^{]*\{([^}]*)\}", css).group(1)
+
+
+def highlights() -> dict[str, str]:
+    """The board's highlight colours, from the custom properties site.css defines them in."""
+    root = css_rule(":root")
+    return {
+        name: re.search(rf"--{name}:\s*(#[0-9a-fA-F]{{6}})", root).group(1)
+        for name in ("target", "target-halo", "picked", "picked-halo")
+    }
+
+
+def lab(colour: str) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of an sRGB colour."""
+    channels = [int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def delta_e(a: str, b: str) -> float:
+    """CIE76 colour difference: under about 10, two colours are hard to tell apart."""
+    return math.dist(lab(a), lab(b))
+
+
+def seat_colours() -> dict[str, list[str]]:
+    """Every colour a seat (or the city, or the master builder) is drawn in, per game."""
+    from games.rules.blankenburg import views as bb
+    from games.rules.new_england import game as ne
+    from games.rules.nieuwstad import view as nv
+
+    return {
+        "nieuwstad": [*nv.SEAT_FILL.values(), nv.CITY_SEAL],
+        "new-england": list(ne.FAMILY_COLOURS.values()),
+        "blankenburg": [*bb.PLAYER_COLOURS, bb.MASTER_COLOUR],
+    }
+
+
+def target_backgrounds() -> dict[str, list[str]]:
+    """The fills a highlight outlines: each game's clickable spaces, tiles, chips and cards."""
+    from games.rules.blankenburg import views as bb
+    from games.rules.new_england import game as ne
+    from games.rules.nieuwstad import view as nv
+
+    return {
+        "nieuwstad": [nv.AREA_FILL["city"], nv.AREA_FILL["country"], nv.FOREST_FILL],
+        "new-england": [
+            *ne.LAND_FILLS.values(),
+            *ne.DEVELOPED_FILLS.values(),
+            ne.EMPTY_CELL["fill"],
+            "#ffffff",  # a chip
+            *ne.FAMILY_COLOURS.values(),  # a chip a family holds
+        ],
+        "blankenburg": [*bb.FILL.values(), *bb.RES_FILL.values()],
+    }
+
+
+@pytest.mark.parametrize("slug", ["nieuwstad", "new-england", "blankenburg"])
+def test_highlights_are_unlike_every_seat_colour(slug):
+    """Nieuwstad's red and blue seals were the target's red (delta E 6.7) and the picked
+    blue (4.6): a highlighted place could be read as a seat's."""
+    colours = highlights()
+    seats = seat_colours()[slug]
+    game = get_game(slug)
+    state = game.setup(["A", "B", "C", "D"], game.option_defaults(4), random.Random(1))
+    assert set(game.seat_colours(state)) <= set(seats)
+    near = [
+        f"{name} {colours[name]} ~ {seat}: {delta_e(colours[name], seat):.1f}"
+        for name in ("target", "picked")
+        for seat in seats
+        if delta_e(colours[name], seat) < 20
+    ]
+    assert not near, near
+    assert delta_e(colours["target"], colours["picked"]) >= 20
+
+
+@pytest.mark.parametrize("slug", ["nieuwstad", "new-england", "blankenburg"])
+def test_highlights_read_on_every_space_they_outline(slug):
+    """3:1 (WCAG 1.4.11) on light and dark spaces alike: no one colour has it on both sand and
+    forest, so each highlight is two tones, a line on a halo 3:1 apart, one of which has 3:1
+    against the space."""
+    colours = highlights()
+    for name in ("target", "picked"):
+        line, halo = colours[name], colours[f"{name}-halo"]
+        assert contrast(line, halo) >= 3, name
+        for fill in target_backgrounds()[slug]:
+            assert max(contrast(line, fill), contrast(halo, fill)) >= 3, (name, fill)
+
+
+def test_the_board_rules_draw_the_highlights_with_their_halos():
+    """A place to click is dashed (New England's Annable red outlines a family's tiles solid)
+    and haloed; a picked or hovered one is solid and haloed."""
+    root = css_rule(":root")
+    target = css_rule("svg a.target > :first-child")
+    assert "stroke: var(--target)" in target and "stroke-dasharray" in target
+    assert "filter: var(--target-glow)" in target
+    assert "drop-shadow(1.5px 0 0 var(--target-halo))" in root
+    for selector in ("svg a.target:hover > :first-child", "svg .picked"):
+        rule = css_rule(selector)
+        assert "stroke: var(--picked)" in rule and "filter: var(--picked-glow)" in rule
+    assert "drop-shadow(1.5px 0 0 var(--picked-halo))" in root
+
+
+def test_the_score_chart_draws_each_seat_in_its_board_colour():
+    """Nieuwstad's first seat has white seals: its line is white with a dark outline, as the
+    seal has, not the blue of another seat (and the orange seat's line is outlined too)."""
+    from games.pages import score_chart
+
+    game = get_game("nieuwstad")
+    state = game.setup(["A", "B", "C", "D"], game.option_defaults(4), random.Random(1))
+    colours = game.seat_colours(state)
+    chart = score_chart([(1, [0, 0, 0, 0]), (2, [3, 4, 5, 6])], list("ABCD"), colours)
+    lines = chart["lines"]
+    assert [line["colour"] for line in lines] == colours == seat_colours()["nieuwstad"][:4]
+    assert lines[0]["colour"] == "#ffffff" and lines[0]["outline"]
+    for line in lines:  # a line too light for the chart (white, orange) gets a dark outline
+        if contrast(line["colour"], PAGE) >= 3:
+            assert not line["outline"], line
+        else:
+            assert contrast(line["outline"], PAGE) >= 3, line
+
+
+def test_nieuwstad_boat_labels_stay_on_the_lake():
+    """Each line under a boat fits in its lake space (at 0.6 em a character, wide for a sans
+    serif): "Boat (card)" on one line ran past the lake's right edge."""
+    from games.rules.nieuwstad import view as nv
+
+    game = get_game("nieuwstad")
+    state = game.setup(["A", "B", "C", "D"], game.option_defaults(4), random.Random(1))
+    state["boats"] = [0, None]
+    state["loose_boats"] = [1, 2]
+    boats = nv.svg_shapes(state)["boats"]
+    assert len(boats) == 4
+    for boat in boats:
+        right = (boat["x"] - 30) // nv.CELL * nv.CELL + 30 + nv.CELL
+        for line in boat["lines"]:
+            assert boat["x"] + len(line["text"]) * 0.6 * 12 <= right - 2, line["text"]

@@ -126,6 +126,9 @@ class Blankenburg(Game):
             shared=shared_groups(r["ranking"], lambda a, b: tiebreak[a] == tiebreak[b]),
         )
 
+    def seat_colours(self, state):
+        return list(views.PLAYER_COLOURS[: len(state["names"])])
+
     def view(self, state, seat):
         return views.view(state, seat)
 

@@ -163,6 +163,9 @@ class NewEngland(Game):
 
     # --- what people see ---------------------------------------------------------------
 
+    def seat_colours(self, state):
+        return [FAMILY_COLOURS[f] for f in state["families"]]
+
     def view(self, state, seat):
         families = state["families"]
         letters = [f[0] for f in families]

@@ -16,8 +16,8 @@ from . import board as B
 from . import bots, reference
 from . import rules as R
 from . import text as T
-from .data import BOARDS, BUILDINGS, CARDS, FOREST_NAMES, GOODS
-from .view import BOARD_TARGETS, build_view, move_steps
+from .data import BOARDS, BUILDINGS, CARDS, COLOURS, FOREST_NAMES, GOODS
+from .view import BOARD_TARGETS, SEAT_FILL, build_view, move_steps
 
 STANDING_ORDERS = (
     StandingOrder("no-watch", "Never play Citizens' Watch (answer 'no watch' at once)"),
@@ -167,6 +167,9 @@ class Nieuwstad(Game):
 
     def view(self, state, seat):
         return build_view(state, seat)
+
+    def seat_colours(self, state):
+        return [SEAT_FILL[COLOURS[s]] for s in range(len(state["players"]))]
 
     def render_text(self, view):
         return T.render_text(view)

@@ -100,10 +100,20 @@ def reference(view: dict) -> list[ReferenceSection]:
         ReferenceSection(
             key="buildings",
             title="Buildings",
-            columns=["Building", "Gld", "Wood", "Pts", "Burgh", "Size", "Left", "Sides", "Kind"],
+            columns=[
+                "Building",
+                "Guilders",
+                "Wood",
+                "Points",
+                "Burghers",
+                "Size",
+                "Left",
+                "Sides",
+                "Kind",
+            ],
             rows=rows,
             notes=[
-                "Gld and Wood: the cost. Burgh: Burghers gained or lost. Size: spaces "
+                "Guilders and Wood: the cost. Burghers: gained or lost. Size: spaces "
                 "covered (two neighbouring spaces are written C2+D2). Left: in the supply.",
                 "Sides: front, right, back, left as the building faces; S stone, z sand, "
                 "G the City Gate's green edge. Each side must match the road it touches; "

@@ -804,7 +804,7 @@ def build(state, seat: int, move: dict) -> None:
     place(state, seat, building, cells, facing)
     moved = change_burghers(state, building.burghers)
     gain_points(player, building.points)
-    say(
+    say(  # "a Office": put right in the history (text.worded), as the "acceptd" below
         state,
         f"{name(state, seat)} built a {building.name} {where(cells, facing)} for {g} g and "
         f"{w} wood: {building.points} point(s), Burghers {moved:+d}.",
@@ -2162,6 +2162,8 @@ def answer_pending(state, seat: int, move: dict) -> None:
         ):
             raise IllegalMove("You cannot pay your share any more.")
         pending["answers"][str(seat)] = answer
+        # Worded wrongly ("acceptd"), but narration is part of the hashed position: the
+        # history puts it right (text.worded), so stored logs keep their digests.
         say(state, f"{who} {answer}d the proposal.")
         if answer == "decline" and ruleset(state) >= 2:  # one decline ends it: ask no more
             resolve_proposal(state)

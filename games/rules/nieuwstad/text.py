@@ -82,9 +82,10 @@ def render_text(view: dict) -> str:
             + " ".join(f"{p[g]:>2}" for g, _ in GOOD_COLUMNS)
             + f" {p['light']:>4} {p['dark']:>2} {p['cards']:>2}"
         )
-    lines.append("  * starting player, K Knowledge is Power. Wd wood Pl planks Fi fish Gr grain")
-    lines.append("  Lv livestock Ga game SF smoked fish Br bread Mt meat GM game meat,")
-    lines.append("  Seal light seals left, Dk dark seals left, Cd cards in hand.")
+    lines.append("  * starting player, K Knowledge is Power. Gld guilders, Pts points.")
+    lines.append("  Wd wood Pl planks Fi fish Gr grain Lv livestock Ga game SF smoked fish")
+    lines.append("  Br bread Mt meat GM game meat, Seal light seals left, Dk dark seals left,")
+    lines.append("  Cd cards in hand.")
     if view["stalls"]:
         parts = []
         for s in view["stalls"]:
@@ -794,6 +795,35 @@ def help_text() -> str:
     )
 
 
+def with_article(noun: str) -> str:
+    """'a House', 'an Office': the article by the noun's first letter (every building, good
+    and pasty name here is said as it is spelled)."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
+# Narration is stored in the position, which the digests cover: a line worded wrongly when
+# it was played ("acceptd", "a Office") stays so in the log and is put right here, where the
+# history is written.
+_MISWORDED = (
+    (
+        re.compile(r"\b(accept|decline)d the proposal\b"),
+        lambda m: f"{m[1].rstrip('e')}ed the proposal",
+    ),
+    (
+        re.compile(
+            r"\b(built|proposed) a ((?:" + "|".join(b.name for b in BUILDINGS.values()) + r")\b)"
+        ),
+        lambda m: f"{m[1]} {with_article(m[2])}",
+    ),
+)
+
+
+def worded(line: str) -> str:
+    for pattern, fix in _MISWORDED:
+        line = pattern.sub(fix, line)
+    return line
+
+
 def describe(before, after, seat, move, viewer) -> str:
     parts = []
     for entry in after.get("news", []):
@@ -803,9 +833,9 @@ def describe(before, after, seat, move, viewer) -> str:
             own = entry["own"]
             if own.startswith("You "):
                 own = f"{before['names'][entry['seat']]} {own[4:]}"
-            parts.append(own)
+            parts.append(worded(own))
         else:
-            parts.append(entry["all"])
+            parts.append(worded(entry["all"]))
     if not parts:
         who = before["names"][seat] if seat is not None else "The game"
         parts.append(f"{who} played {format_move(before, seat, move)}.")

@@ -50,6 +50,8 @@ SEAT_FILL = {"white": "#ffffff", "red": "#c62828", "orange": "#ef8f00", "blue": 
 CITY_SEAL = "#6b6b6b"
 AREA_NAMES = {"city": "city", "country": "outer area", "lake": "lake", "market": "Market"}
 COLOUR_FILL = {"red": "#e8b4a8", "green": "#a9d18e", "blue": "#9cc3e6", "brown": "#d8c3a0"}
+AREA_FILL = {"city": "#ead9a8", "country": "#b9d98c", "lake": "#7fb3e0", "market": "#c9a46a"}
+FOREST_FILL = "#2f6b2a"
 CELL = 64  # SVG pixels per space
 
 
@@ -84,7 +86,7 @@ def pending_view(state, seat: int | None) -> dict | None:
         building = BUILDINGS[pending["building"]]
         offered_by = pending.get("offered_by", pending["by"])
         view["text"] = (
-            f"{R.name(state, pending['by'])} proposes a {building.name} "
+            f"{R.name(state, pending['by'])} proposes {T.with_article(building.name)} "
             f"{R.where(pending['cells'], pending['facing'])}: "
             + R.terms_text(state, pending["split"])
         )
@@ -266,14 +268,13 @@ def svg_shapes(state) -> dict:
     board = BOARDS[state["board"]]
     geo = B.geometry(state["board"])
     rects, edges, labels = [], [], []
-    fills = {"city": "#ead9a8", "country": "#b9d98c", "lake": "#7fb3e0", "market": "#c9a46a"}
     for cell, area in geo.area.items():
         x, y = cell_xy(cell)
         px, py = x * CELL + 30, y * CELL + 30
-        fill = fills[area]
+        fill = AREA_FILL[area]
         label = "#1f1f1f"
         if cell in state["forest"]:
-            fill, label = "#2f6b2a", "#ffffff"
+            fill, label = FOREST_FILL, "#ffffff"
         target = cell_target(state, cell) if area in ("city", "country") else ""
         rects.append(
             {
@@ -287,7 +288,9 @@ def svg_shapes(state) -> dict:
                 "title": f"{cell}: " + ("forest" if cell in state["forest"] else AREA_NAMES[area]),
             }
         )
-        labels.append({"x": px + 4, "y": py + 14, "text": cell, "size": 12, "fill": label})
+        # Inside the road edges a building draws 0.5-5.5 px from the cell's sides (dark text
+        # on the grey stone road was 3.7:1), above the building's own label at +36.
+        labels.append({"x": px + 8, "y": py + 19, "text": cell, "size": 12, "fill": label})
         if area == "market" and cell == board.market[0]:
             labels.append(
                 {"x": px + 4, "y": py + 38, "text": "MARKET", "size": 13, "fill": "#1f1f1f"}
@@ -373,9 +376,10 @@ def svg_shapes(state) -> dict:
         boats.append(
             {
                 "x": x * CELL + 30 + 10,
-                "y": y * CELL + 30 + 20,
+                "y": y * CELL + 30 + 28,  # below the space's name
                 "fill": SEAT_FILL[COLOURS[owner]] if owner is not None else "#ffffff",
                 "label": f"Boat {i + 1}",
+                "lines": [{"y": y * CELL + 30 + 49, "text": f"Boat {i + 1}"}],
                 "owner": R.name(state, owner) if owner is not None else "free",
             }
         )
@@ -384,9 +388,14 @@ def svg_shapes(state) -> dict:
         boats.append(
             {
                 "x": x * CELL + 30 + 10,
-                "y": y * CELL + 30 + 20,
+                "y": y * CELL + 30 + 28,  # below the space's name
                 "fill": SEAT_FILL[COLOURS[owner]],
                 "label": "Boat (card)",
+                # Two lines: "Boat (card)" on one ran past the lake's right edge.
+                "lines": [
+                    {"y": y * CELL + 30 + 49, "text": "Boat"},
+                    {"y": y * CELL + 30 + 61, "text": "by card"},
+                ],
                 "owner": R.name(state, owner),
             }
         )

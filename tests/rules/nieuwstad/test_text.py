@@ -1,5 +1,7 @@
 """The text protocol: commands a person types, errors that explain, the board as text."""
 
+import re
+
 import pytest
 
 from games.engine import ParseError, copy_state, event_rng, playout
@@ -140,3 +142,23 @@ def test_describe_hides_a_drawn_card_from_the_others():
 def test_help_lists_the_commands():
     assert "build house at D5 facing north" in GAME.help_text()
     assert new_game(2)["board"] == "small"
+
+
+def test_every_heading_of_the_players_table_is_spelled_out_below_it():
+    """The email's players table is narrow, so its headings are codes ("Gld", "Pts"): the
+    legend under it spells out each of them."""
+    state = new_game(4)
+    text = GAME.render_text(GAME.view(state, 0))
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("  # Player"))
+    legend = " ".join(lines[at + 5 : at + 10])
+    for code in lines[at].split()[2:]:
+        assert f" {code} " in f" {legend} ", code
+        assert re.search(rf"\b{re.escape(code)} [a-z]", legend), code
+
+
+def test_the_reference_spells_out_its_columns():
+    sections = {s.key: s for s in GAME.reference(GAME.view(new_game(4), 0))}
+    columns = sections["buildings"].columns
+    assert {"Guilders", "Points", "Burghers"} <= set(columns)
+    assert not {"Gld", "Pts", "Burgh"} & set(columns)
