@@ -48,11 +48,12 @@ def nieuwstad_turn(anna):
     # a seed whose playout offers Anna a numbered menu with two same-cost buildings
     match = start_match(anna, bots=2, game_slug="nieuwstad", seed="twin-builds-1")
     state, seat = _play_until_numbered_twin_builds(match, anna)
-    return match, state, seat, turn_email(match, anna).body
+    message = turn_email(match, anna)
+    return match, state, seat, message.body, message.alternatives[0][0]
 
 
 def test_the_text_part_has_the_pages_building_table_forest_and_sales(nieuwstad_turn):
-    match, state, seat, body = nieuwstad_turn
+    match, state, seat, body, html = nieuwstad_turn
     game = match.game
     view = game.view(state, seat)
     sections = {s.key: s for s in game.reference(view)}  # what the match page shows
@@ -70,10 +71,11 @@ def test_the_text_part_has_the_pages_building_table_forest_and_sales(nieuwstad_t
         assert rows[row[0]] == row, (rows[row[0]], row)
     long = [line for line in reference.splitlines() if len(line) > 78]
     assert not long, long
+    assert table.splitlines()[1] in html  # the HTML part shows the same table
 
 
 def test_each_buildings_choices_sit_under_its_own_heading(nieuwstad_turn):
-    match, state, seat, body = nieuwstad_turn
+    match, state, seat, body, html = nieuwstad_turn
     twins = _same_cost_builds(match.game, state, seat)
     assert len(twins) >= 2
     choices = body.split("Your choices\n------------\n", 1)[1].split("\n\n", 1)[0]
@@ -104,7 +106,7 @@ def _wrapped(lines: list[str], lead: str) -> list[str]:
 
 
 def test_no_legend_entry_is_split_across_lines(nieuwstad_turn):
-    match, state, seat, body = nieuwstad_turn
+    match, state, seat, body, html = nieuwstad_turn
     lines = body.splitlines()
     legend = _wrapped(lines, "  Codes: ")
     for key, code in CODES.items():
