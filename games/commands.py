@@ -12,10 +12,11 @@ so every legal command can be put together from the email's text alone.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from games.engine import Game, Move, ParseError, State, View, canonical_json
-from games.engine.menus import render_menu, render_reference
+from games.engine.menus import WIDTH, render_menu, render_reference
 
 MENU_LIMIT = 30  # longer menus are not numbered: the player types the command
 
@@ -64,18 +65,33 @@ def choices_text(game: Game, state: State, seat: int, *, limit: int = MENU_LIMIT
         for line in lines:
             for _choice, _ending, move in line.moves:
                 notes[canonical_json(move)] = (line.command.removesuffix(" at"), line.note)
-        out, last_note = [], ""
+        out, last_heading = [], ("", "")
         for number, move in enumerate(legal, 1):
-            command, note = notes.get(canonical_json(move), ("", ""))
-            if note and note != last_note:
-                out.append(f"     {command}: {note}")
-            last_note = note
+            heading = command, note = notes.get(canonical_json(move), ("", ""))
+            # keyed by the command too: a baker and a butcher cost the same, and each
+            # building's choices belong under its own heading
+            if note and heading != last_heading:
+                out += _heading(command, note)
+            last_heading = heading
             out.append(f"{number:3d}. {game.format_move(state, seat, move)}")
         return "\n".join(out)
     return (
         f"{len(legal)} choices. Write the words before '...' and one of the choices under\n"
         "them (and one of the endings, where a line has them):\n" + render_menu(lines)
     )
+
+
+def _heading(command: str, note: str) -> list[str]:
+    """A numbered menu's heading; a long note wraps after a ';', ',' or ':', never inside a
+    term such as "2 guilders + 1 wood"."""
+    lines, current = [], f"     {command}:"
+    for n, term in enumerate(re.split(r"(?<=[;,:]) ", note)):
+        if n and len(current) + 1 + len(term) > WIDTH:
+            lines.append(current)
+            current = "       " + term
+        else:
+            current += " " + term
+    return [*lines, current]
 
 
 def reference_text(game: Game, view: View, *, brief: bool = False) -> str:

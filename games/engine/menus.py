@@ -149,7 +149,8 @@ class ReferenceSection:
     """One table of facts: a title, column headings, rows of cells, notes under it.
 
     `key` names the section for a page that wants one (e.g. "buildings"). `brief` sections
-    are short enough to go in every turn email; the others go on the page and in 'help'.
+    go in every turn email (what a turn is decided on); the others go on the page and in
+    'help'.
     """
 
     key: str
@@ -179,7 +180,9 @@ def render_table(columns: list[str], rows: list[list[str]], indent: str = "  ") 
         for i, cell in enumerate(row[:-1]):
             widths[i] = max(widths[i], len(cell))
     lead = len(indent) + sum(w + 2 for w in widths[:-1])
-    stacked = WIDTH - lead < 24  # too wide: the last column goes under its row
+    longest = max(len(row[-1]) for row in [columns, *rows])
+    # too wide: the last column goes under its row (unless its longest cell fits beside)
+    stacked = WIDTH - lead < min(24, longest)
     last_width = WIDTH - (len(indent) + 4 if stacked else lead)
 
     def line(cells: list[str]) -> list[str]:

@@ -122,12 +122,16 @@ def reference(view: dict) -> list[ReferenceSection]:
                 "The player who chose the Master Builder builds 1 guilder or 1 wood cheaper "
                 "(twice with Knowledge is Power): the menu's 'less 1 wood' endings.",
             ],
+            # in every turn email too, as on the page: the email alone must be enough to
+            # decide, and these three tables are what a build or a sale is decided on
+            brief=True,
         ),
         ReferenceSection(
             key="forest",
             title="Forest tiles (face down; each covers two spaces)",
             columns=["Tile", "Copies"],
             rows=[[FOREST_NAMES[k], str(n)] for k, n in FOREST_TILES.items()],
+            brief=True,
         ),
         ReferenceSection(
             key="sales",
@@ -141,6 +145,7 @@ def reference(view: dict) -> list[ReferenceSection]:
                 [f"{filling} pasty", "inn", f"{plural(g, 'guilder')}, {plural(p, 'point')}"]
                 for filling, (_good, g, p) in PASTIES.items()
             ],
+            brief=True,
         ),
     ]
     hand = view.get("hand")

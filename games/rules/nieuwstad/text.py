@@ -62,9 +62,7 @@ def render_text(view: dict) -> str:
     lines.append("  NW/NE/SE/SW = city districts. A forest tile covers two spaces.")
     lines.append("  Building: code, facing arrow, owner (* = the city); below: roads N,E,S,W")
     lines.append("  (S stone, z sand, G the gate's green edge); crop = tokens on a field.")
-    codes = [f"{code}={BUILDINGS[k].name}" for k, code in CODES.items()]
-    for i in range(0, len(codes), 5):
-        lines.append(("  Codes: " if i == 0 else "         ") + " ".join(codes[i : i + 5]))
+    lines += _entry_lines("  Codes: ", [f"{c}={BUILDINGS[k].name}" for k, c in CODES.items()])
     boats = ", ".join(f"{i + 1}: {o or 'free'}" for i, o in enumerate(view["boats"]))
     lines.append(
         f"Boats on the lake: {boats}"
@@ -93,14 +91,12 @@ def render_text(view: dict) -> str:
             if "demand" in s:
                 text += f" {s['free']}/{s['demand']} free"
             parts.append(text)
-        lines.append("Market stalls: " + ", ".join(parts))
+        lines += _entry_lines("Market stalls: ", parts)
     if view["phase"] == "choose":
-        lines.append("Characters left: " + ", ".join(view["available"]))
+        lines += _entry_lines("Characters left: ", view["available"])
     if view["chosen"]:
-        lines.append("Chosen this round: " + ", ".join(view["chosen"]))
-    lines.append(
-        "Buildings left: " + ", ".join(f"{s['name']} {s['count']}" for s in view["supply"])
-    )
+        lines += _entry_lines("Chosen this round: ", view["chosen"])
+    lines += _entry_lines("Buildings left: ", [f"{s['name']} {s['count']}" for s in view["supply"]])
     lines.append(f"Action cards in the deck: {view['deck']}")
     if view["pending"]:
         lines.append("")
@@ -132,6 +128,19 @@ def render_text(view: dict) -> str:
         else:
             wrapped += textwrap.wrap(line, WIDTH, subsequent_indent="    ")
     return "\n".join(wrapped)
+
+
+def _entry_lines(lead: str, entries: list[str]) -> list[str]:
+    """Entries separated by commas, wrapped only between entries ("TIM=Timber trade" and
+    "Timber trade 1" are never split), continuation lines indented under the first entry."""
+    out, current = [], lead
+    for entry in entries:
+        if current.endswith(", ") and len(current) + len(entry) + 1 > WIDTH:
+            out.append(current.rstrip())
+            current = " " * len(lead)
+        current += entry + ", "
+    out.append(current.removesuffix(", "))
+    return out
 
 
 def cell_text(cell: dict | None) -> tuple[str, str]:
