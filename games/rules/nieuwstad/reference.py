@@ -100,20 +100,13 @@ def reference(view: dict) -> list[ReferenceSection]:
         ReferenceSection(
             key="buildings",
             title="Buildings",
-            columns=[
-                "Building",
-                "Guilders",
-                "Wood",
-                "Points",
-                "Burghers",
-                "Size",
-                "Left",
-                "Sides",
-                "Kind",
-            ],
+            # Short headings: the table must fit a plain-text mail's 78 columns with its
+            # Kind on the same line; the first note spells each of them out.
+            columns=["Building", "Gld", "Wood", "Pts", "Burgh", "Size", "Left", "Sides", "Kind"],
             rows=rows,
             notes=[
-                "Guilders and Wood: the cost. Burghers: gained or lost. Size: spaces "
+                "Gld (guilders) and Wood: the cost. Pts: points. Burgh: Burghers gained or "
+                "lost. Size: spaces "
                 "covered (two neighbouring spaces are written C2+D2). Left: in the supply.",
                 "Sides: front, right, back, left as the building faces; S stone, z sand, "
                 "G the City Gate's green edge. Each side must match the road it touches; "
