@@ -75,3 +75,13 @@ def test_the_local_mailbox_list_fits_a_phone(page: Page, live_server, settings, 
     assert not small_text(page)
     assert not axe_violations(page)
     assert first_label(page, "table.reflow") == ["Date", '"Date: "']
+
+
+def test_the_tokens_page_fits_a_phone(page: Page, live_server):
+    """Its scope menu's long options once widened the page to 621 px."""
+    page.set_viewport_size(PHONE)
+    sign_up(page, live_server, "tokens@example.com")
+    page.goto(live_server.url + "/account/tokens/")
+    expect(page.locator("select[name=scope]")).to_be_visible()
+    assert sideways_scroll(page) == 0
+    assert not wide_tables(page)
