@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import zip_longest
+
 from django import template
 from django.conf import settings
 
@@ -19,3 +21,10 @@ def time_left(deadline) -> str:
     from games.pages import time_left as left
 
     return left(deadline)
+
+
+@register.filter
+def with_headers(row, headers) -> list[tuple[str, object]]:
+    """A table row's cells, each beside its column's header, for the label a phone shows in
+    front of each cell (table.reflow in site.css); '' for cells past the last header."""
+    return list(zip_longest(headers or (), row, fillvalue=""))[: len(row)]

@@ -49,6 +49,29 @@ def sideways_scroll(page: Page) -> int:
     )
 
 
+def wide_tables(page: Page) -> list[str]:
+    """Tables wider than the box they sit in (so they scroll sideways inside it), with every
+    <details> opened first so folded tables count too. Each entry names the table's first
+    header or cell, its width and its box's."""
+    return page.evaluate(
+        """() => {
+          document.querySelectorAll('details').forEach(d => { d.open = true; });
+          const found = [];
+          for (const table of document.querySelectorAll('table')) {
+            const box = table.parentElement;
+            if (!table.getClientRects().length) continue;
+            if (table.scrollWidth > box.clientWidth + 1) {
+              const first = table.querySelector('th, td');
+              const name = (first ? first.textContent : '').trim().slice(0, 30);
+              const widths = `${table.scrollWidth} > ${box.clientWidth} px`;
+              found.push(`${table.className || 'table'} (${name}): ${widths}`);
+            }
+          }
+          return found;
+        }"""
+    )
+
+
 def small_text(page: Page, least: float = 12) -> list[str]:
     """Visible text drawn smaller than `least` CSS pixels on screen, SVG labels included: an
     SVG scaled to fit its box shrinks its labels, so a label's size is its font size times the
