@@ -332,34 +332,26 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
             seq = int(request.GET.get("n", match.head_seq))
         except ValueError:
             seq = match.head_seq
-        seq = max(0, min(seq, match.head_seq))
-        game = match.game
-        state = selectors.position_after(match, seq)
-        seats = list(match.seats.order_by("number"))
-        boards = []
-        for who, number in [("Public (spectator)", None)] + [
-            (f"Seat {s.number + 1}: {s.name}", s.number) for s in seats
-        ]:
-            view = game.view(state, number)
-            boards.append(
-                {"who": who, "seat": number, "view": view, "text": game.render_text(view)}
-            )
-        moves = {m.seq: m for m in match.moves.order_by("seq")}
-        history = [
-            {**entry, "row": moves.get(entry["seq"])} for entry in selectors.history(match, None)
-        ]
+        # The players' replay frame (boards, rounds, chart, history up to the step), with
+        # every seat's view; the log shows the public narration, as a spectator reads it.
+        frame = pages.replay_frame(match, request.user, seq, operator=True)
+        rows = match.moves.filter(seq__in=[entry["seq"] for entry in frame.history])
+        rows = {row.seq: row for row in rows}
+        history = [{**entry, "row": rows.get(entry["seq"])} for entry in frame.history]
+        state = selectors.position_after(match, frame.seq)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": f"Replay of {match}",
             "match": match,
-            "seq": seq,
-            "previous": seq - 1 if seq > 0 else None,
-            "next": seq + 1 if seq < match.head_seq else None,
-            "boards": boards,
-            "board_template": pages.board_template(match.game_slug),
-            "state_json": json.dumps(state, indent=1, sort_keys=True),
+            "frame": frame,
+            "previous": frame.seq - 1 if frame.seq > 0 else None,
+            "next": frame.seq + 1 if frame.seq < frame.head_seq else None,
+            "play": request.GET.get("play") == "1" and frame.seq < frame.head_seq,
             "history": history,
+            "older": frame.history[0]["seq"] - 1 if frame.history else 0,
+            "move_log_url": move_log_url(match),
+            "state_json": json.dumps(state, indent=1, sort_keys=True),
         }
         return TemplateResponse(request, "admin/games/match/replay.html", context)
 

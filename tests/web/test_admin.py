@@ -251,3 +251,48 @@ def test_every_admin_list_and_move_page_counts_seats_from_1(staff, duel, anna):
     for model in (ChatMessage, InboundMessage, Notification):
         shown = admin.site._registry[model].list_display
         assert "seat_no" in shown and "seat" not in shown, model
+
+
+def play_both(match, *users):
+    """One trick: each user plays their first card."""
+    from games import services
+    from tests.web.conftest import seat_of
+
+    for user in users:
+        services.submit_move(
+            match_id=match.pk,
+            seat=seat_of(match, user),
+            move={"type": "play", "card": hand_of(match, user)[0]},
+            source="web",
+        )
+    match.refresh_from_db()
+
+
+def test_the_admin_replay_has_the_players_replay_controls_and_newest_first_log(
+    staff, duel, anna, ben
+):
+    play_both(duel, anna, ben)
+    play_both(duel, anna, ben)
+    url = reverse("admin:games_match_replay", args=[duel.pk])
+    page = logged_in(staff).get(url + "?n=3").content.decode()
+    assert 'href="?n=2" rel="prev" id="replay-prev"' in page
+    assert 'id="replay-next"' in page and 'id="replay-play"' in page
+    assert 'id="jump-move"' in page or 'id="jump-round"' in page
+    assert "js/replay.js" in page  # arrow keys and Play: the players' static script
+    log = page[page.index('id="replay-log"') :]
+    assert log.index('<li value="3"') < log.index('<li value="2"') < log.index('<li value="1"')
+    assert '<li value="4"' not in log  # the log runs up to the step shown
+    assert "favicon.svg" in page and "css/admin.css" in page
+    playing = logged_in(staff).get(url + "?n=1&play=1").content.decode()
+    assert "&#10074;&#10074; Pause" in playing
+
+
+def test_the_admin_replay_of_a_finished_match_has_rounds_and_a_score_chart(staff, anna):
+    from tests.web.test_replay import bot_match
+
+    match = bot_match(anna, "blankenburg", 2)
+    page = logged_in(staff).get(reverse("admin:games_match_replay", args=[match.pk]) + "?n=5")
+    text = page.content.decode()
+    assert '<select id="jump-round" name="n">' in text
+    assert 'id="score-chart"' in text and "<polyline" in text
+    assert text.count('aria-label="The town of Blankenburg"') == 3  # public and both seats
