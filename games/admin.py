@@ -8,6 +8,7 @@ entry with a reason, made through games.services.operator_move.
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 
 from django.contrib import admin, messages
 from django.contrib.admin.models import CHANGE, LogEntry
@@ -167,26 +168,69 @@ class SeatInline(ReadOnlyInline):
         return seat.number + 1  # seats are numbered from 1 wherever people read them
 
 
+def narrate(moves: list[Move]) -> None:
+    """Gives each move its `history_text`: the line the players' history shows for it, as a
+    spectator reads it (the admin replay's public narration, so no hand or secret bid).
+    One narrated stretch of the log per match, from its first to its last move here."""
+    by_match: dict[int, list[Move]] = defaultdict(list)
+    for move in moves:
+        by_match[move.match_id].append(move)
+    for rows in by_match.values():
+        seqs = [row.seq for row in rows]
+        try:
+            lines = selectors.history(rows[0].match, None, upto=max(seqs), since=min(seqs) - 1)
+        except Exception as error:  # noqa: BLE001 - a broken log is what operators come to see
+            lines, failure = [], f"(cannot be narrated: the log does not replay: {error})"
+        else:
+            failure = ""
+        texts = {line["seq"]: line["text"] for line in lines}
+        for row in rows:
+            row.history_text = texts.get(row.seq, failure)
+
+
+class NarratedMove:
+    """A move's `move` column: what it was, in the history's words."""
+
+    @admin.display(description="move")
+    def move_text(self, move: Move) -> str:
+        if not hasattr(move, "history_text"):
+            narrate([move])
+        return move.history_text
+
+
 class LatestMovesFormSet(BaseInlineFormSet):
     """Only the last MOVES_SHOWN moves of the match (a log may hold thousands): the whole log
-    is paged in the Moves list, filtered by the match (the tools' "All moves" link)."""
+    is paged in the Moves list, filtered by the match (the tools' "Move log" link)."""
 
     def get_queryset(self):
         if not hasattr(self, "_queryset"):
             since = self.instance.head_seq - MOVES_SHOWN
             self.queryset = self.queryset.filter(seq__gt=since)
+            narrate(list(super().get_queryset()))  # the rows the forms are built from
         return super().get_queryset()
 
 
 MOVES_SHOWN = 50
 
 
-class MoveInline(SeatFromOne, ReadOnlyInline):
+class MoveInline(NarratedMove, SeatFromOne, ReadOnlyInline):
     model = Move
     formset = LatestMovesFormSet
+    template = "admin/games/match/moves_inline.html"  # says where the older moves are
     verbose_name_plural = f"moves (the last {MOVES_SHOWN})"
-    fields = ["seq", "seat_no", "kind", "source", "payload", "note", "created_at", "short_digest"]
+    fields = [
+        "seq",
+        "seat_no",
+        "kind",
+        "move_text",
+        "source",
+        "payload",
+        "note",
+        "created_at",
+        "short_digest",
+    ]
     ordering = ["seq"]
+    moves_shown = MOVES_SHOWN
 
     @admin.display(description="digest")
     def short_digest(self, move: Move) -> str:
@@ -394,21 +438,26 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(SeatFromOne, NoSecretLookups, admin.ModelAdmin):
+class MoveAdmin(NarratedMove, SeatFromOne, NoSecretLookups, admin.ModelAdmin):
     """The log, read-only: nobody adds, changes or deletes a move here."""
 
-    list_display = ["match", "seq", "seat_no", "kind", "source", "created_at", "note"]
+    list_display = ["match", "seq", "seat_no", "kind", "move_text", "source", "created_at", "note"]
     list_per_page = 50
     list_filter = ["kind", "source"]
     search_fields = ["=match__id"]
     list_select_related = ["match"]
     ordering = ["-created_at", "-seq"]
-    list_per_page = 50
 
     exclude = ["seat"]  # shown as seat_no, from 1
 
     def get_readonly_fields(self, request, obj=None):
-        return [f.name if f.name != "seat" else "seat_no" for f in Move._meta.fields]
+        fields = [f.name if f.name != "seat" else "seat_no" for f in Move._meta.fields]
+        return [*fields, "move_text"]
+
+    def get_changelist_instance(self, request):
+        changelist = super().get_changelist_instance(request)
+        narrate(list(changelist.result_list))  # the page's rows, which the list then shows
+        return changelist
 
     def has_add_permission(self, request):
         return False

@@ -296,3 +296,35 @@ def test_the_admin_replay_of_a_finished_match_has_rounds_and_a_score_chart(staff
     assert '<select id="jump-round" name="n">' in text
     assert 'id="score-chart"' in text and "<polyline" in text
     assert text.count('aria-label="The town of Blankenburg"') == 3  # public and both seats
+
+
+def test_the_move_log_says_what_each_move_was(staff, duel, anna, ben):
+    from games import selectors
+
+    play_both(duel, anna, ben)
+    narration = {e["seq"]: e["text"] for e in selectors.history(duel, None)}
+    client = logged_in(staff)
+    history = client.get(reverse("admin:games_match_history", args=[duel.pk]), follow=True)
+    page = history.content.decode()
+    for seq in (1, 2):
+        assert f'<td class="field-move_text">{narration[seq]}</td>' in page
+    assert secret_of(duel, anna) not in page
+    move = duel.moves.get(seq=1)
+    one = client.get(reverse("admin:games_move_change", args=[move.pk])).content.decode()
+    assert narration[1] in one
+    change = client.get(reverse("admin:games_match_change", args=[duel.pk])).content.decode()
+    assert re.search(rf'field-move_text">\s*<p>{re.escape(narration[2])}</p>', change)
+
+
+def test_the_match_page_says_where_the_older_moves_are(staff, duel, anna, ben, monkeypatch):
+    from games import admin as games_admin
+
+    play_both(duel, anna, ben)
+    play_both(duel, anna, ben)
+    monkeypatch.setattr(games_admin, "MOVES_SHOWN", 3)
+    monkeypatch.setattr(games_admin.MoveInline, "moves_shown", 3)
+    page = logged_in(staff).get(reverse("admin:games_match_change", args=[duel.pk]))
+    text = page.content.decode()
+    assert f"shows the last 3 of the match's {duel.head_seq} moves" in text
+    assert f"?match__id__exact={duel.pk}" in text.split("Older moves")[1]
+    assert text.count('<td class="field-seq">') == 3
