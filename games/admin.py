@@ -19,7 +19,8 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from games import pages, selectors, services
 from games.engine import get_game
@@ -258,16 +259,17 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
     inlines = [SeatInline, MoveInline]
     actions = ["verify_log", "export_json"]
     exclude = ["seed"]  # secret until the end; shown by `revealed_seed` once the match is over
-    readonly_fields = ["revealed_seed", "standing", "links"]
+    readonly_fields = ["revealed_seed", "links"]
     list_per_page = 50
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("seats__user")
 
     def get_readonly_fields(self, request, obj=None):
-        # The raw to_act list counts seats from 0: "to act" names them, numbered from 1.
-        fields = [f.name for f in Match._meta.fields if f.name not in ("seed", "to_act")]
-        return [*fields, "waiting_for", *self.readonly_fields]
+        # The raw to_act list and result count seats from 0: "to act" and "result" name them,
+        # numbered from 1; the raw result stays as a folded detail.
+        fields = [f.name for f in Match._meta.fields if f.name not in ("seed", "to_act", "result")]
+        return [*fields, "waiting_for", "standing", "raw_result", *self.readonly_fields]
 
     def has_add_permission(self, request):
         return False
@@ -280,7 +282,12 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
 
     @admin.display(description="players")
     def players(self, match: Match) -> str:
-        return ", ".join(s.user.email if s.user_id else s.name for s in match.seats.all())
+        # Named as in "to act" (and everywhere in the admin): "Anna (seat 1)"; the account's
+        # address after it, since operators search and write by it.
+        return "; ".join(
+            f"{seat} · {seat.user.email}" if seat.user_id else str(seat)
+            for seat in sorted(match.seats.all(), key=lambda s: s.number)
+        )
 
     @admin.display(description="to act")
     def waiting_for(self, match: Match) -> str:
@@ -291,17 +298,34 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
     def revealed_seed(self, match: Match) -> str:
         return match.seed if match.is_over else "(secret until the match is over)"
 
-    @admin.display(description="standing")
+    @admin.display(description="result")
     def standing(self, match: Match) -> str:
+        """Places, best first, named and numbered as people read them."""
         lines = selectors.standings(match)
-        return (
-            "; ".join(
-                f"{line.place}. {line.name}"
-                + ("" if line.score is None else f" {line.score}")
-                + (" (shared)" if line.shared else "")
+        if not lines:
+            return "-"
+        return format_html_join(
+            mark_safe("<br>"),
+            "{}. {} (seat {}){}{}",
+            (
+                (
+                    line.place,
+                    line.name,
+                    line.seat + 1,
+                    "" if line.score is None else f" - {line.score} points",
+                    " (shared place)" if line.shared else "",
+                )
                 for line in lines
-            )
-            or "-"
+            ),
+        )
+
+    @admin.display(description="raw result")
+    def raw_result(self, match: Match) -> str:
+        if not match.result:
+            return "-"
+        return format_html(
+            "<details><summary>JSON (seats counted from 0)</summary><pre>{}</pre></details>",
+            json.dumps(match.result, indent=1, sort_keys=True),
         )
 
     @admin.display(description="tools")

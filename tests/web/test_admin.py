@@ -328,3 +328,24 @@ def test_the_match_page_says_where_the_older_moves_are(staff, duel, anna, ben, m
     assert f"shows the last 3 of the match's {duel.head_seq} moves" in text
     assert f"?match__id__exact={duel.pk}" in text.split("Older moves")[1]
     assert text.count('<td class="field-seq">') == 3
+
+
+def test_the_result_shows_places_and_seats_from_1(staff, duel, anna, ben):
+    from games import selectors
+    from tests.web.test_replay import finish
+
+    finish(duel, anna, ben)
+    page = logged_in(staff).get(reverse("admin:games_match_change", args=[duel.pk]))
+    text = page.content.decode()
+    for line in selectors.standings(duel):
+        assert f"{line.place}. {line.name} (seat {line.seat + 1})" in text
+    assert "<summary>JSON (seats counted from 0)</summary>" in text  # the raw one, folded
+
+
+def test_the_match_list_names_a_player_one_way(staff, duel, anna):
+    page = logged_in(staff).get(reverse("admin:games_match_changelist")).content.decode()
+    seat = duel.seats.get(user=anna)
+    players = re.search(r'<td class="field-players">(.*?)</td>', page).group(1)
+    to_act = re.search(r'<td class="field-waiting_for">(.*?)</td>', page).group(1)
+    assert f"{seat.name} (seat {seat.number + 1})" in players
+    assert f"{seat.name} (seat {seat.number + 1})" in to_act
