@@ -258,7 +258,9 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
     search_fields = ["=id", "seats__user__email", "seats__invited_email"]
     inlines = [SeatInline, MoveInline]
     actions = ["verify_log", "export_json"]
-    exclude = ["seed"]  # secret until the end; shown by `revealed_seed` once the match is over
+    # The seed is secret until the end (`revealed_seed` shows it then); to_act and result
+    # count seats from 0 ("to act", "result" and "raw result" show them for people).
+    exclude = ["seed", "to_act", "result"]
     readonly_fields = ["revealed_seed", "links"]
     list_per_page = 50
 
@@ -266,9 +268,7 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
         return super().get_queryset(request).prefetch_related("seats__user")
 
     def get_readonly_fields(self, request, obj=None):
-        # The raw to_act list and result count seats from 0: "to act" and "result" name them,
-        # numbered from 1; the raw result stays as a folded detail.
-        fields = [f.name for f in Match._meta.fields if f.name not in ("seed", "to_act", "result")]
+        fields = [f.name for f in Match._meta.fields if f.name not in self.exclude]
         return [*fields, "waiting_for", "standing", "raw_result", *self.readonly_fields]
 
     def has_add_permission(self, request):

@@ -340,6 +340,7 @@ def test_the_result_shows_places_and_seats_from_1(staff, duel, anna, ben):
     for line in selectors.standings(duel):
         assert f"{line.place}. {line.name} (seat {line.seat + 1})" in text
     assert "<summary>JSON (seats counted from 0)</summary>" in text  # the raw one, folded
+    assert "field-result" not in text and "field-to_act" not in text  # no unfolded raw JSON
 
 
 def test_the_match_list_names_a_player_one_way(staff, duel, anna):
