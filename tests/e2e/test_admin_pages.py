@@ -27,12 +27,13 @@ def test_the_admin_match_pages_and_replay(page: Page, live_server, screenshots):
     page.fill("#id_password", "correct horse")
     page.locator("input[type=submit]").click()
     admin = f"{live_server.url}/admin/games"
-    for url in (
-        f"{admin}/match/",
-        f"{admin}/match/{match.pk}/change/",
-        f"{admin}/move/?match__id__exact={match.pk}",
+    for name, url in (
+        ("list", f"{admin}/match/"),
+        ("match", f"{admin}/match/{match.pk}/change/"),
+        ("moves", f"{admin}/move/?match__id__exact={match.pk}"),
     ):
         page.goto(url)
+        page.screenshot(path=str(screenshots / f"admin-{name}.png"), full_page=True)
         icon = page.locator("link[rel=icon]").get_attribute("href")
         assert page.request.get(live_server.url + icon).ok, url  # else /favicon.ico, a 404
         assert not small_text(page), url
@@ -43,6 +44,7 @@ def test_the_admin_match_pages_and_replay(page: Page, live_server, screenshots):
     expect(page.locator("#replay-position")).to_contain_text("After move 2")
     expect(page.locator("#score-chart svg[role=img]")).to_be_visible()
     expect(page.locator("ol.replay-history li").first).to_have_attribute("value", "2")
+    page.wait_for_load_state("load")  # the key's navigation: its stylesheets applied
     assert not small_text(page)  # the boards' tables and labels, the chart's labels too
     page.screenshot(path=str(screenshots / "admin-replay.png"), full_page=True)
     page.set_viewport_size(PHONE)
