@@ -8,6 +8,7 @@ entry with a reason, made through games.services.operator_move.
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 
 from django.contrib import admin, messages
 from django.contrib.admin.models import CHANGE, LogEntry
@@ -18,7 +19,8 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from games import pages, selectors, services
 from games.engine import get_game
@@ -167,26 +169,69 @@ class SeatInline(ReadOnlyInline):
         return seat.number + 1  # seats are numbered from 1 wherever people read them
 
 
+def narrate(moves: list[Move]) -> None:
+    """Gives each move its `history_text`: the line the players' history shows for it, as a
+    spectator reads it (the admin replay's public narration, so no hand or secret bid).
+    One narrated stretch of the log per match, from its first to its last move here."""
+    by_match: dict[int, list[Move]] = defaultdict(list)
+    for move in moves:
+        by_match[move.match_id].append(move)
+    for rows in by_match.values():
+        seqs = [row.seq for row in rows]
+        try:
+            lines = selectors.history(rows[0].match, None, upto=max(seqs), since=min(seqs) - 1)
+        except Exception as error:  # noqa: BLE001 - a broken log is what operators come to see
+            lines, failure = [], f"(cannot be narrated: the log does not replay: {error})"
+        else:
+            failure = ""
+        texts = {line["seq"]: line["text"] for line in lines}
+        for row in rows:
+            row.history_text = texts.get(row.seq, failure)
+
+
+class NarratedMove:
+    """A move's `move` column: what it was, in the history's words."""
+
+    @admin.display(description="move")
+    def move_text(self, move: Move) -> str:
+        if not hasattr(move, "history_text"):
+            narrate([move])
+        return move.history_text
+
+
 class LatestMovesFormSet(BaseInlineFormSet):
     """Only the last MOVES_SHOWN moves of the match (a log may hold thousands): the whole log
-    is paged in the Moves list, filtered by the match (the tools' "All moves" link)."""
+    is paged in the Moves list, filtered by the match (the tools' "Move log" link)."""
 
     def get_queryset(self):
         if not hasattr(self, "_queryset"):
             since = self.instance.head_seq - MOVES_SHOWN
             self.queryset = self.queryset.filter(seq__gt=since)
+            narrate(list(super().get_queryset()))  # the rows the forms are built from
         return super().get_queryset()
 
 
 MOVES_SHOWN = 50
 
 
-class MoveInline(SeatFromOne, ReadOnlyInline):
+class MoveInline(NarratedMove, SeatFromOne, ReadOnlyInline):
     model = Move
     formset = LatestMovesFormSet
+    template = "admin/games/match/moves_inline.html"  # says where the older moves are
     verbose_name_plural = f"moves (the last {MOVES_SHOWN})"
-    fields = ["seq", "seat_no", "kind", "source", "payload", "note", "created_at", "short_digest"]
+    fields = [
+        "seq",
+        "seat_no",
+        "kind",
+        "move_text",
+        "source",
+        "payload",
+        "note",
+        "created_at",
+        "short_digest",
+    ]
     ordering = ["seq"]
+    moves_shown = MOVES_SHOWN
 
     @admin.display(description="digest")
     def short_digest(self, move: Move) -> str:
@@ -213,17 +258,18 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
     search_fields = ["=id", "seats__user__email", "seats__invited_email"]
     inlines = [SeatInline, MoveInline]
     actions = ["verify_log", "export_json"]
-    exclude = ["seed"]  # secret until the end; shown by `revealed_seed` once the match is over
-    readonly_fields = ["revealed_seed", "standing", "links"]
+    # The seed is secret until the end (`revealed_seed` shows it then); to_act and result
+    # count seats from 0 ("to act", "result" and "raw result" show them for people).
+    exclude = ["seed", "to_act", "result"]
+    readonly_fields = ["revealed_seed", "links"]
     list_per_page = 50
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("seats__user")
 
     def get_readonly_fields(self, request, obj=None):
-        # The raw to_act list counts seats from 0: "to act" names them, numbered from 1.
-        fields = [f.name for f in Match._meta.fields if f.name not in ("seed", "to_act")]
-        return [*fields, "waiting_for", *self.readonly_fields]
+        fields = [f.name for f in Match._meta.fields if f.name not in self.exclude]
+        return [*fields, "waiting_for", "standing", "raw_result", *self.readonly_fields]
 
     def has_add_permission(self, request):
         return False
@@ -236,7 +282,12 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
 
     @admin.display(description="players")
     def players(self, match: Match) -> str:
-        return ", ".join(s.user.email if s.user_id else s.name for s in match.seats.all())
+        # Named as in "to act" (and everywhere in the admin): "Anna (seat 1)"; the account's
+        # address after it, since operators search and write by it.
+        return "; ".join(
+            f"{seat} · {seat.user.email}" if seat.user_id else str(seat)
+            for seat in sorted(match.seats.all(), key=lambda s: s.number)
+        )
 
     @admin.display(description="to act")
     def waiting_for(self, match: Match) -> str:
@@ -247,17 +298,34 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
     def revealed_seed(self, match: Match) -> str:
         return match.seed if match.is_over else "(secret until the match is over)"
 
-    @admin.display(description="standing")
+    @admin.display(description="result")
     def standing(self, match: Match) -> str:
+        """Places, best first, named and numbered as people read them."""
         lines = selectors.standings(match)
-        return (
-            "; ".join(
-                f"{line.place}. {line.name}"
-                + ("" if line.score is None else f" {line.score}")
-                + (" (shared)" if line.shared else "")
+        if not lines:
+            return "-"
+        return format_html_join(
+            mark_safe("<br>"),
+            "{}. {} (seat {}){}{}",
+            (
+                (
+                    line.place,
+                    line.name,
+                    line.seat + 1,
+                    "" if line.score is None else f" - {line.score} points",
+                    " (shared place)" if line.shared else "",
+                )
                 for line in lines
-            )
-            or "-"
+            ),
+        )
+
+    @admin.display(description="raw result")
+    def raw_result(self, match: Match) -> str:
+        if not match.result:
+            return "-"
+        return format_html(
+            "<details><summary>JSON (seats counted from 0)</summary><pre>{}</pre></details>",
+            json.dumps(match.result, indent=1, sort_keys=True),
         )
 
     @admin.display(description="tools")
@@ -332,34 +400,26 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
             seq = int(request.GET.get("n", match.head_seq))
         except ValueError:
             seq = match.head_seq
-        seq = max(0, min(seq, match.head_seq))
-        game = match.game
-        state = selectors.position_after(match, seq)
-        seats = list(match.seats.order_by("number"))
-        boards = []
-        for who, number in [("Public (spectator)", None)] + [
-            (f"Seat {s.number + 1}: {s.name}", s.number) for s in seats
-        ]:
-            view = game.view(state, number)
-            boards.append(
-                {"who": who, "seat": number, "view": view, "text": game.render_text(view)}
-            )
-        moves = {m.seq: m for m in match.moves.order_by("seq")}
-        history = [
-            {**entry, "row": moves.get(entry["seq"])} for entry in selectors.history(match, None)
-        ]
+        # The players' replay frame (boards, rounds, chart, history up to the step), with
+        # every seat's view; the log shows the public narration, as a spectator reads it.
+        frame = pages.replay_frame(match, request.user, seq, operator=True)
+        rows = match.moves.filter(seq__in=[entry["seq"] for entry in frame.history])
+        rows = {row.seq: row for row in rows}
+        history = [{**entry, "row": rows.get(entry["seq"])} for entry in frame.history]
+        state = selectors.position_after(match, frame.seq)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": f"Replay of {match}",
             "match": match,
-            "seq": seq,
-            "previous": seq - 1 if seq > 0 else None,
-            "next": seq + 1 if seq < match.head_seq else None,
-            "boards": boards,
-            "board_template": pages.board_template(match.game_slug),
-            "state_json": json.dumps(state, indent=1, sort_keys=True),
+            "frame": frame,
+            "previous": frame.seq - 1 if frame.seq > 0 else None,
+            "next": frame.seq + 1 if frame.seq < frame.head_seq else None,
+            "play": request.GET.get("play") == "1" and frame.seq < frame.head_seq,
             "history": history,
+            "older": frame.history[0]["seq"] - 1 if frame.history else 0,
+            "move_log_url": move_log_url(match),
+            "state_json": json.dumps(state, indent=1, sort_keys=True),
         }
         return TemplateResponse(request, "admin/games/match/replay.html", context)
 
@@ -402,21 +462,26 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(SeatFromOne, NoSecretLookups, admin.ModelAdmin):
+class MoveAdmin(NarratedMove, SeatFromOne, NoSecretLookups, admin.ModelAdmin):
     """The log, read-only: nobody adds, changes or deletes a move here."""
 
-    list_display = ["match", "seq", "seat_no", "kind", "source", "created_at", "note"]
+    list_display = ["match", "seq", "seat_no", "kind", "move_text", "source", "created_at", "note"]
     list_per_page = 50
     list_filter = ["kind", "source"]
     search_fields = ["=match__id"]
     list_select_related = ["match"]
     ordering = ["-created_at", "-seq"]
-    list_per_page = 50
 
     exclude = ["seat"]  # shown as seat_no, from 1
 
     def get_readonly_fields(self, request, obj=None):
-        return [f.name if f.name != "seat" else "seat_no" for f in Move._meta.fields]
+        fields = [f.name if f.name != "seat" else "seat_no" for f in Move._meta.fields]
+        return [*fields, "move_text"]
+
+    def get_changelist_instance(self, request):
+        changelist = super().get_changelist_instance(request)
+        narrate(list(changelist.result_list))  # the page's rows, which the list then shows
+        return changelist
 
     def has_add_permission(self, request):
         return False

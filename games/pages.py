@@ -425,15 +425,22 @@ class ReplayFrame:
     result_notes: list[str]  # each seat's final score as a sum, and tie-breaks
 
 
-def replay_frame(match: Match, user, seq: int) -> ReplayFrame:
+def replay_frame(match: Match, user, seq: int, operator: bool = False) -> ReplayFrame:
     """The position after move `seq` as this user could have seen it; once the match is over,
-    the public view and every seat's view."""
+    the public view and every seat's view. An `operator` (the admin's replay) sees every
+    seat's view at every step, with the public narration."""
     game = match.game
     seats = list(match.seats.select_related("user").order_by("number"))
     seq = max(0, min(seq, match.head_seq))
     state = selectors.position_after(match, seq)
-    mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
-    if match.is_over:
+    mine = None
+    if not operator:
+        mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    if operator:
+        shown = [("Public (spectator)", None)] + [
+            (f"Seat {s.number + 1}: {s.name}", s.number) for s in seats
+        ]
+    elif match.is_over:
         shown = [("Everyone (public)", None)] + [
             (f"{s.name} (you)" if s is mine else s.name, s.number) for s in seats
         ]

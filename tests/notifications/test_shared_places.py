@@ -78,7 +78,7 @@ def test_a_full_tie_is_shown_as_a_shared_place_everywhere(anna, ben):
     staff.save()
     client.force_login(staff)
     admin_page = client.get(reverse("admin:games_match_change", args=[match.pk])).content
-    assert "(shared)" in admin_page.decode()
+    assert "(shared place)" in admin_page.decode()
 
     assert export_match(match)["result"]["shared"] == [[0, 1]]
 

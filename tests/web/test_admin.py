@@ -1,5 +1,6 @@
 """The operators' admin: read-only log, filters, replay, verify, export, operator moves."""
 
+import html
 import json
 import re
 from datetime import timedelta
@@ -251,3 +252,109 @@ def test_every_admin_list_and_move_page_counts_seats_from_1(staff, duel, anna):
     for model in (ChatMessage, InboundMessage, Notification):
         shown = admin.site._registry[model].list_display
         assert "seat_no" in shown and "seat" not in shown, model
+
+
+def play_both(match, *users):
+    """One trick: each user plays their first card."""
+    from games import services
+    from tests.web.conftest import seat_of
+
+    for user in users:
+        services.submit_move(
+            match_id=match.pk,
+            seat=seat_of(match, user),
+            move={"type": "play", "card": hand_of(match, user)[0]},
+            source="web",
+        )
+    match.refresh_from_db()
+
+
+def test_the_admin_replay_has_the_players_replay_controls_and_newest_first_log(
+    staff, duel, anna, ben
+):
+    play_both(duel, anna, ben)
+    play_both(duel, anna, ben)
+    url = reverse("admin:games_match_replay", args=[duel.pk])
+    page = logged_in(staff).get(url + "?n=3").content.decode()
+    assert 'href="?n=2" rel="prev" id="replay-prev"' in page
+    assert 'id="replay-next"' in page and 'id="replay-play"' in page
+    assert 'id="jump-move"' in page or 'id="jump-round"' in page
+    assert "js/replay.js" in page  # arrow keys and Play: the players' static script
+    log = page[page.index('id="replay-log"') :]
+    assert log.index('<li value="3"') < log.index('<li value="2"') < log.index('<li value="1"')
+    assert '<li value="4"' not in log  # the log runs up to the step shown
+    assert "favicon.svg" in page and "css/admin.css" in page
+    playing = logged_in(staff).get(url + "?n=1&play=1").content.decode()
+    assert "&#10074;&#10074; Pause" in playing
+
+
+def test_the_admin_replay_of_a_finished_match_has_rounds_and_a_score_chart(staff, anna):
+    from tests.web.test_replay import bot_match
+
+    match = bot_match(anna, "blankenburg", 2)
+    page = logged_in(staff).get(reverse("admin:games_match_replay", args=[match.pk]) + "?n=5")
+    text = page.content.decode()
+    assert '<select id="jump-round" name="n">' in text
+    assert 'id="score-chart"' in text and "<polyline" in text
+    assert text.count('aria-label="The town of Blankenburg"') == 3  # public and both seats
+    # Blankenburg counts turns; the jump list and the chart name them so, as for players.
+    assert '<label for="jump-round">Turn</label>' in text
+    rounds = re.findall(r'<option value="\d+"[^>]*>(\d+)</option>', text)
+    assert rounds == [str(n) for n in range(1, len(rounds) + 1)]
+    breakdown = text.split('id="final-breakdown"', 1)[1].split("</section>", 1)[0]
+    for note in match.result["notes"][:2]:
+        assert html.escape(note) in breakdown
+
+
+def test_the_move_log_says_what_each_move_was(staff, duel, anna, ben):
+    from games import selectors
+
+    play_both(duel, anna, ben)
+    narration = {e["seq"]: e["text"] for e in selectors.history(duel, None)}
+    client = logged_in(staff)
+    history = client.get(reverse("admin:games_match_history", args=[duel.pk]), follow=True)
+    page = history.content.decode()
+    for seq in (1, 2):
+        assert f'<td class="field-move_text">{narration[seq]}</td>' in page
+    assert secret_of(duel, anna) not in page
+    move = duel.moves.get(seq=1)
+    one = client.get(reverse("admin:games_move_change", args=[move.pk])).content.decode()
+    assert narration[1] in one
+    change = client.get(reverse("admin:games_match_change", args=[duel.pk])).content.decode()
+    assert re.search(rf'field-move_text">\s*<p>{re.escape(narration[2])}</p>', change)
+
+
+def test_the_match_page_says_where_the_older_moves_are(staff, duel, anna, ben, monkeypatch):
+    from games import admin as games_admin
+
+    play_both(duel, anna, ben)
+    play_both(duel, anna, ben)
+    monkeypatch.setattr(games_admin, "MOVES_SHOWN", 3)
+    monkeypatch.setattr(games_admin.MoveInline, "moves_shown", 3)
+    page = logged_in(staff).get(reverse("admin:games_match_change", args=[duel.pk]))
+    text = page.content.decode()
+    assert f"shows the last 3 of the match's {duel.head_seq} moves" in text
+    assert f"?match__id__exact={duel.pk}" in text.split("Older moves")[1]
+    assert text.count('<td class="field-seq">') == 3
+
+
+def test_the_result_shows_places_and_seats_from_1(staff, duel, anna, ben):
+    from games import selectors
+    from tests.web.test_replay import finish
+
+    finish(duel, anna, ben)
+    page = logged_in(staff).get(reverse("admin:games_match_change", args=[duel.pk]))
+    text = page.content.decode()
+    for line in selectors.standings(duel):
+        assert f"{line.place}. {line.name} (seat {line.seat + 1})" in text
+    assert "<summary>JSON (seats counted from 0)</summary>" in text  # the raw one, folded
+    assert "field-result" not in text and "field-to_act" not in text  # no unfolded raw JSON
+
+
+def test_the_match_list_names_a_player_one_way(staff, duel, anna):
+    page = logged_in(staff).get(reverse("admin:games_match_changelist")).content.decode()
+    seat = duel.seats.get(user=anna)
+    players = re.search(r'<td class="field-players">(.*?)</td>', page).group(1)
+    to_act = re.search(r'<td class="field-waiting_for">(.*?)</td>', page).group(1)
+    assert f"{seat.name} (seat {seat.number + 1})" in players
+    assert f"{seat.name} (seat {seat.number + 1})" in to_act

@@ -162,6 +162,7 @@ def test_the_admin_shows_the_last_moves_of_a_long_log_and_pages_the_rest(staff, 
     inline = next(f for f in page.context["inline_admin_formsets"] if f.opts.model is Move)
     shown = [form.original.seq for form in inline]
     assert shown == list(range(2951, 3001))
+    assert "cannot be narrated" in page.content.decode()  # these made-up moves do not replay
     moves = client.get(reverse("admin:games_move_changelist"), {"match__id__exact": match.pk})
     assert moves.status_code == 200
     assert len(moves.context["cl"].result_list) == 50
