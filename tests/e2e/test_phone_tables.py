@@ -1,6 +1,7 @@
-"""On a phone (390 px) tables reflow into one card per row, each cell led by its column's
-name, instead of scrolling sideways inside their box (issue #11): a match page's players and
-reference tables in each game, and the local mailbox's list. On a desktop they stay tables."""
+"""On a phone (390 px), and in any window narrow enough for one column (up to 800 px),
+tables reflow into one card per row, each cell led by its column's name, instead of
+scrolling sideways inside their box (issue #11): a match page's players and reference
+tables in each game, and the local mailbox's list. On a desktop they stay tables."""
 
 import pytest
 from django.core.mail import EmailMessage
@@ -23,6 +24,7 @@ from .helpers import (
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 GAMES = [("nieuwstad", 4), ("new-england", 4), ("blankenburg", 4)]
+NARROW = {"width": 700, "height": 900}  # a tablet or a half-screen window: one column
 
 
 def first_label(page: Page, table: str) -> list[str]:
@@ -45,6 +47,10 @@ def test_a_match_pages_tables_fit_a_phone(page: Page, live_server, slug, players
     assert not axe_violations(page)
     label, before = first_label(page, "#board table.reflow")
     assert label and label in before, (label, before)
+    # A narrow window is one column too: its tables reflow as on a phone.
+    page.set_viewport_size(NARROW)
+    assert not wide_tables(page)
+    assert sideways_scroll(page) == 0
     # A desktop keeps the header row and draws no labels.
     page.set_viewport_size(DESKTOP)
     expect(page.locator("#board table.reflow thead").first).to_be_visible()
