@@ -38,7 +38,8 @@ def main(argv: list[str] | None = None) -> dict:
 
         from bench.http import start_matches
 
-        matches = start_matches(game, game.min_players, 5)
+        # Enough matches for every block below (a match's script ends with the match).
+        matches = start_matches(game, game.min_players, 2 if args.quick else 4 + moves // 25)
         client = Client()
         sent = [0]
 
@@ -78,10 +79,13 @@ def main(argv: list[str] | None = None) -> dict:
             executed[0] += 1
             return execute(sql, params, many, context)
 
+        backend = backend_pid(connection)
         with connection.execute_wrapper(count):
-            started = time.perf_counter()
+            started, cpu, pg_cpu = time.perf_counter(), time.process_time(), cpu_seconds(backend)
             done = sum(move() for _ in range(moves))
             per_move = (time.perf_counter() - started) / max(1, done)
+            cpu_per_move = (time.process_time() - cpu) / max(1, done)
+            pg_per_move = (cpu_seconds(backend) - pg_cpu) / max(1, done)
         queries_per_move = executed[0] / max(1, done)
 
         # Queries per move by kind: what the move wrote tells which kind it was.
@@ -117,7 +121,9 @@ def main(argv: list[str] | None = None) -> dict:
                 spent[cache] += time.perf_counter() - started
         POSITIONS.enabled = True
         off, on = (spent[c] / max(1, count[c]) for c in (False, True))
-        profiler = cProfile.Profile()
+        # CPU time, not wall time: waiting on PostgreSQL and a busy box's other processes
+        # are left out, so the shares say where this process's own work goes.
+        profiler = cProfile.Profile(time.process_time)
         profiler.enable()
         profiled = sum(move() for _ in range(moves))
         profiler.disable()
@@ -144,6 +150,10 @@ def main(argv: list[str] | None = None) -> dict:
         f"{game.slug}, {game.min_players} players: {per_move * 1e3:.2f} ms per move "
         f"in-process ({done} moves), {queries_per_move:.1f} queries per move on average "
         f"({len(captured)} in the move shown below).\n\n"
+        f"CPU per move (what a busy box cannot hide, unlike wall time): this process "
+        f"{cpu_per_move * 1e3:.2f} ms, its PostgreSQL backend "
+        + (f"{pg_per_move * 1e3:.2f} ms" if backend else "not readable (not on this host)")
+        + ".\n\n"
         + table(
             ["kind of move", "moves", "queries per move (mean)", "min", "max"],
             [
@@ -155,7 +165,7 @@ def main(argv: list[str] | None = None) -> dict:
         f"Position cache off: {off * 1e3:.2f} ms per move; on: {on * 1e3:.2f} ms "
         f"(off ÷ on = {off / on:.2f}, alternating blocks of {count[True]} moves each).\n\n"
         "The SQL of one move:\n\n"
-        f"{sql}\n\ncProfile of {profiled} moves; the project's functions by cumulative time:\n\n"
+        f"{sql}\n\ncProfile (CPU time) of {profiled} moves; the project's functions by cumulative time:\n\n"
         + table(["function", "calls", "own s", "cumulative s"], ours)
         + "\n\nEverything, by own time:\n\n"
         + table(["function", "calls", "own s", "cumulative s"], own)
@@ -163,6 +173,8 @@ def main(argv: list[str] | None = None) -> dict:
     figures = {
         "game": game.slug,
         "per_move_s": per_move,
+        "cpu_per_move_s": cpu_per_move,
+        "pg_cpu_per_move_s": pg_per_move if backend else None,
         "queries_per_move": queries_per_move,
         "queries_by_kind": kinds,
         "cache_off_s": off,
@@ -170,6 +182,25 @@ def main(argv: list[str] | None = None) -> dict:
     }
     report("profile_move", "Profile of one move over the JSON API (in-process)", text, figures)
     return figures
+
+
+def backend_pid(connection) -> int | None:
+    """The PostgreSQL backend serving `connection`, where its CPU time can be read here."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    return pid if os.path.exists(f"/proc/{pid}/stat") else None
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """User and system CPU seconds a process has used (Linux /proc), 0 if unknown."""
+    if pid is None:
+        return 0.0
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ from games import selectors, services
 from games.commands import interpret, menu
 from games.engine import IllegalMove
 from games.models import Match, Move, MoveSource, Seat
-from games.rows import seats_with_people
 
 API_SCOPE = "api"
 
@@ -89,81 +88,92 @@ def match_detail(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse(match_json(match, seat.number if seat else None))
 
 
-def _player_and_seat(request: HttpRequest, pk: int) -> tuple[object | None, Seat | None]:
-    """The requesting user and their seat in match `pk` (with the match): a bearer token's
-    user and seat are read together in one query."""
-    header = request.headers.get("Authorization", "")
-    if not header.startswith("Bearer "):
-        user = request.user if request.user.is_authenticated else None
-        seat = _players_seat(pk, user.pk) if user else None
-        return user, seat
-    found: dict[str, Seat] = {}
+class _Claim:
+    """Who is asking to move, checked against the seats `submit_move` reads under the match
+    lock, so the asker and their seat cost no query of their own: a bearer token's user (its
+    signature checked against the seat's player as read there) or the session's user."""
 
-    def user_with_seat(user_pk):
-        seat = _players_seat(pk, user_pk)
-        if seat is not None:
-            found["seat"] = seat
-            user = seat.user
+    def __init__(self, request: HttpRequest):
+        header = request.headers.get("Authorization", "")
+        bearer = header.startswith("Bearer ")
+        self.token = header.removeprefix("Bearer ").strip() if bearer else None
+        self.user_pk = None
+        if self.token is None:
+            self.user = request.user if request.user.is_authenticated else None
+            self.user_pk = self.user.pk if self.user else None
         else:
+            self.user = None
+            # Only the user id the token names (no user is fetched, nothing is trusted yet).
+            parse_token(self.token, self._note_pk, scope=API_SCOPE)
+        self.seat: int | None = None
+
+    def _note_pk(self, user_pk):
+        self.user_pk = user_pk
+
+    def __call__(self, seats: list[Seat]) -> int | None:
+        """The asker's first seat among `seats`, if the token is good for its player."""
+        seat = next((s for s in seats if self.user_pk and s.user_id == self.user_pk), None)
+        if seat is not None and self.token is not None:
+            player = seat.user if seat.user.is_active else None
+            self.user = parse_token(self.token, lambda pk: player, scope=API_SCOPE)
+        if seat is None or self.user is None:
+            return None
+        self.seat = seat.number
+        return seat.number
+
+    def checked_user(self):
+        """The asker, read on their own: for answers that do not come from a seat."""
+        if self.token is None:
+            return self.user
+
+        def active(user_pk):
             user = get_user_model()._default_manager.filter(pk=user_pk).first()
-        return user if user is not None and user.is_active else None
+            return user if user is not None and user.is_active else None
 
-    user = parse_token(header.removeprefix("Bearer ").strip(), user_with_seat, scope=API_SCOPE)
-    return user, found.get("seat") if user is not None else None
-
-
-def _players_seat(pk: int, user_pk: int) -> Seat | None:
-    """The player's first seat in match `pk`, with the match and the player."""
-    seats = seats_with_people(pk, user_id=user_pk)
-    return seats[0] if seats else None
+        return parse_token(self.token, active, scope=API_SCOPE)
 
 
 @csrf_exempt
 @require_POST
 def match_move(request: HttpRequest, pk: int) -> JsonResponse:
-    bearer = request.headers.get("Authorization", "").startswith("Bearer ")
-    if not bearer:
+    claim = _Claim(request)
+    if claim.token is None:
         rejected = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
         if rejected is not None:
             return _error(403, "CSRF check failed; send the CSRF token or an API token.")
-    user, seat = _player_and_seat(request, pk)
-    if user is None:
+    if claim.user_pk is None:
         return _error(401, "Sign in, or send an API token.")
-    if seat is None:  # the 404/403 split only when there is no seat
-        get_object_or_404(Match, pk=pk)
-        return _error(403, "You do not play in this match.")
-    match = seat.match
     try:
         body = json.loads(request.body or b"{}")
         command = str(body["command"])
         expected = body.get("seq")
         expected = None if expected is None else int(expected)
         key = body.get("idempotency_key")
-        key = None if key is None else f"api:{user.pk}:{str(key)[:200]}"
+        key = None if key is None else f"api:{claim.user_pk}:{str(key)[:200]}"
     except (ValueError, KeyError, TypeError):
         return _error(400, 'Send JSON: {"command": "...", "seq": N, "idempotency_key": "..."}.')
-    # submit_move answers a repeated idempotency key (its unique index does); here it is
-    # looked up only when the request would otherwise be refused (the match moved on since
-    # the first attempt), so the usual move costs no extra query. The command is read under
-    # the lock, from the position the move is applied to.
-    if match.status != "active":
-        return _duplicate(match, key, seat.number, command) or _error(
-            409, "The match is not in play."
+    # Who is asking is settled under the lock, from the seats it reads; a repeated
+    # idempotency key is answered by its unique index, or looked up when the move is refused.
+    try:
+        result = services.submit_move(
+            match_id=pk,
+            seat=claim,
+            command=command,
+            source=MoveSource.API,
+            idempotency_key=key,
+            expected_seq=expected,
         )
-    if seat.number not in match.to_act:
-        return _duplicate(match, key, seat.number, command) or _error(409, "It is not your turn.")
-    result = services.submit_move(
-        match_id=match.pk,
-        seat=seat.number,
-        command=command,
-        source=MoveSource.API,
-        idempotency_key=key,
-        expected_seq=expected,
-    )
+    except Match.DoesNotExist:
+        if claim.checked_user() is None:
+            return _error(401, "Sign in, or send an API token.")
+        return _error(404, "No such match.")
+    if result.message == services.NOT_A_PLAYER:
+        if claim.checked_user() is None:
+            return _error(401, "Sign in, or send an API token.")
+        return _error(403, result.message)
     if not result.ok:
-        conflict = "moved on" in result.message or result.message == "It is not your turn."
-        return _error(409 if conflict else 400, result.message)
-    if result.duplicate and not _same_move(result.match, result.applied[0], seat.number, command):
+        return _error(409 if result.message in services.CONFLICTS else 400, result.message)
+    if result.duplicate and not _same_move(result.match, result.applied[0], claim.seat, command):
         return _key_reused(result.applied[0])
     return _moved(result.match, result.duplicate)
 
@@ -178,16 +188,6 @@ def _moved(match: Match, duplicate: bool) -> JsonResponse:
             "status": match.status,
         }
     )
-
-
-def _duplicate(match: Match, key: str | None, seat: int, command: str) -> JsonResponse | None:
-    """The answer to a repeated idempotency key, or None if the key is new."""
-    first = match.moves.filter(idempotency_key=key).first() if key else None
-    if first is None:
-        return None
-    if not _same_move(match, first, seat, command):
-        return _key_reused(first)
-    return _moved(match, True)
 
 
 def _same_move(match: Match, first: Move, seat: int, command: str) -> bool:

@@ -8,7 +8,7 @@ player and a deadline sweep) acting at the same instant are serialised; the uniq
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -440,10 +440,20 @@ def _refused(match: Match, idempotency_key: str | None, message: str) -> MoveRes
     return MoveResult(ok=False, message=message, match=match)
 
 
+# Refusals that say the match is not where the player thought (the API answers 409).
+NOT_YOUR_TURN = "It is not your turn."
+NOT_STARTED = "The match has not started yet."
+OVER = "The match is over."
+MOVED_ON = "The game has moved on since that position; look at it again."
+CONFLICTS = frozenset({NOT_YOUR_TURN, NOT_STARTED, OVER, MOVED_ON})
+# `submit_move` was given a claim to a seat that no seat of the match answers.
+NOT_A_PLAYER = "You do not play in this match."
+
+
 def submit_move(
     *,
     match_id: int,
-    seat: int,
+    seat: int | Callable[[list[Seat]], int | None],
     move: dict | None = None,
     command: str | None = None,
     source: str,
@@ -459,23 +469,30 @@ def submit_move(
     choice is no longer what it was asked, the move is refused rather than applied blindly.
     A repeated `idempotency_key` returns the first result and appends nothing: the unique
     index answers it, so a move is not preceded by a look-up of its key.
+
+    `seat` may be a claim instead of a number: called with the seats the lock read (with
+    their players), it names the claimant's seat, or None (then nothing is written and the
+    answer is NOT_A_PLAYER). The API checks a bearer token this way, so who is asking costs
+    no query of its own. `Match.DoesNotExist` is raised for a match that does not exist.
     """
     try:
         with transaction.atomic():
             match, seats = _lock(match_id)
+            if callable(seat):
+                seat = seat(seats)
+                if seat is None:
+                    return MoveResult(ok=False, message=NOT_A_PLAYER, match=match)
             refusal = _refuse(match, seats, seat)
             if refusal:
                 return _refused(match, idempotency_key, refusal)
             if expected_seq is not None and _moved_on(match, seats[seat], expected_seq):
-                return _refused(
-                    match,
-                    idempotency_key,
-                    "The game has moved on since that position; look at it again.",
-                )
+                return _refused(match, idempotency_key, MOVED_ON)
+            if seat not in match.to_act:  # the projection of the head: no position needed
+                return _refused(match, idempotency_key, NOT_YOUR_TURN)
             game = match.game
             state = load_state(match, seats=seats)
             if seat not in game.to_act(state):
-                return _refused(match, idempotency_key, "It is not your turn.")
+                return _refused(match, idempotency_key, NOT_YOUR_TURN)
             if command is not None:
                 try:
                     move = interpret(game, state, seat, command)
@@ -528,9 +545,9 @@ def _moved_on(match: Match, seat: Seat, seen_seq: int) -> bool:
 
 def _refuse(match: Match, seats: list[Seat], seat: int | None) -> str:
     if match.status == MatchStatus.OPEN:
-        return "The match has not started yet."
+        return NOT_STARTED
     if match.is_over:
-        return "The match is over."
+        return OVER
     if seat is not None and not 0 <= seat < len(seats):
         return "There is no such seat."
     if seat is not None and seats[seat].resigned:

@@ -1,6 +1,7 @@
 import json
 
 import pytest
+from sesame.utils import get_token
 
 from games.api import api_token
 from games.models import Move
@@ -97,3 +98,43 @@ def test_a_parser_that_trips_gives_a_clear_answer_not_a_500(client, monkeypatch)
     assert response.status_code == 400
     assert "could not be read" in response.json()["error"]
     assert Move.objects.filter(match=match).count() == 0
+
+
+def test_a_token_is_checked_against_the_seat_the_lock_reads(client):
+    """The token's user and seat are read with the match lock: a token that names a seated
+    player but is not good for them writes nothing and answers 401, as before a seat was read;
+    a good token answers 403 where its user has no seat and 404 where there is no match."""
+    match, anna, bram = two_player_match()
+    anna_user = match.seats.get(number=anna).user
+    token = api_token(anna_user)
+    tampered = token[:-3] + ("AAA" if not token.endswith("AAA") else "BBB")
+    assert post(client, match, {"command": "1"}, tampered).status_code == 401
+    site_token = get_token(anna_user)  # the same user's token for the site, not the API
+    assert post(client, match, {"command": "1"}, site_token).status_code == 401
+    anna_user.set_password("a new password")  # sesame's tokens die with the password
+    anna_user.save()
+    assert post(client, match, {"command": "1"}, token).status_code == 401
+    fresh = api_token(anna_user)
+    anna_user.is_active = False
+    anna_user.save()
+    assert post(client, match, {"command": "1"}, fresh).status_code == 401
+    assert Move.objects.filter(match=match).count() == 0
+
+    stranger = api_token(make_user("Cor"))
+    assert post(client, match, {"command": "1"}, stranger).status_code == 403
+    gone = type(match)(pk=987654)
+    assert post(client, gone, {"command": "1"}, stranger).status_code == 404
+    assert post(client, gone, {"command": "1"}, tampered).status_code == 401
+    assert post(client, gone, {"command": "1"}).status_code == 401
+
+
+def test_a_session_player_moves_through_the_same_claim(client):
+    match, anna, bram = two_player_match()
+    client.force_login(match.seats.get(number=anna).user)
+    first = post(client, match, {"command": "1", "seq": 0})
+    assert first.status_code == 200 and first.json()["seq"] == 1
+    again = post(client, match, {"command": "1", "seq": 0})
+    assert again.status_code == 409  # not this seat's turn any more
+    client.force_login(make_user("Cor"))
+    assert post(client, match, {"command": "1"}).status_code == 403
+    assert Move.objects.filter(match=match).count() == 1

@@ -79,19 +79,19 @@ def duel():
     return match, first, second, tokens
 
 
-def test_an_api_move_that_asks_nobody_new_sends_five_queries(client, duel):
+def test_an_api_move_that_asks_nobody_new_sends_four_queries(client, duel):
     match, first, _second, tokens = duel
     with Counted() as queries:
         response = post(client, match, tokens[first], key="k1", seq=0)
     assert response.status_code == 200, response.content
-    # the token's user with the seat and match; the lock with the seats, players and their
+    # the lock with the seats, their players (whom the token is checked against) and their
     # preferences; the insert; the match's projections; the seat's deadline cleared
-    assert len(queries) == 5, "\n".join(queries.sql)
+    assert len(queries) == 4, "\n".join(queries.sql)
     if connection.vendor == "postgresql":  # SQLite has no row locks
         assert sum("FOR UPDATE" in q for q in queries.sql) == 1
 
 
-def test_an_api_move_that_asks_both_seats_again_sends_six_queries(client, duel):
+def test_an_api_move_that_asks_both_seats_again_sends_five_queries(client, duel):
     match, first, second, tokens = duel
     assert post(client, match, tokens[first]).status_code == 200
     with Counted() as queries:
@@ -100,7 +100,7 @@ def test_an_api_move_that_asks_both_seats_again_sends_six_queries(client, duel):
     # ... and both deadlines in one update, both turn notices (email and webhook rows of both
     # seats) in one insert; neither player booked a vacation (the lock statement says so),
     # so no vacation days are read
-    assert len(queries) == 6, "\n".join(queries.sql)
+    assert len(queries) == 5, "\n".join(queries.sql)
     assert sum(q.startswith('INSERT INTO "notifications_notification"') for q in queries.sql) == 1
     assert sum(q.startswith('UPDATE "games_seat"') for q in queries.sql) == 1
     assert not any(q.startswith('SELECT "notifications_vacation"') for q in queries.sql)
@@ -116,7 +116,7 @@ def test_a_player_on_vacation_adds_one_query_and_keeps_the_day(client, duel):
         response = post(client, match, tokens[second])
     assert response.status_code == 200, response.content
     # the booking players' vacation days, read once for the move
-    assert len(queries) == 7, "\n".join(queries.sql)
+    assert len(queries) == 6, "\n".join(queries.sql)
     vacation_reads = [q for q in queries.sql if q.startswith('SELECT "notifications_vacation"')]
     assert len(vacation_reads) == 1
     seats = {s.number: s for s in match.seats.all()}
@@ -132,10 +132,10 @@ def test_the_move_that_ends_the_match(client, duel):
     with Counted() as queries:  # the last cards are forced: this move ends the match
         response = post(client, match, tokens[second])
     assert response.status_code == 200 and response.json()["status"] == "finished"
-    # the user with the seat; the lock; three inserts (this move, the two forced last
-    # cards); the match's projections and result; both deadlines cleared in one update;
-    # the end notices in one insert
-    assert len(queries) == 8, "\n".join(queries.sql)
+    # the lock; three inserts (this move, the two forced last cards); the match's
+    # projections and result; both deadlines cleared in one update; the end notices in one
+    # insert
+    assert len(queries) == 7, "\n".join(queries.sql)
 
 
 def test_a_repeated_key_is_answered_without_a_second_move(client, duel):
@@ -144,9 +144,9 @@ def test_a_repeated_key_is_answered_without_a_second_move(client, duel):
     with Counted() as queries:
         again = post(client, match, tokens[first], key="k1")
     assert again.json()["duplicate"] is True
-    # the token's user with the seat and match (no longer this seat's turn), the key; then,
-    # since a key may be reused only for the same move, the command is read against the
-    # position that move was applied to: its snapshot, the log tail and the seats
+    # the lock (no longer this seat's turn), the key; then, since a key may be reused only
+    # for the same move, the command is read against the position that move was applied
+    # to: its snapshot, the log tail and the seats
     assert len(queries) == 5, "\n".join(queries.sql)
     assert Move.objects.filter(match=match).count() == 1
 
@@ -186,7 +186,7 @@ def test_an_illegal_command_writes_nothing(client, duel):
         response = post(client, match, tokens[first], command="play 99")
     assert response.status_code == 400
     assert not any(q.startswith(("INSERT", "UPDATE")) for q in queries.sql)
-    assert len(queries) == 2, "\n".join(queries.sql)  # the user with the seat; the lock
+    assert len(queries) == 1, "\n".join(queries.sql)  # the lock
 
 
 def test_a_resignation(duel):
