@@ -41,6 +41,29 @@ LUA = ROOT / "bench" / "wrk" / "pbm.lua"
 CACHE_URL = os.environ.get("BENCH_CACHE_URL") or os.environ.get("CACHE_URL", "")
 
 
+def broker_url(cache_url: str) -> str:
+    """Where the workers publish their notification tasks, as in production: Redis (the
+    cache's server, the next database number) when the cache is in Redis; BENCH_BROKER_URL
+    overrides. Nothing consumes them during the run; `drain_broker` drops them after it."""
+    if os.environ.get("BENCH_BROKER_URL"):
+        return os.environ["BENCH_BROKER_URL"]
+    if not cache_url.startswith("redis"):
+        return "memory://"
+    base, _, db = cache_url.rpartition("/")
+    return f"{base}/{int(db) + 1 if db.isdigit() else 1}"
+
+
+BROKER_URL = broker_url(CACHE_URL)
+
+
+def drain_broker() -> None:
+    """Drop the tasks the run published (Celery's default queue) from the bench's broker."""
+    if BROKER_URL.startswith("redis"):
+        import redis
+
+        redis.Redis.from_url(BROKER_URL).delete("celery")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -61,7 +84,7 @@ class Gunicorn:
             SECURE_SSL_REDIRECT="false",
             DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
             SITE_URL=f"http://127.0.0.1:{self.port}",
-            CELERY_BROKER_URL="memory://",
+            CELERY_BROKER_URL=BROKER_URL,
             CACHE_URL=CACHE_URL,
             BENCH_RAW_DATABASE_URL=url,
             LOG_LEVEL="WARNING",
@@ -260,6 +283,7 @@ def main(argv: list[str] | None = None) -> dict:
         "active": active,
         "workers": args.workers,
         "position_cache": "redis" if CACHE_URL.startswith("redis") else "per process",
+        "broker": "redis" if BROKER_URL.startswith("redis") else "in memory (no Redis given)",
     }
     if CACHE_URL:  # the matches started here leave their positions where gunicorn reads them
         os.environ["CACHE_URL"] = CACHE_URL
@@ -317,9 +341,11 @@ def main(argv: list[str] | None = None) -> dict:
                 ]
                 label = f"moves: {game.slug} ({players} players, {min(active, count)} active)"
                 rows.append(row(label, run, run["per_s"], floors))
+        drain_broker()
     text = (
         f"gunicorn {args.workers} sync workers (the moves and the Django floor in one, the raw "
-        f"floor in another), position cache: {figures['position_cache']}, wrk {connections} "
+        f"floor in another), position cache: {figures['position_cache']}, notification tasks "
+        f"published to a broker: {figures['broker']}, wrk {connections} "
         f"connections, {seconds:.0f} s per run, 127.0.0.1, load average at the end "
         f"{os.getloadavg()[0]:.1f}\n\n"
         + table(

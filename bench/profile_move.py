@@ -165,7 +165,8 @@ def main(argv: list[str] | None = None) -> dict:
         f"Position cache off: {off * 1e3:.2f} ms per move; on: {on * 1e3:.2f} ms "
         f"(off ÷ on = {off / on:.2f}, alternating blocks of {count[True]} moves each).\n\n"
         "The SQL of one move:\n\n"
-        f"{sql}\n\ncProfile (CPU time) of {profiled} moves; the project's functions by cumulative time:\n\n"
+        f"{sql}\n\ncProfile (CPU time) of {profiled} moves; the project's functions by "
+        "cumulative time:\n\n"
         + table(["function", "calls", "own s", "cumulative s"], ours)
         + "\n\nEverything, by own time:\n\n"
         + table(["function", "calls", "own s", "cumulative s"], own)
