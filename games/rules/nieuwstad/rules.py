@@ -138,9 +138,14 @@ def say(state, text: str, seat: int | None = None, own: str | None = None) -> No
     state["news"].append(entry)
 
 
+# The seats clockwise from each seat, per player count: most moves ask for them.
+CLOCKWISE = {
+    (n, first): tuple((first + i) % n for i in range(n)) for n in range(2, 5) for first in range(n)
+}
+
+
 def clockwise(state, first: int) -> list[int]:
-    n = state["n"]
-    return [(first + i) % n for i in range(n)]
+    return list(CLOCKWISE[state["n"], first])
 
 
 def wood_value(player: dict) -> int:
@@ -314,7 +319,7 @@ def advance(state) -> None:
             if state["idx"] >= len(state["order"]):
                 start_round(state)
                 continue
-            if not starting_options(state, state["order"][state["idx"]]):
+            if not any_starting_option(state):
                 say(state, f"{name(state, state['order'][state['idx']])} found no room.")
                 state["idx"] += 1
                 continue
@@ -542,6 +547,17 @@ def starting_options(state, seat: int) -> list[dict]:
         for cells, facing in B.placements(state, BUILDINGS[key]):
             moves.append({"type": "build", "building": key, "cells": cells, "facing": facing})
     return moves
+
+
+def any_starting_option(state) -> bool:
+    """bool(starting_options(...)) (the same for every seat), trying the Boat first."""
+    if None in state["boats"]:
+        return True
+    return any(
+        state["supply"][key] > 0 and B.placements(state, BUILDINGS[key])
+        for key in STARTING_BUILDINGS
+        if key != "boat"
+    )
 
 
 def take_forest(state, seat: int, cell: str) -> None:
@@ -992,7 +1008,11 @@ def named_terms(state, proposer: int, move: dict) -> dict[int, dict]:
     for s in clockwise(state, proposer):
         if s in seats:
             i = seats.index(s)
-            split[s] = {k: move[k][i] for k in TERMS}
+            split[s] = {
+                "guilders": move["guilders"][i],
+                "wood": move["wood"][i],
+                "points": move["points"][i],
+            }
     return split
 
 
@@ -1262,9 +1282,12 @@ def produce(state, seat: int, extras: list[str]) -> None:
     resow = ruleset(state) < 2 or bool(state["options"].get("resow"))
     received = {"fish": 0, "grain": 0, "livestock": 0}
     planted: dict[str, list[dict]] = {"grain": [], "livestock": []}
-    for b in sorted(state["buildings"].values(), key=lambda b: b["cells"][0]):
-        if b["owner"] != seat or b["kind"] not in ("grainfield", "pasture"):
-            continue
+    fields = [
+        b
+        for b in state["buildings"].values()
+        if b["owner"] == seat and b["kind"] in ("grainfield", "pasture")
+    ]
+    for b in sorted(fields, key=lambda b: b["cells"][0]):
         good = "grain" if b["kind"] == "grainfield" else "livestock"
         harvest = b["crop"]
         if harvest > 0:  # placed in an earlier turn: into stock
