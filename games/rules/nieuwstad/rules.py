@@ -560,10 +560,10 @@ def any_starting_option(state) -> bool:
     )
 
 
-def take_forest(state, seat: int, cell: str) -> None:
+def take_forest(state, seat: int, cell: str, checked: bool = True) -> None:
     if not isinstance(cell, str) or cell not in state["forest"]:
         raise IllegalMove(f"There is no forest tile at {cell}.")
-    if not B.forest_open(state, cell):
+    if checked and not B.forest_open(state, cell):
         raise IllegalMove(
             f"The forest at {cell} cannot be reached: take a tile in the outer area, or in "
             "the city next to the Market or the open area."
@@ -1405,7 +1405,7 @@ def playable(state, seat: int) -> list[dict]:
     return moves
 
 
-def play_card(state, seat: int, move: dict) -> None:
+def play_card(state, seat: int, move: dict, checked: bool = True) -> None:
     card = move.get("card")
     player = state["players"][seat]
     if card not in CARDS or CARDS[card].kind != "wish":
@@ -1421,7 +1421,7 @@ def play_card(state, seat: int, move: dict) -> None:
         raise IllegalMove("Income Tax may only be played when income is paid.")
     if timing == "reaction":
         raise IllegalMove("Citizens' Watch is played in reaction to Crime.")
-    if move not in playable(state, seat):
+    if checked and move not in playable(state, seat):
         raise IllegalMove(card_refusal(state, seat, move))
     player["hand"].remove(card)
     state["discard"].append(card)
@@ -2150,7 +2150,7 @@ def dispatch(state, seat: int, move: dict, checked: bool = True) -> None:
     elif state["phase"] == "opening_forest":
         if kind != "forest":
             raise IllegalMove("Choose a forest tile to clear: 'take forest C4'.")
-        take_forest(state, seat, move.get("cell"))
+        take_forest(state, seat, move.get("cell"), checked)
         state["idx"] += 1
     elif state["phase"] == "opening_building":
         if kind != "build":
@@ -2172,7 +2172,7 @@ def act_move(state, seat: int, move: dict, checked: bool = True) -> None:
         if kind == "pass":
             say(state, f"{name(state, seat)} passed.")
         elif kind == "forest":
-            take_forest(state, seat, move.get("cell"))
+            take_forest(state, seat, move.get("cell"), checked)
         else:
             raise IllegalMove("Take a forest tile ('take forest C4') or pass.")
         next_actor(state)
@@ -2213,7 +2213,7 @@ def act_move(state, seat: int, move: dict, checked: bool = True) -> None:
             say(state, f"{name(state, seat)} played no more cards.")
             next_actor(state)
         elif kind == "play":
-            play_card(state, seat, move)
+            play_card(state, seat, move, checked)
         else:
             raise IllegalMove("Play a wish card ('play gatherer') or say 'done'.")
     elif char == "merchant":
