@@ -490,7 +490,11 @@ def card_points(state, seat: int) -> dict[str, int]:
         else:
             continue
         found[card] = found.get(card, 0) + value
-    gates = owned(state, seat, "citygate")
+    # Every City Gate is in the supply until one is built (a removed building goes back):
+    # only then is the board searched for the seat's. The end check runs every round.
+    gates = []
+    if state["supply"]["citygate"] < BUILDINGS["citygate"].count:
+        gates = owned(state, seat, "citygate")
     if gates:
         geo = B.geometry(state["board"])
         outer = sum(
