@@ -717,7 +717,7 @@ def check_build(
     if free:
         if key not in STARTING_BUILDINGS:
             raise IllegalMove("Choose a starting building: a House, a Grain field or a Boat.")
-    else:
+    elif checked:
         error = build_error(state, seat, building)
         if error:
             raise IllegalMove(error)
@@ -889,10 +889,15 @@ def partner_sets(state, seat: int) -> list[list[int]]:
     return sets
 
 
+# The community (blue) buildings: the only ones proposed unless the match plays "joint".
+COMMUNITY_BUILDINGS = tuple(b for b in BUILDINGS.values() if b.colour == "blue")
+
+
 def can_propose_any(state, seat: int) -> bool:
     if seat in state["act"]["proposed"]:
         return False
-    return any(proposable(state, seat, b) for b in BUILDINGS.values())
+    kinds = BUILDINGS.values() if state["options"].get("joint") else COMMUNITY_BUILDINGS
+    return any(proposable(state, seat, b) for b in kinds)
 
 
 def proposal_moves(state, seat: int, memo: dict | None = None) -> list[dict]:
