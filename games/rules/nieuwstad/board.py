@@ -157,10 +157,17 @@ def open_forest(state) -> list[str]:
 
 
 def any_forest_open(state) -> bool:
-    """bool(open_forest(state)), without building the list."""
+    """bool(open_forest(state)), without building the list. It looks only at the spaces
+    still covered (fewer as the game goes on); both spaces of a tile give the same answer."""
     geo = geometry(state["board"])
     forest = state["forest"]
-    return any(_tile_open(geo, forest, k) for k in geo.tile_keys_sorted)
+    for cell in forest:
+        if geo.forest_always[cell]:
+            return True
+        for other in geo.forest_borders[cell]:
+            if other not in forest:
+                return True
+    return False
 
 
 def placement_error(state, building: Building, cells: list[str], facing: str | None) -> str:

@@ -138,9 +138,14 @@ def say(state, text: str, seat: int | None = None, own: str | None = None) -> No
     state["news"].append(entry)
 
 
+# The seats clockwise from each seat, per player count: most moves ask for them.
+CLOCKWISE = {
+    (n, first): tuple((first + i) % n for i in range(n)) for n in range(2, 5) for first in range(n)
+}
+
+
 def clockwise(state, first: int) -> list[int]:
-    n = state["n"]
-    return [(first + i) % n for i in range(n)]
+    return list(CLOCKWISE[state["n"], first])
 
 
 def wood_value(player: dict) -> int:
@@ -314,7 +319,7 @@ def advance(state) -> None:
             if state["idx"] >= len(state["order"]):
                 start_round(state)
                 continue
-            if not starting_options(state, state["order"][state["idx"]]):
+            if not any_starting_option(state):
                 say(state, f"{name(state, state['order'][state['idx']])} found no room.")
                 state["idx"] += 1
                 continue
@@ -485,7 +490,11 @@ def card_points(state, seat: int) -> dict[str, int]:
         else:
             continue
         found[card] = found.get(card, 0) + value
-    gates = owned(state, seat, "citygate")
+    # Every City Gate is in the supply until one is built (a removed building goes back):
+    # only then is the board searched for the seat's. The end check runs every round.
+    gates = []
+    if state["supply"]["citygate"] < BUILDINGS["citygate"].count:
+        gates = owned(state, seat, "citygate")
     if gates:
         geo = B.geometry(state["board"])
         outer = sum(
@@ -544,10 +553,21 @@ def starting_options(state, seat: int) -> list[dict]:
     return moves
 
 
-def take_forest(state, seat: int, cell: str) -> None:
+def any_starting_option(state) -> bool:
+    """bool(starting_options(...)) (the same for every seat), trying the Boat first."""
+    if None in state["boats"]:
+        return True
+    return any(
+        state["supply"][key] > 0 and B.placements(state, BUILDINGS[key])
+        for key in STARTING_BUILDINGS
+        if key != "boat"
+    )
+
+
+def take_forest(state, seat: int, cell: str, checked: bool = True) -> None:
     if not isinstance(cell, str) or cell not in state["forest"]:
         raise IllegalMove(f"There is no forest tile at {cell}.")
-    if not B.forest_open(state, cell):
+    if checked and not B.forest_open(state, cell):
         raise IllegalMove(
             f"The forest at {cell} cannot be reached: take a tile in the outer area, or in "
             "the city next to the Market or the open area."
@@ -685,7 +705,9 @@ def builder_moves(state, seat: int) -> list[dict]:
     return moves
 
 
-def check_build(state, seat: int, move: dict, free: bool) -> tuple[Building, list[str], str | None]:
+def check_build(
+    state, seat: int, move: dict, free: bool, checked: bool = True
+) -> tuple[Building, list[str], str | None]:
     key = move.get("building")
     building = BOAT if key == "boat" else BUILDINGS.get(key)
     if building is None:
@@ -695,7 +717,7 @@ def check_build(state, seat: int, move: dict, free: bool) -> tuple[Building, lis
     if free:
         if key not in STARTING_BUILDINGS:
             raise IllegalMove("Choose a starting building: a House, a Grain field or a Boat.")
-    else:
+    elif checked:
         error = build_error(state, seat, building)
         if error:
             raise IllegalMove(error)
@@ -707,27 +729,32 @@ def check_build(state, seat: int, move: dict, free: bool) -> tuple[Building, lis
         return building, [], None
     if free and state["supply"][key] <= 0:
         raise IllegalMove(f"No {building.name} is left.")
-    cells, facing = check_place(state, building, cells, facing)
+    cells, facing = check_place(state, building, cells, facing, checked)
     return building, cells, facing
 
 
-def check_place(state, building: Building, cells, facing) -> tuple[list[str], str | None]:
+def check_place(
+    state, building: Building, cells, facing, checked: bool = True
+) -> tuple[list[str], str | None]:
     """The spaces and facing of a building as the state keeps them (sorted; no facing in the
-    outer area), or IllegalMove saying what is wrong with the place."""
+    outer area), or IllegalMove saying what is wrong with the place (unless not `checked`:
+    a logged move's place was checked when it was made)."""
     geo = B.geometry(state["board"])
-    if not isinstance(cells, list) or len(cells) != building.size:
-        raise IllegalMove(f"The {building.name} covers {building.size} space(s).")
-    for cell in cells:
-        if not isinstance(cell, str) or cell not in geo.area:
-            raise IllegalMove(f"{str(cell)[:10] or 'That'} is not a space on this board.")
-    if facing is not None and facing not in DIR_NAMES:
-        raise IllegalMove("A building faces north, east, south or west (N, E, S or W).")
+    if checked:
+        if not isinstance(cells, list) or len(cells) != building.size:
+            raise IllegalMove(f"The {building.name} covers {building.size} space(s).")
+        for cell in cells:
+            if not isinstance(cell, str) or cell not in geo.area:
+                raise IllegalMove(f"{str(cell)[:10] or 'That'} is not a space on this board.")
+        if facing is not None and facing not in DIR_NAMES:
+            raise IllegalMove("A building faces north, east, south or west (N, E, S or W).")
     cells = B.sort_cells(cells)
     if all(geo.area.get(c) == "country" for c in cells):
         facing = None
-    error = B.placement_error(state, building, cells, facing)
-    if error:
-        raise IllegalMove(error)
+    if checked:
+        error = B.placement_error(state, building, cells, facing)
+        if error:
+            raise IllegalMove(error)
     return cells, facing
 
 
@@ -775,10 +802,7 @@ def build_start(state, seat: int, move: dict) -> None:
     state["idx"] += 1
 
 
-def build(state, seat: int, move: dict) -> None:
-    building, cells, facing = check_build(state, seat, move, free=False)
-    player = state["players"][seat]
-    discount = move.get("discount", "")
+def check_discount(state, seat: int, building: Building, discount: str) -> None:
     options = discount_options(state, seat, building)
     if discount not in options:
         if options == [""]:
@@ -793,8 +817,16 @@ def build(state, seat: int, move: dict) -> None:
             )
             + "."
         )
+
+
+def build(state, seat: int, move: dict, checked: bool = True) -> None:
+    building, cells, facing = check_build(state, seat, move, free=False, checked=checked)
+    player = state["players"][seat]
+    discount = move.get("discount", "")
+    if checked:
+        check_discount(state, seat, building, discount)
     g, w = cost_after(state, building, discount)
-    if not can_afford(player, g, w):
+    if checked and not can_afford(player, g, w):
         raise IllegalMove(
             f"The {building.name} costs {g} guilders and {w} wood; you have "
             f"{player['guilders']} guilders and {wood_value(player)} wood."
@@ -857,10 +889,15 @@ def partner_sets(state, seat: int) -> list[list[int]]:
     return sets
 
 
+# The community (blue) buildings: the only ones proposed unless the match plays "joint".
+COMMUNITY_BUILDINGS = tuple(b for b in BUILDINGS.values() if b.colour == "blue")
+
+
 def can_propose_any(state, seat: int) -> bool:
     if seat in state["act"]["proposed"]:
         return False
-    return any(proposable(state, seat, b) for b in BUILDINGS.values())
+    kinds = BUILDINGS.values() if state["options"].get("joint") else COMMUNITY_BUILDINGS
+    return any(proposable(state, seat, b) for b in kinds)
 
 
 def proposal_moves(state, seat: int, memo: dict | None = None) -> list[dict]:
@@ -972,6 +1009,22 @@ def menu_split(state, seat: int, building: Building, partners: list[int]) -> dic
     return None
 
 
+def named_terms(state, proposer: int, move: dict) -> dict[int, dict]:
+    """The shares a proposal or counter-offer names, keyed by seat clockwise from the
+    proposer (as they were checked: `check_terms`)."""
+    seats = move["seats"]
+    split = {}
+    for s in clockwise(state, proposer):
+        if s in seats:
+            i = seats.index(s)
+            split[s] = {
+                "guilders": move["guilders"][i],
+                "wood": move["wood"][i],
+                "points": move["points"][i],
+            }
+    return split
+
+
 def check_terms(state, proposer: int, building: Building, move: dict) -> dict[int, dict]:
     """The shares a proposal or counter-offer names, checked against the rulebook's limits,
     keyed by seat clockwise from the proposer; or IllegalMove saying what is wrong."""
@@ -987,11 +1040,7 @@ def check_terms(state, proposer: int, building: Building, move: dict) -> dict[in
             f"A community building is built together: {name(state, proposer)} and one or "
             "more others."
         )
-    split = {}
-    for s in clockwise(state, proposer):
-        if s in seats:
-            i = seats.index(s)
-            split[s] = {k: move[k][i] for k in TERMS}
+    split = named_terms(state, proposer, move)
     if any(v < 0 for d in split.values() for v in d.values()):
         raise IllegalMove("Shares are 0 or more guilders, wood and points.")
     paid = (sum(d["guilders"] for d in split.values()), sum(d["wood"] for d in split.values()))
@@ -1051,25 +1100,40 @@ def counter_moves(state, seat: int) -> list[dict]:
     ]
 
 
-def counter(state, seat: int, move: dict) -> None:
+def check_counter(state, seat: int, move: dict) -> None:
+    """IllegalMove unless `seat` may make a counter-offer now, to the same partners."""
     pending = state["pending"]
     if ruleset(state) < 2:
         raise IllegalMove("Answer the proposal: 'accept' or 'decline'.")
     if seat in pending["countered"]:
         raise IllegalMove("You made your counter-offer in this negotiation: now accept or decline.")
-    building = BUILDINGS[pending["building"]]
-    proposer = pending["by"]
     if sorted(move.get("seats") or []) != sorted(int(s) for s in pending["split"]):
         raise IllegalMove(
             "A counter-offer keeps the partners: "
             + ", ".join(name(state, int(s)) for s in pending["split"])
             + "."
         )
-    split = check_terms(state, proposer, building, move)
+
+
+def counter(state, seat: int, move: dict, checked: bool = True) -> None:
+    pending = state["pending"]
+    building = BUILDINGS[pending["building"]]
+    proposer = pending["by"]
+    if checked:
+        check_counter(state, seat, move)
+        split = check_terms(state, proposer, building, move)
+    else:
+        split = named_terms(state, proposer, move)
     cells, facing = pending["cells"], pending["facing"]
     if "cells" in move or "facing" in move:
-        cells, facing = check_place(state, building, move.get("cells") or [], move.get("facing"))
-    if split == {int(s): d for s, d in pending["split"].items()} and cells == pending["cells"]:
+        cells, facing = check_place(
+            state, building, move.get("cells") or [], move.get("facing"), checked
+        )
+    if (
+        checked
+        and split == {int(s): d for s, d in pending["split"].items()}
+        and cells == pending["cells"]
+    ):
         raise IllegalMove("Those are the terms on the table: accept them, or change something.")
     pending["countered"].append(seat)
     pending["offered_by"] = seat
@@ -1084,7 +1148,7 @@ def counter(state, seat: int, move: dict) -> None:
     )
 
 
-def propose(state, seat: int, move: dict) -> None:
+def propose(state, seat: int, move: dict, checked: bool = True) -> None:
     key = move.get("building")
     building = BUILDINGS.get(key)
     if building is None or not proposable(state, seat, building):
@@ -1097,7 +1161,7 @@ def propose(state, seat: int, move: dict) -> None:
     if seat in state["act"]["proposed"]:
         raise IllegalMove("You already made a proposal in this Master Builder phase.")
     if ruleset(state) >= 2:
-        propose_terms(state, seat, building, move)
+        propose_terms(state, seat, building, move, checked)
         return
     partners = move.get("partners")
     if (
@@ -1109,10 +1173,12 @@ def propose(state, seat: int, move: dict) -> None:
     ):
         raise IllegalMove("Name one or more other players to build with.")
     partners = [s for s in clockwise(state, seat) if s in partners]
-    cells, facing = check_place(state, building, move.get("cells") or [], move.get("facing"))
+    cells, facing = check_place(
+        state, building, move.get("cells") or [], move.get("facing"), checked
+    )
     split = shares(state, seat, building, partners)
     for s, d in split.items():
-        if not can_afford(state["players"][s], d["guilders"], d["wood"]):
+        if checked and not can_afford(state["players"][s], d["guilders"], d["wood"]):
             who = "You" if s == seat else name(state, s)
             raise IllegalMove(f"{who} cannot pay {d['guilders']} guilders and {d['wood']} wood.")
     state["act"]["proposed"].append(seat)
@@ -1133,15 +1199,20 @@ def propose(state, seat: int, move: dict) -> None:
     say(state, f"{name(state, seat)} proposed a {building.name} {where(cells, facing)}: {terms}.")
 
 
-def propose_terms(state, seat: int, building: Building, move: dict) -> None:
+def propose_terms(state, seat: int, building: Building, move: dict, checked: bool = True) -> None:
     """Version 2: the proposer names the place and every partner's share."""
     if "partners" in move:
         raise IllegalMove(
             "Name each partner's share: 'propose hospice at D3 facing south: Cor pays 2 g "
             "and 2 wood for 2 points, Emily pays 2 g and 2 wood for 2 points'."
         )
-    cells, facing = check_place(state, building, move.get("cells") or [], move.get("facing"))
-    split = check_terms(state, seat, building, move)
+    cells, facing = check_place(
+        state, building, move.get("cells") or [], move.get("facing"), checked
+    )
+    if checked:
+        split = check_terms(state, seat, building, move)
+    else:
+        split = named_terms(state, seat, move)
     state["act"]["proposed"].append(seat)
     state["pending"] = {
         "kind": "proposal",
@@ -1220,9 +1291,12 @@ def produce(state, seat: int, extras: list[str]) -> None:
     resow = ruleset(state) < 2 or bool(state["options"].get("resow"))
     received = {"fish": 0, "grain": 0, "livestock": 0}
     planted: dict[str, list[dict]] = {"grain": [], "livestock": []}
-    for b in sorted(state["buildings"].values(), key=lambda b: b["cells"][0]):
-        if b["owner"] != seat or b["kind"] not in ("grainfield", "pasture"):
-            continue
+    fields = [
+        b
+        for b in state["buildings"].values()
+        if b["owner"] == seat and b["kind"] in ("grainfield", "pasture")
+    ]
+    for b in sorted(fields, key=lambda b: b["cells"][0]):
         good = "grain" if b["kind"] == "grainfield" else "livestock"
         harvest = b["crop"]
         if harvest > 0:  # placed in an earlier turn: into stock
@@ -1251,15 +1325,16 @@ def produce(state, seat: int, extras: list[str]) -> None:
     say(state, text + ".")
 
 
-def farm(state, seat: int, move: dict) -> None:
+def farm(state, seat: int, move: dict, checked: bool = True) -> None:
     extras = move.get("extra", [])
-    options = farmer_extras(state, seat)
-    if not isinstance(extras, list) or sorted(extras) not in [sorted(o) for o in options]:
-        raise IllegalMove(
-            "Choose the Farmer's extra: "
-            + " or ".join("+".join(o) or "nothing" for o in options)
-            + " (something you also produce)."
-        )
+    if checked:
+        options = farmer_extras(state, seat)
+        if not isinstance(extras, list) or sorted(extras) not in [sorted(o) for o in options]:
+            raise IllegalMove(
+                "Choose the Farmer's extra: "
+                + " or ".join("+".join(o) or "nothing" for o in options)
+                + " (something you also produce)."
+            )
     produce(state, seat, sorted(extras))
     next_actor(state)
 
@@ -1339,7 +1414,7 @@ def playable(state, seat: int) -> list[dict]:
     return moves
 
 
-def play_card(state, seat: int, move: dict) -> None:
+def play_card(state, seat: int, move: dict, checked: bool = True) -> None:
     card = move.get("card")
     player = state["players"][seat]
     if card not in CARDS or CARDS[card].kind != "wish":
@@ -1355,7 +1430,7 @@ def play_card(state, seat: int, move: dict) -> None:
         raise IllegalMove("Income Tax may only be played when income is paid.")
     if timing == "reaction":
         raise IllegalMove("Citizens' Watch is played in reaction to Crime.")
-    if move not in playable(state, seat):
+    if checked and move not in playable(state, seat):
         raise IllegalMove(card_refusal(state, seat, move))
     player["hand"].remove(card)
     state["discard"].append(card)
@@ -1917,7 +1992,9 @@ def merchant_act(state, seat: int, move: dict) -> None:
 # --- choosing characters ----------------------------------------------------------------
 
 
-def choose(state, seat: int, move: dict) -> None:
+def check_choice(state, move: dict) -> None:
+    """IllegalMove unless the character is open this round (and the Count names one chosen
+    before to repeat)."""
     char = move.get("character")
     if char not in CHARACTERS:
         raise IllegalMove(
@@ -1942,6 +2019,14 @@ def choose(state, seat: int, move: dict) -> None:
                 + ", ".join(CHARACTER_NAMES[c] for c in state["chosen"] if c != "count")
                 + "."
             )
+
+
+def choose(state, seat: int, move: dict, checked: bool = True) -> None:
+    if checked:
+        check_choice(state, move)
+    char = move.get("character")
+    if char == "count":
+        repeat = move.get("repeat")
         state["chosen"].append(char)
         say(
             state,
@@ -2046,15 +2131,19 @@ def legal_moves(state, seat: int) -> list[dict]:
     return [{"type": "pass"}]
 
 
-def apply(state, seat: int, move: dict) -> dict:
+def apply(state, seat: int, move: dict, checked: bool = True) -> dict:
+    """Make the move. `checked` false is for a move read back from the log, which this
+    accepted when it was appended: the checks that can only refuse a move (whose turn it is,
+    where a building may stand, a proposal's terms, ...) are skipped; the state changes
+    exactly as it would with them."""
     if not isinstance(move, dict):
         raise IllegalMove("A move is a command such as 'pass'.")
-    if seat not in to_act(state):
+    if checked and seat not in to_act(state):
         raise IllegalMove("It is not your turn.")
     news = state["news"]
     state["news"] = []
     try:
-        dispatch(state, seat, move)
+        dispatch(state, seat, move, checked)
     except IllegalMove:
         state["news"] = news
         raise
@@ -2062,15 +2151,15 @@ def apply(state, seat: int, move: dict) -> dict:
     return state
 
 
-def dispatch(state, seat: int, move: dict) -> None:
+def dispatch(state, seat: int, move: dict, checked: bool = True) -> None:
     kind = move.get("type")
     pending = state["pending"]
     if pending is not None:
-        answer_pending(state, seat, move)
+        answer_pending(state, seat, move, checked)
     elif state["phase"] == "opening_forest":
         if kind != "forest":
             raise IllegalMove("Choose a forest tile to clear: 'take forest C4'.")
-        take_forest(state, seat, move.get("cell"))
+        take_forest(state, seat, move.get("cell"), checked)
         state["idx"] += 1
     elif state["phase"] == "opening_building":
         if kind != "build":
@@ -2079,12 +2168,12 @@ def dispatch(state, seat: int, move: dict) -> None:
     elif state["phase"] == "choose":
         if kind != "choose":
             raise IllegalMove("Choose a character first.")
-        choose(state, seat, move)
+        choose(state, seat, move, checked)
     else:
-        act_move(state, seat, move)
+        act_move(state, seat, move, checked)
 
 
-def act_move(state, seat: int, move: dict) -> None:
+def act_move(state, seat: int, move: dict, checked: bool = True) -> None:
     act = state["act"]
     char = act["char"]
     kind = move.get("type")
@@ -2092,7 +2181,7 @@ def act_move(state, seat: int, move: dict) -> None:
         if kind == "pass":
             say(state, f"{name(state, seat)} passed.")
         elif kind == "forest":
-            take_forest(state, seat, move.get("cell"))
+            take_forest(state, seat, move.get("cell"), checked)
         else:
             raise IllegalMove("Take a forest tile ('take forest C4') or pass.")
         next_actor(state)
@@ -2101,9 +2190,9 @@ def act_move(state, seat: int, move: dict) -> None:
             say(state, f"{name(state, seat)} built nothing.")
             next_actor(state)
         elif kind == "build":
-            build(state, seat, move)
+            build(state, seat, move, checked)
         elif kind == "propose":
-            propose(state, seat, move)
+            propose(state, seat, move, checked)
         elif kind == "play" and move.get("card") == "housebuilding":
             player = state["players"][seat]
             if "housebuilding" not in player["hand"]:
@@ -2123,7 +2212,7 @@ def act_move(state, seat: int, move: dict) -> None:
     elif char == "farmer":
         if kind != "farm":
             raise IllegalMove("Say 'farm' (the chooser may add 'extra grain', 'extra fish'...).")
-        farm(state, seat, move)
+        farm(state, seat, move, checked)
     elif char == "bailiff":
         if act["part"] == "buy":
             if kind != "buy":
@@ -2133,7 +2222,7 @@ def act_move(state, seat: int, move: dict) -> None:
             say(state, f"{name(state, seat)} played no more cards.")
             next_actor(state)
         elif kind == "play":
-            play_card(state, seat, move)
+            play_card(state, seat, move, checked)
         else:
             raise IllegalMove("Play a wish card ('play gatherer') or say 'done'.")
     elif char == "merchant":
@@ -2142,14 +2231,14 @@ def act_move(state, seat: int, move: dict) -> None:
         raise IllegalMove("Nothing to do here.")
 
 
-def answer_pending(state, seat: int, move: dict) -> None:
+def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
     pending = state["pending"]
     kind = pending["kind"]
     answer = move.get("type")
     who = name(state, seat)
     if kind == "proposal":
         if answer == "counter":
-            counter(state, seat, move)
+            counter(state, seat, move, checked)
             return
         if answer not in ("accept", "decline"):
             raise IllegalMove(

@@ -1,0 +1,71 @@
+"""Replaying a logged move (`replay_move`: the checks that can only refuse it skipped) gives
+the position `apply` gives, move by move, in both rules versions and with the variants; and
+the short cuts the replay leans on give what the plain definitions give."""
+
+import pytest
+
+from games.engine import copy_state, event_rng, get_game, playout
+from games.rules.nieuwstad import board as B
+from games.rules.nieuwstad import rules as R
+from games.rules.nieuwstad.data import BUILDINGS
+
+VARIANTS = [
+    (1, 4, {}),
+    (1, 2, {"blue_alone": True}),
+    (2, 2, {"blue_alone": True, "joint": True}),
+    (2, 3, {"joint": True}),
+    (2, 4, {"resow": True}),
+]
+
+
+def plain_card_points_gates(state, seat):
+    gates = R.owned(state, seat, "citygate")
+    outer = [
+        b
+        for b in state["buildings"].values()
+        if b["owner"] == seat and B.geometry(state["board"]).area[b["cells"][0]] == "country"
+    ]
+    return len(gates) * len(outer)
+
+
+@pytest.mark.parametrize(("version", "players", "options"), VARIANTS)
+def test_replay_move_gives_the_positions_apply_gives(version, players, options):
+    game = get_game("nieuwstad", version)
+    log = playout.play(game, players, seed=f"replay-fast-{version}-{players}", options=options)
+    names = playout.player_names(players)
+    checked = game.setup(names, log.options, event_rng(log.seed, 0))
+    trusted = copy_state(checked)
+    for seq, (seat, move, _source) in enumerate(log.log, start=1):
+        checked = game.apply(checked, seat, move, event_rng(log.seed, seq))
+        trusted = game.replay_move(trusted, seat, dict(move), event_rng(log.seed, seq))
+        assert trusted == checked, f"move {seq}: {move}"
+    assert trusted == log.final
+
+
+# (version, players, options, seed, whether a City Gate is built): the second seed was
+# picked for its City Gate (so the card points look for one), in the "joint" variant (so
+# every building may be proposed).
+SHORT_CUT_GAMES = [
+    (1, 2, {"blue_alone": True}, "short-1-2", False),
+    (2, 4, {"joint": True}, "dig-joint-2-4-0", True),
+]
+
+
+@pytest.mark.parametrize(("version", "players", "options", "seed", "gate"), SHORT_CUT_GAMES)
+def test_short_cuts_match_the_plain_definitions(version, players, options, seed, gate):
+    game = get_game("nieuwstad", version)
+    log = playout.play(game, players, seed=seed, options=options)
+    assert gate == any(move.get("building") == "citygate" for _s, move, _ in log.log)
+    state = game.setup(playout.player_names(players), log.options, event_rng(log.seed, 0))
+    for seq, (seat, move, _source) in enumerate(log.log, start=1):
+        for s in range(players):
+            assert R.clockwise(state, s) == [(s + i) % players for i in range(players)]
+            gates = R.card_points(state, s).get("citygate", 0)
+            assert gates == plain_card_points_gates(state, s)
+        assert R.any_starting_option(state) == bool(R.starting_options(state, 0))
+        if state["phase"] == "act":
+            for s in range(players):
+                if s not in state["act"]["proposed"]:
+                    plain = any(R.proposable(state, s, b) for b in BUILDINGS.values())
+                    assert R.can_propose_any(state, s) == plain
+        state = game.apply(state, seat, move, event_rng(log.seed, seq))
