@@ -7,6 +7,7 @@ end of turn. The state is plain JSON; see `new_state` for its shape.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 
@@ -71,13 +72,20 @@ def is_v2(state: State) -> bool:
     return state.get("ruleset", 1) >= 2
 
 
-def order_from(state: State, start: int) -> list[int]:
-    n = state["n"]
-    return [(start + i) % n for i in range(n)]
+@functools.cache
+def seat_order(n: int, start: int) -> tuple[int, ...]:
+    """The n seats clockwise from `start`; built once per (n, start), asked for every move."""
+    return tuple((start + i) % n for i in range(n))
 
 
-def turn_order(state: State) -> list[int]:
-    return order_from(state, state["first"])
+def turn_order(state: State) -> tuple[int, ...]:
+    return seat_order(state["n"], state["first"])
+
+
+def after_in_turn_order(state: State, seat: int) -> tuple[int, ...]:
+    """The seats that come after `seat` this turn."""
+    order = turn_order(state)
+    return order[order.index(seat) + 1 :]
 
 
 def char_of(state: State, seat: int) -> str:
@@ -450,7 +458,7 @@ def start_building(state: State) -> None:
     next_builder(state, turn_order(state))
 
 
-def next_builder(state: State, candidates: list[int]) -> None:
+def next_builder(state: State, candidates: tuple[int, ...]) -> None:
     for seat in candidates:
         state["cur"] = seat
         state["built"] = False
@@ -464,9 +472,7 @@ def next_builder(state: State, candidates: list[int]) -> None:
 
 
 def finish_builder(state: State) -> None:
-    order = turn_order(state)
-    rest = order[order.index(state["cur"]) + 1 :]
-    next_builder(state, rest)
+    next_builder(state, after_in_turn_order(state, state["cur"]))
 
 
 def payment(state: State, seat: int, plan_id: int) -> dict[str, int] | None:
@@ -475,23 +481,22 @@ def payment(state: State, seat: int, plan_id: int) -> dict[str, int] | None:
     player = state["players"][seat]
     have = player["res"]
     paid: dict[str, int] = {}
-    short: dict[str, int] = {}
+    missing = 0
     for r, k in PLANS[plan_id].cost:
         use = min(k, have[r])
         paid[r] = use
-        if k > use:
-            short[r] = k - use
-    if short and player["char"] == "mason":
+        missing += k - use
+    if missing and player["char"] == "mason":
+        cost = PLANS[plan_id].cost_dict
         for need, spare in (("wood", "stone"), ("stone", "wood")):
-            if short.get(need) and have[spare] - paid.get(spare, 0) > 0:
+            if cost.get(need, 0) > paid.get(need, 0) and have[spare] - paid.get(spare, 0) > 0:
                 paid[spare] = paid.get(spare, 0) + 1
-                short[need] -= 1
+                missing -= 1
                 break
-    gold = sum(short.values())
-    if gold > player["gold"]:
+    if missing > player["gold"]:
         return None
-    if gold:
-        paid["gold"] = gold
+    if missing:
+        paid["gold"] = missing
     return paid
 
 
@@ -560,13 +565,18 @@ def repair_cost(state: State, seat: int, card: int) -> int:
 
 
 def has_build_action(state: State, seat: int) -> bool:
-    owned = owned_spaces(state, seat)
-    if owned and not state["demolished"] and not state["built"]:
-        return True
-    if any(can_repair(state, seat, i) for i in owned):
-        return True
-    for card, _ in available_plans(state, seat):
-        if payment(state, seat, card) is not None and build_spaces(state, seat, card):
+    """Whether the seat may still demolish, repair or build this turn (asked after every
+    building move, so one pass over the town and no lists built)."""
+    may_demolish = not state["demolished"] and not state["built"]
+    for i, s in enumerate(state["town"]):
+        if s is not None and s["owner"] == seat and (may_demolish or can_repair(state, seat, i)):
+            return True
+    for card in (*state["players"][seat]["hand"], *state["communal"]):
+        if (
+            card is not None
+            and payment(state, seat, card) is not None
+            and build_spaces(state, seat, card)
+        ):
             return True
     return False
 
@@ -1043,7 +1053,7 @@ def may_be_asked_for_plans(state: State, seat: int) -> bool:
     return can_buy_plan(state, seat)
 
 
-def next_plan_buyer(state: State, candidates: list[int]) -> None:
+def next_plan_buyer(state: State, candidates: tuple[int, ...]) -> None:
     for seat in candidates:
         if may_be_asked_for_plans(state, seat):
             state["cur"] = seat
@@ -1052,9 +1062,8 @@ def next_plan_buyer(state: State, candidates: list[int]) -> None:
 
 
 def after_plan_buyer(state: State) -> None:
-    order = turn_order(state)
     state["phase"] = "plans"
-    next_plan_buyer(state, order[order.index(state["cur"]) + 1 :])
+    next_plan_buyer(state, after_in_turn_order(state, state["cur"]))
 
 
 def buy_plan(state: State, seat: int, deck: str, discards: list[int]) -> None:
@@ -1130,7 +1139,7 @@ def may_be_asked_to_trade(state: State, seat: int) -> bool:
     return can_trade(state, seat, HIDDEN_PURSE if is_v2(state) else None)
 
 
-def next_trader(state: State, candidates: list[int]) -> None:
+def next_trader(state: State, candidates: tuple[int, ...]) -> None:
     for seat in candidates:
         if may_be_asked_to_trade(state, seat):
             state["cur"] = seat
@@ -1142,8 +1151,7 @@ def next_trader(state: State, candidates: list[int]) -> None:
 
 
 def after_trader(state: State) -> None:
-    order = turn_order(state)
-    next_trader(state, order[order.index(state["cur"]) + 1 :])
+    next_trader(state, after_in_turn_order(state, state["cur"]))
 
 
 def buy_price(state: State, seat: int) -> int:
