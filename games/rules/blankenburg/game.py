@@ -65,6 +65,9 @@ class Blankenburg(Game):
     def apply(self, state, seat, move, rng):
         return moves.apply_move(state, seat, move, rng)
 
+    def replay_move(self, state, seat, move, rng):
+        return moves.replay_move(state, seat, move, rng)
+
     def asks_when_forced(self, state, seat):
         # Version 2: a seat whose only move is to pass, decline or bid zero because of its
         # purse (line 16: the screen) is asked like anyone: in the plan step, the resource
