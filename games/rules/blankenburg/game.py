@@ -65,8 +65,9 @@ class Blankenburg(Game):
     def apply(self, state, seat, move, rng):
         return moves.apply_move(state, seat, move, rng)
 
-    def replay_move(self, state, seat, move, rng):
-        return moves.replay_move(state, seat, move, rng)
+    # The log's moves straight to the rules (no method in between: it runs for every move of
+    # every replay).
+    replay_move = staticmethod(moves.replay_move)
 
     def asks_when_forced(self, state, seat):
         # Version 2: a seat whose only move is to pass, decline or bid zero because of its

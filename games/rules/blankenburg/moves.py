@@ -160,7 +160,7 @@ def replay_move(state: State, seat: int, move: dict, rng) -> State:
     was appended: whether the game is over and whose turn it is are not asked again, and no
     refusal needs undoing. The rule functions run as in `apply_move`."""
     state["news"] = []
-    dispatch(state, seat, move, rng)
+    MOVES[state["phase"], move["type"]](state, seat, move, rng)
     if state["phase"] == "end":
         rules.start_turn(state, rng)
     return state

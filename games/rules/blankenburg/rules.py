@@ -84,7 +84,12 @@ def turn_order(state: State) -> tuple[int, ...]:
 
 def after_in_turn_order(state: State, seat: int) -> tuple[int, ...]:
     """The seats that come after `seat` this turn."""
-    order = turn_order(state)
+    return seats_after(state["n"], state["first"], seat)
+
+
+@functools.cache
+def seats_after(n: int, first: int, seat: int) -> tuple[int, ...]:
+    order = seat_order(n, first)
     return order[order.index(seat) + 1 :]
 
 
@@ -135,13 +140,12 @@ def owned_spaces(state: State, seat: int) -> list[int]:
 
 
 def count_in_district(state: State, seat: int, district: str | None) -> int:
-    return sum(
-        1
-        for i, s in enumerate(state["town"])
-        if s is not None
-        and s["owner"] == seat
-        and (district is None or space_district(state, i) == district)
-    )
+    count = 0
+    for i, s in enumerate(state["town"]):
+        if s is not None and s["owner"] == seat:
+            if district is None or space_district(state, i) == district:
+                count += 1
+    return count
 
 
 def pay_silver(state: State, seat: int, amount: int, reason: str) -> None:
@@ -354,7 +358,7 @@ def place_bid(state: State, seat: int, silver: int) -> None:
     if silver > have:
         raise IllegalMove(f"You have {have} silver; you cannot bid {silver}.")
     state["bids"][seat] = silver
-    if all(b is not None for b in state["bids"]):
+    if None not in state["bids"]:
         reveal_bids(state)
 
 
@@ -431,7 +435,7 @@ def take_pick(state: State, seat: int, resource: str | None) -> None:
 
 
 def pick(state: State, seat: int, resource: str) -> None:
-    if resource not in wheel_categories(state):
+    if resource not in RESOURCES or state["wheel"][resource] <= 0:
         raise IllegalMove(
             f"The wheel holds {', '.join(wheel_categories(state))}; you cannot take {resource}."
         )
@@ -569,8 +573,9 @@ def has_build_action(state: State, seat: int) -> bool:
     building move, so one pass over the town and no lists built)."""
     may_demolish = not state["demolished"] and not state["built"]
     for i, s in enumerate(state["town"]):
-        if s is not None and s["owner"] == seat and (may_demolish or can_repair(state, seat, i)):
-            return True
+        if s is not None and s["owner"] == seat:
+            if may_demolish or (s["damaged"] and can_repair(state, seat, i)):
+                return True
     for card in (*state["players"][seat]["hand"], *state["communal"]):
         if (
             card is not None
@@ -966,7 +971,6 @@ def lodge(state: State) -> None:
     """The visitor, then the citizens from the highest number down, each take their first
     available preference, else a player's inn, else the board's inn [R]."""
     town = state["town"]
-    guests = [0] * len(town)
     people = []
     if state["visitor"] is not None:
         v = VISITORS[state["visitor"]]
@@ -974,56 +978,52 @@ def lodge(state: State) -> None:
     for cid in reversed(state["track"]):
         c = CITIZENS[cid]
         people.append((c.name, c.prefs))
-    # The undamaged structures by name, each list in the order ties are broken: a person's
-    # place is the first of the wanted name with a bed left (one pass over the town).
-    rooms: dict[str, list[tuple[tuple[int, int], int, int]]] = {}
+    # The undamaged structures with a bed left, by name, each list in the order ties are
+    # broken: a person's place is the first of the first wanted name that has one (one pass
+    # over the town; a structure leaves its list when it is full).
+    beds: dict[str, list[list[int]]] = {}
     for i, s in enumerate(town):
         if s is not None and not s["damaged"]:
             plan = PLANS[s["card"]]
-            rooms.setdefault(plan.name, []).append(
-                ((owner_rank(state, s["owner"]), i), i, plan.capacity)
-            )
-    for candidates in rooms.values():
-        candidates.sort()
+            beds.setdefault(plan.name, []).append([owner_rank(state, s["owner"]), i, plan.capacity])
+    for free in beds.values():
+        free.sort()
+    n = state["n"]
+    earned = [0] * n
+    at_board_inn = 0
     lodging = []
     for person, prefs in people:
-        where = None
         for wanted in (*prefs, INN):
-            for _key, i, capacity in rooms.get(wanted, ()):
-                if guests[i] < capacity:
-                    where = i
-                    break
-            if where is not None:
+            free = beds.get(wanted)
+            if free:
                 break
-        if where is None:
+        else:
+            at_board_inn += 1
             lodging.append([person, -1, -1, 0])
             continue
-        guests[where] += 1
+        room = free[0]
+        where = room[1]
+        room[2] -= 1
+        if not room[2]:
+            free.pop(0)
         s = town[where]
-        plan = PLANS[s["card"]]
+        owner = s["owner"]
         district = space_district(state, where)
-        pay = plan.income * state["income_mod"].get(district, 1)
-        if s["owner"] >= 0 and district == "religious" and char_of(state, s["owner"]) == "abbess":
+        pay = PLANS[s["card"]].income * state["income_mod"].get(district, 1)
+        if owner >= 0 and district == "religious" and char_of(state, owner) == "abbess":
             pay += 1
-        if s["owner"] == MASTER_BUILDER:
+        if owner == MASTER_BUILDER:
             pay = 0
         else:
-            state["players"][s["owner"]]["silver"] += pay
-        lodging.append([person, where, s["owner"], pay])
+            state["players"][owner]["silver"] += pay
+            earned[owner] += pay
+        lodging.append([person, where, owner, pay])
     state["lodging"] = lodging
-    at_board_inn = sum(1 for entry in lodging if entry[1] == -1)
-    for s in range(state["n"]):
+    for s in range(n):
         if char_of(state, s) == "innkeeper" and at_board_inn >= 3:
             state["players"][s]["silver"] += at_board_inn // 3
             news(state, f"{state['names'][s]} (Innkeeper) gained {at_board_inn // 3} silver")
-    earned = [0] * state["n"]
-    for _, _, owner, pay in lodging:
-        if owner >= 0:
-            earned[owner] += pay
-    news(
-        state,
-        "income: " + ", ".join(f"{state['names'][s]} {earned[s]}" for s in range(state["n"])),
-    )
+    news(state, "income: " + ", ".join(f"{state['names'][s]} {earned[s]}" for s in range(n)))
 
 
 # --- marketplace --------------------------------------------------------------------------
