@@ -139,13 +139,15 @@ def owned_spaces(state: State, seat: int) -> list[int]:
     return [i for i, s in enumerate(state["town"]) if s is not None and s["owner"] == seat]
 
 
-def count_in_district(state: State, seat: int, district: str | None) -> int:
-    count = 0
+def structures_in_district(state: State, district: str | None) -> list[int]:
+    """How many structures each seat has in the district (None: none counted), in one pass."""
+    counts = [0] * state["n"]
+    if district is None:
+        return counts
     for i, s in enumerate(state["town"]):
-        if s is not None and s["owner"] == seat:
-            if district is None or space_district(state, i) == district:
-                count += 1
-    return count
+        if s is not None and s["owner"] >= 0 and space_district(state, i) == district:
+            counts[s["owner"]] += 1
+    return counts
 
 
 def pay_silver(state: State, seat: int, amount: int, reason: str) -> None:
@@ -487,9 +489,11 @@ def payment(state: State, seat: int, plan_id: int) -> dict[str, int] | None:
     paid: dict[str, int] = {}
     missing = 0
     for r, k in PLANS[plan_id].cost:
-        use = min(k, have[r])
-        paid[r] = use
-        missing += k - use
+        if have[r] >= k:
+            paid[r] = k
+        else:
+            paid[r] = have[r]
+            missing += k - have[r]
     if missing and player["char"] == "mason":
         cost = PLANS[plan_id].cost_dict
         for need, spare in (("wood", "stone"), ("stone", "wood")):
@@ -572,11 +576,14 @@ def has_build_action(state: State, seat: int) -> bool:
     """Whether the seat may still demolish, repair or build this turn (asked after every
     building move, so one pass over the town and no lists built)."""
     may_demolish = not state["demolished"] and not state["built"]
-    for i, s in enumerate(state["town"]):
+    player = state["players"][seat]
+    for s in state["town"]:
         if s is not None and s["owner"] == seat:
-            if may_demolish or (s["damaged"] and can_repair(state, seat, i)):
+            if may_demolish or (
+                s["damaged"] and player["silver"] >= repair_cost(state, seat, s["card"])
+            ):
                 return True
-    for card in (*state["players"][seat]["hand"], *state["communal"]):
+    for card in (*player["hand"], *state["communal"]):
         if (
             card is not None
             and payment(state, seat, card) is not None
@@ -787,15 +794,17 @@ def apply_effect(state: State, effect: tuple, source: str) -> bool:
     card = EVENTS[state["event"]].name if source == "event" else VISITORS[state["visitor"]].name
     if kind == "gain":
         _, flat, district, per = effect
+        counts = structures_in_district(state, district)
         for s in range(n):
-            amount = flat + (per * count_in_district(state, s, district) if district else 0)
+            amount = flat + per * counts[s]
             if amount:
                 state["players"][s]["silver"] += amount
                 news(state, f"{state['names'][s]} gained {amount} silver ({card})")
     elif kind == "pay":
         _, flat, district, per = effect
+        counts = structures_in_district(state, district)
         for s in turn_order(state):
-            amount = flat + (per * count_in_district(state, s, district) if district else 0)
+            amount = flat + per * counts[s]
             pay_silver(state, s, amount, card)
     elif kind == "pay_rich":
         _, threshold, amount = effect
@@ -960,40 +969,37 @@ def accept_offer(state: State, seat: int, effect: tuple, move: dict) -> None:
         news(state, f"{name} repaired the {PLANS[state['town'][move['space']]['card']].name}")
 
 
-def owner_rank(state: State, owner: int) -> int:
-    """Ties between owners go to the first player, then clockwise; the master builder last."""
-    if owner == MASTER_BUILDER:
-        return state["n"]
-    return (owner - state["first"]) % state["n"]
+# Each person as lodging reads them: their name and their wishes in order, a player's inn last.
+CITIZEN_GUESTS = tuple((c.name, (*c.prefs, INN)) for c in CITIZENS)
+VISITOR_GUESTS = tuple((v.name, (*v.prefs, INN)) for v in VISITORS)
 
 
 def lodge(state: State) -> None:
     """The visitor, then the citizens from the highest number down, each take their first
     available preference, else a player's inn, else the board's inn [R]."""
     town = state["town"]
-    people = []
-    if state["visitor"] is not None:
-        v = VISITORS[state["visitor"]]
-        people.append((v.name, v.prefs))
-    for cid in reversed(state["track"]):
-        c = CITIZENS[cid]
-        people.append((c.name, c.prefs))
+    n = state["n"]
+    first = state["first"]
+    people = [] if state["visitor"] is None else [VISITOR_GUESTS[state["visitor"]]]
+    people += [CITIZEN_GUESTS[c] for c in reversed(state["track"])]
     # The undamaged structures with a bed left, by name, each list in the order ties are
-    # broken: a person's place is the first of the first wanted name that has one (one pass
-    # over the town; a structure leaves its list when it is full).
+    # broken (the first player's, then clockwise, the master builder's last; then by space):
+    # a person's place is the first of the first wanted name that has one (one pass over the
+    # town; a structure leaves its list when it is full).
     beds: dict[str, list[list[int]]] = {}
     for i, s in enumerate(town):
         if s is not None and not s["damaged"]:
             plan = PLANS[s["card"]]
-            beds.setdefault(plan.name, []).append([owner_rank(state, s["owner"]), i, plan.capacity])
+            owner = s["owner"]
+            rank = n if owner == MASTER_BUILDER else (owner - first) % n
+            beds.setdefault(plan.name, []).append([rank, i, plan.capacity])
     for free in beds.values():
         free.sort()
-    n = state["n"]
     earned = [0] * n
     at_board_inn = 0
     lodging = []
-    for person, prefs in people:
-        for wanted in (*prefs, INN):
+    for person, wishes in people:
+        for wanted in wishes:
             free = beds.get(wanted)
             if free:
                 break
@@ -1227,10 +1233,11 @@ def end_turn(state: State) -> None:
         if state["communal"][slot] is None and state[deck]:
             state["communal"][slot] = state[deck].pop(0)
     for seat, player in enumerate(state["players"]):
+        held = player["res"]
         for r in RESOURCES:
-            excess = player["res"][r] - HOLDING_LIMIT[r]
+            excess = held[r] - HOLDING_LIMIT[r]
             if excess > 0:
-                player["res"][r] -= excess
+                held[r] -= excess
                 state["wheel"][r] += excess
                 news(state, f"{state['names'][seat]} put {excess} {r} on the wheel (limit)")
         excess = player["gold"] - HOLDING_LIMIT["gold"]
@@ -1336,7 +1343,8 @@ def score(state: State) -> None:
         from_silver = min(cap, player["silver"] // SILVER_PER_PRESTIGE)
         from_gold = player["gold"]
         bonus = sum(MAJORITY_BONUS[d] for d, w in winners_of.items() if w == seat)
-        damaged = sum(1 for i in owned_spaces(state, seat) if state["town"][i]["damaged"])
+        owned = owned_spaces(state, seat)
+        damaged = sum(1 for i in owned if state["town"][i]["damaged"])
         before = player["prestige"]
         player["prestige"] = max(0, before + from_silver + from_gold + bonus - damaged)
         details["players"].append(
@@ -1350,7 +1358,7 @@ def score(state: State) -> None:
                 "majorities": sorted(d for d, w in winners_of.items() if w == seat),
                 "majority_bonus": bonus,
                 "damaged_penalty": damaged,
-                "structures": len(owned_spaces(state, seat)),
+                "structures": len(owned),
                 "final": player["prestige"],
             }
         )
