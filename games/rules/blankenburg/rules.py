@@ -1133,10 +1133,16 @@ def start_resources(state: State, round_: int) -> None:
 def can_trade(state: State, seat: int, silver: int | None = None) -> bool:
     """Whether the seat could buy or sell now; `silver` overrides its purse."""
     player = state["players"][seat]
+    market = state["market"]  # holds a count for each resource, none negative
     silver = player["silver"] if silver is None else silver
-    if silver >= buy_price(state, seat) and any(state["market"][r] > 0 for r in RESOURCES):
+    if any(market.values()) and silver >= buy_price(state, seat):
         return True
-    return any(player["res"][r] > 0 and state["market"][r] < state["n"] for r in RESOURCES)
+    held = player["res"]
+    n = state["n"]
+    for r in RESOURCES:
+        if held[r] > 0 and market[r] < n:
+            return True
+    return False
 
 
 def may_be_asked_to_trade(state: State, seat: int) -> bool:
