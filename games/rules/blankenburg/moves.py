@@ -157,10 +157,11 @@ def apply_move(state: State, seat: int, move: dict, rng) -> State:
 
 def replay_move(state: State, seat: int, move: dict, rng) -> State:
     """`apply_move` for a move read back from the log, which `apply_move` accepted when it
-    was appended: whether the game is over and whose turn it is are not asked again, and no
-    refusal needs undoing. The rule functions run as in `apply_move`."""
+    was appended: whether the game is over and whose turn it is are not asked again, no
+    refusal needs undoing, and a build or last repair skips its checks (`REPLAY_MOVES`);
+    every change to the state is made as in `apply_move`."""
     state["news"] = []
-    MOVES[state["phase"], move["type"]](state, seat, move, rng)
+    REPLAY_MOVES[state["phase"], move["type"]](state, seat, move, rng)
     if state["phase"] == "end":
         rules.start_turn(state, rng)
     return state
@@ -275,6 +276,25 @@ MOVES = {
     ("resources", "pass"): pass_trade,
     ("final_repair", "repair"): final_repair,
     ("final_repair", "done"): done_repairing,
+}
+
+
+# A logged move passed its checks when it was appended: a replay skips the ones that only
+# refuse and cost the most (a build's room, a last repair's window).
+
+
+def replayed_build(state: State, seat: int, move: dict, rng) -> None:
+    rules.place_plan(state, seat, move["card"], move["space"])
+
+
+def replayed_final_repair(state: State, seat: int, move: dict, rng) -> None:
+    rules.repair(state, seat, move["space"])
+
+
+REPLAY_MOVES = {
+    **MOVES,
+    ("build", "build"): replayed_build,
+    ("final_repair", "repair"): replayed_final_repair,
 }
 
 # The fields of each move (games.engine.check_move refuses any other shape).

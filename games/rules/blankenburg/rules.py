@@ -642,15 +642,10 @@ def place_structure(state: State, owner: int, card: int, space: int) -> None:
 
 def build(state: State, seat: int, card: int, space: int) -> None:
     player = state["players"][seat]
-    if card in player["hand"]:
-        source = "hand"
-    elif card in state["communal"]:
-        source = "communal"
-    else:
+    if card not in player["hand"] and card not in state["communal"]:
         raise IllegalMove("You can build only a plan from your hand or a communal plan.")
     plan = PLANS[card]
-    paid = payment(state, seat, card)
-    if paid is None:
+    if payment(state, seat, card) is None:
         need = ", ".join(f"{k} {r}" for r, k in plan.cost)
         raise IllegalMove(f"The {plan.name} needs {need}; you do not have enough (gold counts).")
     spaces = build_spaces(state, seat, card)
@@ -658,7 +653,15 @@ def build(state: State, seat: int, card: int, space: int) -> None:
         if not spaces:
             raise IllegalMove(f"There is no room for the {plan.name} in the {plan.district}.")
         raise IllegalMove(f"The {plan.name} cannot go on that space.")
-    for r, k in paid.items():
+    place_plan(state, seat, card, space)
+
+
+def place_plan(state: State, seat: int, card: int, space: int) -> None:
+    """Build a plan `build` has checked (or one read back from the log): pay, place, score."""
+    player = state["players"][seat]
+    source = "hand" if card in player["hand"] else "communal"
+    plan = PLANS[card]
+    for r, k in payment(state, seat, card).items():
         if r == "gold":
             player["gold"] -= k
         else:
