@@ -1255,7 +1255,7 @@ def end_turn(state: State) -> None:
             state["wheel"]["gold"] += excess
             news(state, f"{state['names'][seat]} put {excess} gold on the wheel (limit)")
     state["locks"] = {}
-    if all(s is not None for s in state["town"]):
+    if None not in state["town"]:
         news(state, "the town is complete: the game ends")
         return start_final_repairs(state)
     if len(state["track"]) >= TRACK_LENGTH or not state["citizen_deck"]:
