@@ -65,6 +65,10 @@ class Blankenburg(Game):
     def apply(self, state, seat, move, rng):
         return moves.apply_move(state, seat, move, rng)
 
+    # The log's moves straight to the rules (no method in between: it runs for every move of
+    # every replay).
+    replay_move = staticmethod(moves.replay_move)
+
     def asks_when_forced(self, state, seat):
         # Version 2: a seat whose only move is to pass, decline or bid zero because of its
         # purse (line 16: the screen) is asked like anyone: in the plan step, the resource

@@ -155,56 +155,147 @@ def apply_move(state: State, seat: int, move: dict, rng) -> State:
     return state
 
 
+def replay_move(state: State, seat: int, move: dict, rng) -> State:
+    """`apply_move` for a move read back from the log, which `apply_move` accepted when it
+    was appended: whether the game is over and whose turn it is are not asked again, no
+    refusal needs undoing, and a build or last repair skips its checks (`REPLAY_MOVES`);
+    every change to the state is made as in `apply_move`."""
+    state["news"] = []
+    REPLAY_MOVES[state["phase"], move["type"]](state, seat, move, rng)
+    if state["phase"] == "end":
+        rules.start_turn(state, rng)
+    return state
+
+
 def dispatch(state: State, seat: int, move: dict, rng) -> None:
     """Hand the move to its rule function; each checks it before changing anything."""
-    phase = state["phase"]
     kind = move.get("type")
-    if phase == "merchant" and kind == "extra":
-        rules.choose_extra(state, seat, move.get("resource"), rng)
-    elif phase == "select" and kind == "select":
-        chosen = move.get("resources")
-        if not isinstance(chosen, list):
-            raise IllegalMove("Name the resources to put on the bidding wheel.")
-        rules.select_resources(state, seat, chosen, rng)
-    elif phase == "bid" and kind == "bid":
-        rules.place_bid(state, seat, move.get("silver"))
-    elif phase == "pick" and kind == "take":
-        rules.pick(state, seat, move.get("resource"))
-    elif phase == "build" and kind == "demolish":
-        rules.demolish(state, seat, _int(move, "space"))
-    elif phase == "build" and kind == "build":
-        card = _int(move, "card")
-        if not 0 <= card < len(PLANS):
-            raise IllegalMove("There is no such plan.")
-        rules.build(state, seat, card, _int(move, "space"))
-    elif phase == "build" and kind == "repair":
-        rules.repair(state, seat, _int(move, "space"))
-    elif phase == "build" and kind == "done":
-        rules.end_building(state, seat)
-    elif phase == "offer" and kind in ("accept", "decline"):
-        rules.answer_offer(state, seat, move)
-    elif phase == "plans" and kind == "buy_plan":
-        discard = move.get("discard", [])
-        if not isinstance(discard, list):
-            raise IllegalMove("Name the plans to discard.")
-        rules.buy_plan(state, seat, move.get("deck"), discard)
-    elif phase == "plans" and kind == "pass":
-        rules.pass_plans(state, seat)
-    elif phase == "keep" and kind == "keep":
-        rules.keep_plan(state, seat, move.get("card"))
-    elif phase == "resources" and kind == "buy":
-        rules.buy_resource(state, seat, move.get("resource"))
-    elif phase == "resources" and kind == "sell":
-        rules.sell(state, seat, move.get("resource"), move.get("count"))
-    elif phase == "resources" and kind == "pass":
-        rules.pass_trade(state, seat)
-    elif phase == "final_repair" and kind == "repair":
-        rules.final_repair(state, seat, _int(move, "space"))
-    elif phase == "final_repair" and kind == "done":
-        rules.done_final_repair(state, seat)
-    else:
-        raise IllegalMove(f"That move ({kind}) is not possible now; {PHASE_ASK[phase]}.")
+    enact = MOVES.get((state["phase"], kind))
+    if enact is None:
+        raise IllegalMove(f"That move ({kind}) is not possible now; {PHASE_ASK[state['phase']]}.")
+    enact(state, seat, move, rng)
 
+
+# One function per move: read its fields and call the rule that enacts it.
+
+
+def extra(state: State, seat: int, move: dict, rng) -> None:
+    rules.choose_extra(state, seat, move.get("resource"), rng)
+
+
+def select(state: State, seat: int, move: dict, rng) -> None:
+    chosen = move.get("resources")
+    if not isinstance(chosen, list):
+        raise IllegalMove("Name the resources to put on the bidding wheel.")
+    rules.select_resources(state, seat, chosen, rng)
+
+
+def bid(state: State, seat: int, move: dict, rng) -> None:
+    rules.place_bid(state, seat, move.get("silver"))
+
+
+def take(state: State, seat: int, move: dict, rng) -> None:
+    rules.pick(state, seat, move.get("resource"))
+
+
+def demolish(state: State, seat: int, move: dict, rng) -> None:
+    rules.demolish(state, seat, _int(move, "space"))
+
+
+def build(state: State, seat: int, move: dict, rng) -> None:
+    card = _int(move, "card")
+    if not 0 <= card < len(PLANS):
+        raise IllegalMove("There is no such plan.")
+    rules.build(state, seat, card, _int(move, "space"))
+
+
+def repair(state: State, seat: int, move: dict, rng) -> None:
+    rules.repair(state, seat, _int(move, "space"))
+
+
+def done_building(state: State, seat: int, move: dict, rng) -> None:
+    rules.end_building(state, seat)
+
+
+def answer(state: State, seat: int, move: dict, rng) -> None:
+    rules.answer_offer(state, seat, move)
+
+
+def buy_plan(state: State, seat: int, move: dict, rng) -> None:
+    discard = move.get("discard", [])
+    if not isinstance(discard, list):
+        raise IllegalMove("Name the plans to discard.")
+    rules.buy_plan(state, seat, move.get("deck"), discard)
+
+
+def pass_plans(state: State, seat: int, move: dict, rng) -> None:
+    rules.pass_plans(state, seat)
+
+
+def keep(state: State, seat: int, move: dict, rng) -> None:
+    rules.keep_plan(state, seat, move.get("card"))
+
+
+def buy(state: State, seat: int, move: dict, rng) -> None:
+    rules.buy_resource(state, seat, move.get("resource"))
+
+
+def sell(state: State, seat: int, move: dict, rng) -> None:
+    rules.sell(state, seat, move.get("resource"), move.get("count"))
+
+
+def pass_trade(state: State, seat: int, move: dict, rng) -> None:
+    rules.pass_trade(state, seat)
+
+
+def final_repair(state: State, seat: int, move: dict, rng) -> None:
+    rules.final_repair(state, seat, _int(move, "space"))
+
+
+def done_repairing(state: State, seat: int, move: dict, rng) -> None:
+    rules.done_final_repair(state, seat)
+
+
+# (phase, move type) -> its function: the moves each decision allows.
+MOVES = {
+    ("merchant", "extra"): extra,
+    ("select", "select"): select,
+    ("bid", "bid"): bid,
+    ("pick", "take"): take,
+    ("build", "demolish"): demolish,
+    ("build", "build"): build,
+    ("build", "repair"): repair,
+    ("build", "done"): done_building,
+    ("offer", "accept"): answer,
+    ("offer", "decline"): answer,
+    ("plans", "buy_plan"): buy_plan,
+    ("plans", "pass"): pass_plans,
+    ("keep", "keep"): keep,
+    ("resources", "buy"): buy,
+    ("resources", "sell"): sell,
+    ("resources", "pass"): pass_trade,
+    ("final_repair", "repair"): final_repair,
+    ("final_repair", "done"): done_repairing,
+}
+
+
+# A logged move passed its checks when it was appended: a replay skips the ones that only
+# refuse and cost the most (a build's room, a last repair's window).
+
+
+def replayed_build(state: State, seat: int, move: dict, rng) -> None:
+    rules.place_plan(state, seat, move["card"], move["space"])
+
+
+def replayed_final_repair(state: State, seat: int, move: dict, rng) -> None:
+    rules.repair(state, seat, move["space"])
+
+
+REPLAY_MOVES = {
+    **MOVES,
+    ("build", "build"): replayed_build,
+    ("final_repair", "repair"): replayed_final_repair,
+}
 
 # The fields of each move (games.engine.check_move refuses any other shape).
 MOVE_FIELDS = {

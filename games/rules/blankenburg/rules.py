@@ -7,6 +7,7 @@ end of turn. The state is plain JSON; see `new_state` for its shape.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 
@@ -71,13 +72,25 @@ def is_v2(state: State) -> bool:
     return state.get("ruleset", 1) >= 2
 
 
-def order_from(state: State, start: int) -> list[int]:
-    n = state["n"]
-    return [(start + i) % n for i in range(n)]
+@functools.cache
+def seat_order(n: int, start: int) -> tuple[int, ...]:
+    """The n seats clockwise from `start`; built once per (n, start), asked for every move."""
+    return tuple((start + i) % n for i in range(n))
 
 
-def turn_order(state: State) -> list[int]:
-    return order_from(state, state["first"])
+def turn_order(state: State) -> tuple[int, ...]:
+    return seat_order(state["n"], state["first"])
+
+
+def after_in_turn_order(state: State, seat: int) -> tuple[int, ...]:
+    """The seats that come after `seat` this turn."""
+    return seats_after(state["n"], state["first"], seat)
+
+
+@functools.cache
+def seats_after(n: int, first: int, seat: int) -> tuple[int, ...]:
+    order = seat_order(n, first)
+    return order[order.index(seat) + 1 :]
 
 
 def char_of(state: State, seat: int) -> str:
@@ -126,14 +139,15 @@ def owned_spaces(state: State, seat: int) -> list[int]:
     return [i for i, s in enumerate(state["town"]) if s is not None and s["owner"] == seat]
 
 
-def count_in_district(state: State, seat: int, district: str | None) -> int:
-    return sum(
-        1
-        for i, s in enumerate(state["town"])
-        if s is not None
-        and s["owner"] == seat
-        and (district is None or space_district(state, i) == district)
-    )
+def structures_in_district(state: State, district: str | None) -> list[int]:
+    """How many structures each seat has in the district (None: none counted), in one pass."""
+    counts = [0] * state["n"]
+    if district is None:
+        return counts
+    for i, s in enumerate(state["town"]):
+        if s is not None and s["owner"] >= 0 and space_district(state, i) == district:
+            counts[s["owner"]] += 1
+    return counts
 
 
 def pay_silver(state: State, seat: int, amount: int, reason: str) -> None:
@@ -346,7 +360,7 @@ def place_bid(state: State, seat: int, silver: int) -> None:
     if silver > have:
         raise IllegalMove(f"You have {have} silver; you cannot bid {silver}.")
     state["bids"][seat] = silver
-    if all(b is not None for b in state["bids"]):
+    if None not in state["bids"]:
         reveal_bids(state)
 
 
@@ -423,7 +437,7 @@ def take_pick(state: State, seat: int, resource: str | None) -> None:
 
 
 def pick(state: State, seat: int, resource: str) -> None:
-    if resource not in wheel_categories(state):
+    if resource not in RESOURCES or state["wheel"][resource] <= 0:
         raise IllegalMove(
             f"The wheel holds {', '.join(wheel_categories(state))}; you cannot take {resource}."
         )
@@ -450,7 +464,7 @@ def start_building(state: State) -> None:
     next_builder(state, turn_order(state))
 
 
-def next_builder(state: State, candidates: list[int]) -> None:
+def next_builder(state: State, candidates: tuple[int, ...]) -> None:
     for seat in candidates:
         state["cur"] = seat
         state["built"] = False
@@ -464,9 +478,7 @@ def next_builder(state: State, candidates: list[int]) -> None:
 
 
 def finish_builder(state: State) -> None:
-    order = turn_order(state)
-    rest = order[order.index(state["cur"]) + 1 :]
-    next_builder(state, rest)
+    next_builder(state, after_in_turn_order(state, state["cur"]))
 
 
 def payment(state: State, seat: int, plan_id: int) -> dict[str, int] | None:
@@ -475,23 +487,24 @@ def payment(state: State, seat: int, plan_id: int) -> dict[str, int] | None:
     player = state["players"][seat]
     have = player["res"]
     paid: dict[str, int] = {}
-    short: dict[str, int] = {}
+    missing = 0
     for r, k in PLANS[plan_id].cost:
-        use = min(k, have[r])
-        paid[r] = use
-        if k > use:
-            short[r] = k - use
-    if short and player["char"] == "mason":
+        if have[r] >= k:
+            paid[r] = k
+        else:
+            paid[r] = have[r]
+            missing += k - have[r]
+    if missing and player["char"] == "mason":
+        cost = PLANS[plan_id].cost_dict
         for need, spare in (("wood", "stone"), ("stone", "wood")):
-            if short.get(need) and have[spare] - paid.get(spare, 0) > 0:
+            if cost.get(need, 0) > paid.get(need, 0) and have[spare] - paid.get(spare, 0) > 0:
                 paid[spare] = paid.get(spare, 0) + 1
-                short[need] -= 1
+                missing -= 1
                 break
-    gold = sum(short.values())
-    if gold > player["gold"]:
+    if missing > player["gold"]:
         return None
-    if gold:
-        paid["gold"] = gold
+    if missing:
+        paid["gold"] = missing
     return paid
 
 
@@ -560,13 +573,22 @@ def repair_cost(state: State, seat: int, card: int) -> int:
 
 
 def has_build_action(state: State, seat: int) -> bool:
-    owned = owned_spaces(state, seat)
-    if owned and not state["demolished"] and not state["built"]:
-        return True
-    if any(can_repair(state, seat, i) for i in owned):
-        return True
-    for card, _ in available_plans(state, seat):
-        if payment(state, seat, card) is not None and build_spaces(state, seat, card):
+    """Whether the seat may still demolish, repair or build this turn (asked after every
+    building move, so one pass over the town and no lists built)."""
+    may_demolish = not state["demolished"] and not state["built"]
+    player = state["players"][seat]
+    for s in state["town"]:
+        if s is not None and s["owner"] == seat:
+            if may_demolish or (
+                s["damaged"] and player["silver"] >= repair_cost(state, seat, s["card"])
+            ):
+                return True
+    for card in (*player["hand"], *state["communal"]):
+        if (
+            card is not None
+            and payment(state, seat, card) is not None
+            and build_spaces(state, seat, card)
+        ):
             return True
     return False
 
@@ -620,15 +642,10 @@ def place_structure(state: State, owner: int, card: int, space: int) -> None:
 
 def build(state: State, seat: int, card: int, space: int) -> None:
     player = state["players"][seat]
-    if card in player["hand"]:
-        source = "hand"
-    elif card in state["communal"]:
-        source = "communal"
-    else:
+    if card not in player["hand"] and card not in state["communal"]:
         raise IllegalMove("You can build only a plan from your hand or a communal plan.")
     plan = PLANS[card]
-    paid = payment(state, seat, card)
-    if paid is None:
+    if payment(state, seat, card) is None:
         need = ", ".join(f"{k} {r}" for r, k in plan.cost)
         raise IllegalMove(f"The {plan.name} needs {need}; you do not have enough (gold counts).")
     spaces = build_spaces(state, seat, card)
@@ -636,7 +653,15 @@ def build(state: State, seat: int, card: int, space: int) -> None:
         if not spaces:
             raise IllegalMove(f"There is no room for the {plan.name} in the {plan.district}.")
         raise IllegalMove(f"The {plan.name} cannot go on that space.")
-    for r, k in paid.items():
+    place_plan(state, seat, card, space)
+
+
+def place_plan(state: State, seat: int, card: int, space: int) -> None:
+    """Build a plan `build` has checked (or one read back from the log): pay, place, score."""
+    player = state["players"][seat]
+    source = "hand" if card in player["hand"] else "communal"
+    plan = PLANS[card]
+    for r, k in payment(state, seat, card).items():
         if r == "gold":
             player["gold"] -= k
         else:
@@ -772,15 +797,17 @@ def apply_effect(state: State, effect: tuple, source: str) -> bool:
     card = EVENTS[state["event"]].name if source == "event" else VISITORS[state["visitor"]].name
     if kind == "gain":
         _, flat, district, per = effect
+        counts = structures_in_district(state, district)
         for s in range(n):
-            amount = flat + (per * count_in_district(state, s, district) if district else 0)
+            amount = flat + per * counts[s]
             if amount:
                 state["players"][s]["silver"] += amount
                 news(state, f"{state['names'][s]} gained {amount} silver ({card})")
     elif kind == "pay":
         _, flat, district, per = effect
+        counts = structures_in_district(state, district)
         for s in turn_order(state):
-            amount = flat + (per * count_in_district(state, s, district) if district else 0)
+            amount = flat + per * counts[s]
             pay_silver(state, s, amount, card)
     elif kind == "pay_rich":
         _, threshold, amount = effect
@@ -945,75 +972,67 @@ def accept_offer(state: State, seat: int, effect: tuple, move: dict) -> None:
         news(state, f"{name} repaired the {PLANS[state['town'][move['space']]['card']].name}")
 
 
-def owner_rank(state: State, owner: int) -> int:
-    """Ties between owners go to the first player, then clockwise; the master builder last."""
-    if owner == MASTER_BUILDER:
-        return state["n"]
-    return (owner - state["first"]) % state["n"]
+# Each person as lodging reads them: their name and their wishes in order, a player's inn last.
+CITIZEN_GUESTS = tuple((c.name, (*c.prefs, INN)) for c in CITIZENS)
+VISITOR_GUESTS = tuple((v.name, (*v.prefs, INN)) for v in VISITORS)
 
 
 def lodge(state: State) -> None:
     """The visitor, then the citizens from the highest number down, each take their first
     available preference, else a player's inn, else the board's inn [R]."""
     town = state["town"]
-    guests = [0] * len(town)
-    people = []
-    if state["visitor"] is not None:
-        v = VISITORS[state["visitor"]]
-        people.append((v.name, v.prefs))
-    for cid in reversed(state["track"]):
-        c = CITIZENS[cid]
-        people.append((c.name, c.prefs))
-    # The undamaged structures by name, each list in the order ties are broken: a person's
-    # place is the first of the wanted name with a bed left (one pass over the town).
-    rooms: dict[str, list[tuple[tuple[int, int], int, int]]] = {}
+    n = state["n"]
+    first = state["first"]
+    people = [] if state["visitor"] is None else [VISITOR_GUESTS[state["visitor"]]]
+    people += [CITIZEN_GUESTS[c] for c in reversed(state["track"])]
+    # The undamaged structures with a bed left, by name, each list in the order ties are
+    # broken (the first player's, then clockwise, the master builder's last; then by space):
+    # a person's place is the first of the first wanted name that has one (one pass over the
+    # town; a structure leaves its list when it is full).
+    beds: dict[str, list[list[int]]] = {}
     for i, s in enumerate(town):
         if s is not None and not s["damaged"]:
             plan = PLANS[s["card"]]
-            rooms.setdefault(plan.name, []).append(
-                ((owner_rank(state, s["owner"]), i), i, plan.capacity)
-            )
-    for candidates in rooms.values():
-        candidates.sort()
+            owner = s["owner"]
+            rank = n if owner == MASTER_BUILDER else (owner - first) % n
+            beds.setdefault(plan.name, []).append([rank, i, plan.capacity])
+    for free in beds.values():
+        free.sort()
+    earned = [0] * n
+    at_board_inn = 0
     lodging = []
-    for person, prefs in people:
-        where = None
-        for wanted in (*prefs, INN):
-            for _key, i, capacity in rooms.get(wanted, ()):
-                if guests[i] < capacity:
-                    where = i
-                    break
-            if where is not None:
+    for person, wishes in people:
+        for wanted in wishes:
+            free = beds.get(wanted)
+            if free:
                 break
-        if where is None:
+        else:
+            at_board_inn += 1
             lodging.append([person, -1, -1, 0])
             continue
-        guests[where] += 1
+        room = free[0]
+        where = room[1]
+        room[2] -= 1
+        if not room[2]:
+            free.pop(0)
         s = town[where]
-        plan = PLANS[s["card"]]
+        owner = s["owner"]
         district = space_district(state, where)
-        pay = plan.income * state["income_mod"].get(district, 1)
-        if s["owner"] >= 0 and district == "religious" and char_of(state, s["owner"]) == "abbess":
+        pay = PLANS[s["card"]].income * state["income_mod"].get(district, 1)
+        if owner >= 0 and district == "religious" and char_of(state, owner) == "abbess":
             pay += 1
-        if s["owner"] == MASTER_BUILDER:
+        if owner == MASTER_BUILDER:
             pay = 0
         else:
-            state["players"][s["owner"]]["silver"] += pay
-        lodging.append([person, where, s["owner"], pay])
+            state["players"][owner]["silver"] += pay
+            earned[owner] += pay
+        lodging.append([person, where, owner, pay])
     state["lodging"] = lodging
-    at_board_inn = sum(1 for entry in lodging if entry[1] == -1)
-    for s in range(state["n"]):
+    for s in range(n):
         if char_of(state, s) == "innkeeper" and at_board_inn >= 3:
             state["players"][s]["silver"] += at_board_inn // 3
             news(state, f"{state['names'][s]} (Innkeeper) gained {at_board_inn // 3} silver")
-    earned = [0] * state["n"]
-    for _, _, owner, pay in lodging:
-        if owner >= 0:
-            earned[owner] += pay
-    news(
-        state,
-        "income: " + ", ".join(f"{state['names'][s]} {earned[s]}" for s in range(state["n"])),
-    )
+    news(state, "income: " + ", ".join(f"{state['names'][s]} {earned[s]}" for s in range(n)))
 
 
 # --- marketplace --------------------------------------------------------------------------
@@ -1043,7 +1062,7 @@ def may_be_asked_for_plans(state: State, seat: int) -> bool:
     return can_buy_plan(state, seat)
 
 
-def next_plan_buyer(state: State, candidates: list[int]) -> None:
+def next_plan_buyer(state: State, candidates: tuple[int, ...]) -> None:
     for seat in candidates:
         if may_be_asked_for_plans(state, seat):
             state["cur"] = seat
@@ -1052,9 +1071,8 @@ def next_plan_buyer(state: State, candidates: list[int]) -> None:
 
 
 def after_plan_buyer(state: State) -> None:
-    order = turn_order(state)
     state["phase"] = "plans"
-    next_plan_buyer(state, order[order.index(state["cur"]) + 1 :])
+    next_plan_buyer(state, after_in_turn_order(state, state["cur"]))
 
 
 def buy_plan(state: State, seat: int, deck: str, discards: list[int]) -> None:
@@ -1118,10 +1136,16 @@ def start_resources(state: State, round_: int) -> None:
 def can_trade(state: State, seat: int, silver: int | None = None) -> bool:
     """Whether the seat could buy or sell now; `silver` overrides its purse."""
     player = state["players"][seat]
+    market = state["market"]  # holds a count for each resource, none negative
     silver = player["silver"] if silver is None else silver
-    if silver >= buy_price(state, seat) and any(state["market"][r] > 0 for r in RESOURCES):
+    if any(market.values()) and silver >= buy_price(state, seat):
         return True
-    return any(player["res"][r] > 0 and state["market"][r] < state["n"] for r in RESOURCES)
+    held = player["res"]
+    n = state["n"]
+    for r in RESOURCES:
+        if held[r] > 0 and market[r] < n:
+            return True
+    return False
 
 
 def may_be_asked_to_trade(state: State, seat: int) -> bool:
@@ -1130,7 +1154,7 @@ def may_be_asked_to_trade(state: State, seat: int) -> bool:
     return can_trade(state, seat, HIDDEN_PURSE if is_v2(state) else None)
 
 
-def next_trader(state: State, candidates: list[int]) -> None:
+def next_trader(state: State, candidates: tuple[int, ...]) -> None:
     for seat in candidates:
         if may_be_asked_to_trade(state, seat):
             state["cur"] = seat
@@ -1142,8 +1166,7 @@ def next_trader(state: State, candidates: list[int]) -> None:
 
 
 def after_trader(state: State) -> None:
-    order = turn_order(state)
-    next_trader(state, order[order.index(state["cur"]) + 1 :])
+    next_trader(state, after_in_turn_order(state, state["cur"]))
 
 
 def buy_price(state: State, seat: int) -> int:
@@ -1219,10 +1242,11 @@ def end_turn(state: State) -> None:
         if state["communal"][slot] is None and state[deck]:
             state["communal"][slot] = state[deck].pop(0)
     for seat, player in enumerate(state["players"]):
+        held = player["res"]
         for r in RESOURCES:
-            excess = player["res"][r] - HOLDING_LIMIT[r]
+            excess = held[r] - HOLDING_LIMIT[r]
             if excess > 0:
-                player["res"][r] -= excess
+                held[r] -= excess
                 state["wheel"][r] += excess
                 news(state, f"{state['names'][seat]} put {excess} {r} on the wheel (limit)")
         excess = player["gold"] - HOLDING_LIMIT["gold"]
@@ -1231,7 +1255,7 @@ def end_turn(state: State) -> None:
             state["wheel"]["gold"] += excess
             news(state, f"{state['names'][seat]} put {excess} gold on the wheel (limit)")
     state["locks"] = {}
-    if all(s is not None for s in state["town"]):
+    if None not in state["town"]:
         news(state, "the town is complete: the game ends")
         return start_final_repairs(state)
     if len(state["track"]) >= TRACK_LENGTH or not state["citizen_deck"]:
@@ -1328,7 +1352,8 @@ def score(state: State) -> None:
         from_silver = min(cap, player["silver"] // SILVER_PER_PRESTIGE)
         from_gold = player["gold"]
         bonus = sum(MAJORITY_BONUS[d] for d, w in winners_of.items() if w == seat)
-        damaged = sum(1 for i in owned_spaces(state, seat) if state["town"][i]["damaged"])
+        owned = owned_spaces(state, seat)
+        damaged = sum(1 for i in owned if state["town"][i]["damaged"])
         before = player["prestige"]
         player["prestige"] = max(0, before + from_silver + from_gold + bonus - damaged)
         details["players"].append(
@@ -1342,7 +1367,7 @@ def score(state: State) -> None:
                 "majorities": sorted(d for d, w in winners_of.items() if w == seat),
                 "majority_bonus": bonus,
                 "damaged_penalty": damaged,
-                "structures": len(owned_spaces(state, seat)),
+                "structures": len(owned),
                 "final": player["prestige"],
             }
         )
