@@ -69,6 +69,20 @@ def test_a_whole_match_by_clicking_the_board(
     print(f"{slug} at {size['width']} px: {clicks} clicks")
 
 
+@pytest.mark.parametrize(("slug", "players"), GAMES)
+def test_on_a_desktop_the_whole_board_is_in_its_box(page: Page, live_server, slug, players):
+    """At 1280 px nothing of a board is cut off in its box (on a phone it pans)."""
+    page.set_viewport_size(DESKTOP)
+    sign_up(page, live_server, f"{slug}-whole@example.com")
+    play_now(page, slug, players)
+    boxes = page.locator("#board .board-scroll")
+    assert boxes.count() > 0
+    widths = "e => [e.scrollWidth, e.clientWidth]"
+    for box in boxes.all():
+        content, shown = box.evaluate(widths)
+        assert content <= shown, f"{slug}: {content} px of board in a {shown} px box"
+
+
 def test_new_england_parcels_toggle_by_clicking_and_the_move_is_previewed(
     page: Page, live_server, screenshots
 ):

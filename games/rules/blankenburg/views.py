@@ -387,22 +387,25 @@ def svg_layout(v: dict[str, Any]) -> dict[str, Any]:
     if v["board"] == "back":
         rows.append({"label": "Dual spaces", "y": y + 4 * 62 + 32})
     top = y + (5 if v["board"] == "back" else 4) * 62 + 10
+    # The citizens' track in two rows of six: twelve in a row were wider than the town
+    # and than a desktop's board box, which cut off XI and XII.
     track = []
     for k in range(12):
         citizen = v["track"][k] if k < len(v["track"]) else None
+        x, cy = 10 + (k % 6) * 62, top + (k // 6) * 46
         track.append(
             {
-                "x": 10 + k * 62,
-                "y": top,
+                "x": x,
+                "y": cy,
                 "no": ROMAN[k],
                 "name": citizen["name"] if citizen else "",
                 "gold": bool(citizen and citizen["gold"]),
-                "text_x": 10 + k * 62 + 29,
-                "name_y": top + 30,
-                "no_y": top + 12,
+                "text_x": x + 29,
+                "name_y": cy + 30,
+                "no_y": cy + 12,
             }
         )
-    res_top = top + 60
+    res_top = top + 106
     market = []
     for k, r in enumerate((*RESOURCES, "gold")):
         market.append(
@@ -422,7 +425,7 @@ def svg_layout(v: dict[str, Any]) -> dict[str, Any]:
             }
         )
     return {
-        "width": 760,
+        "width": 670,  # the town's six columns end at 656
         "height": res_top + 60,
         "cells": cells,
         "rows": rows,
