@@ -140,6 +140,34 @@ class Gunicorn:
         self.log.close()
 
 
+CPU_GROUPS = (("gunicorn", "web"), ("postgres", "postgres"), ("redis-server", "redis"))
+
+
+def cpu_seconds_by_group() -> dict[str, float]:
+    """CPU seconds (user + system) used so far by the web workers, PostgreSQL and Redis, and by
+    the whole box (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    totals: dict[str, float] = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                command = f.read().replace(b"\0", b" ").decode(errors="replace")
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:  # it ended meanwhile
+            continue
+        name = next((g for key, g in CPU_GROUPS if key in command), None)
+        if name:
+            totals[name] = totals.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    with open("/proc/stat") as f:  # the whole box, processes that ended included
+        jiffies = [int(n) for n in f.readline().split()[1:9]]
+    busy = sum(jiffies) - jiffies[3] - jiffies[4]  # all but idle and iowait
+    totals["box"] = busy / tick
+    return totals
+
+
 def wrk(port: int, args: list[str], *, seconds: float, connections: int) -> dict:
     command = [
         "wrk",
@@ -154,13 +182,18 @@ def wrk(port: int, args: list[str], *, seconds: float, connections: int) -> dict
         "--",
         *args,
     ]
+    before = cpu_seconds_by_group()
     out = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60)
+    after = cpu_seconds_by_group()
     line = next((x for x in out.stdout.splitlines() if x.startswith("JSON ")), None)
     if line is None:
         raise RuntimeError(f"wrk printed no figures:\n{out.stdout}\n{out.stderr}")
     figures = json.loads(line[5:])
     figures["per_s"] = figures["requests"] / (figures["duration_us"] / 1e6)
     figures["connections"] = connections
+    figures["cpu_s"] = {g: after.get(g, 0.0) - before.get(g, 0.0) for g in after}
+    serving = sum(figures["cpu_s"].get(g, 0.0) for g in ("web", "postgres", "redis"))
+    figures["cpu_s"]["rest"] = figures["cpu_s"]["box"] - serving  # wrk and anything else
     return figures
 
 
@@ -256,6 +289,26 @@ def row(label: str, run: dict, moves_per_s: float, base: dict) -> list:
     ]
 
 
+def serving_ms(run: dict) -> float:
+    """CPU ms the web workers, PostgreSQL and Redis spent per request of `run`."""
+    count = run.get("moves") or run["requests"]
+    return sum(run["cpu_s"].get(g, 0.0) for g in ("web", "postgres", "redis")) * 1e3 / count
+
+
+def cpu_row(label: str, run: dict, floors: dict) -> list:
+    count = run.get("moves") or run["requests"]
+    per = {g: run["cpu_s"].get(g, 0.0) * 1e3 / count for g in ("web", "postgres", "redis", "rest")}
+    run["cpu_ms_per_request"] = per
+    return [
+        label,
+        f"{per['web']:.2f}",
+        f"{per['postgres']:.2f}",
+        f"{per['redis']:.2f}",
+        f"{per['rest']:.2f}",
+        f"{serving_ms(run) / serving_ms(floors['django']):.2f}",
+    ]
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes, for the smoke test")
@@ -303,7 +356,7 @@ def main(argv: list[str] | None = None) -> dict:
             data.write_text(lua_data(matches))
             plans.append((game, players, len(matches), data, matches))
         ids = ",".join(str(m["id"]) for m in plans[0][4][:active])
-        rows = []
+        rows, cpu_rows = [], []
         with (
             Gunicorn(url, args.workers) as server,
             Gunicorn(url, args.workers, app="bench.floors:raw_application") as raw,
@@ -341,6 +394,11 @@ def main(argv: list[str] | None = None) -> dict:
                 ]
                 label = f"moves: {game.slug} ({players} players, {min(active, count)} active)"
                 rows.append(row(label, run, run["per_s"], floors))
+                cpu_rows += [
+                    cpu_row(f"floor: {name}, before {game.slug}", floors[name], floors)
+                    for name in ("django", "raw")
+                ]
+                cpu_rows.append(cpu_row(f"moves: {game.slug}", run, floors))
         drain_broker()
     text = (
         f"gunicorn {args.workers} sync workers (the moves and the Django floor in one, the raw "
@@ -362,6 +420,24 @@ def main(argv: list[str] | None = None) -> dict:
                 "p99 ÷ Django floor",
             ],
             rows,
+        )
+    )
+    text += (
+        "\n\nCPU per request, in ms, from /proc over each wrk run: the web workers (both "
+        "gunicorns), PostgreSQL, Redis, and the rest of the box (wrk and anything else running); "
+        "the last column is the serving side (web + PostgreSQL + Redis) over the Django floor's "
+        "just before it. Unlike requests per second, it barely depends on what else the box "
+        "is doing.\n\n"
+        + table(
+            [
+                "requests",
+                "web ms",
+                "PostgreSQL ms",
+                "Redis ms",
+                "rest of the box ms",
+                "serving ms ÷ Django floor's",
+            ],
+            cpu_rows,
         )
     )
     title = "A move over HTTP against its floors (gunicorn + PostgreSQL, wrk)"
