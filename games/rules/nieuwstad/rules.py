@@ -129,13 +129,14 @@ def name(state, seat: int) -> str:
     return state["names"][seat]
 
 
-def say(state, text: str, seat: int | None = None, own: str | None = None) -> None:
+def say(state, text: str) -> None:
+    """Record public narration."""
+    state["news"].append({"all": text})
+
+
+def say_to(state, text: str, seat: int, own: str) -> None:
     """Record narration: public `text`; `own` replaces it for `seat` alone."""
-    entry = {"all": text}
-    if seat is not None and own is not None:
-        entry["seat"] = seat
-        entry["own"] = own
-    state["news"].append(entry)
+    state["news"].append({"all": text, "seat": seat, "own": own})
 
 
 # The seats clockwise from each seat, per player count: most moves ask for them.
@@ -300,79 +301,75 @@ def available_characters(state) -> list[str]:
 
 def advance(state) -> None:
     """Run the game on until somebody owes a decision."""
-    while True:
-        if state["pending"] is not None or state["phase"] == "over":
-            return
+    while state["pending"] is None:
         phase = state["phase"]
-        if phase == "opening_forest":
+        if phase == "act":  # after most moves: tested first
+            act = state["act"]
+            idx = act["idx"]
+            if idx >= len(act["order"]):
+                finish_phase(state)
+            elif skip_actor(state, act, act["order"][idx]):
+                act["idx"] = idx + 1
+                act["turn"] = {}
+            else:
+                return
+        elif phase == "choose":
+            if state["pick"] < len(state["picks"]):
+                return
+            end_round(state)
+        elif phase == "over":
+            return
+        elif phase == "opening_forest":
             if state["idx"] >= len(state["order"]):
                 last = state["order"][-1]
                 state["order"] = [(last - i) % state["n"] for i in range(state["n"])]
                 state["idx"] = 0
                 state["phase"] = "opening_building"
-                continue
-            if not B.any_forest_open(state):
+            elif not B.any_forest_open(state):
                 state["idx"] += 1
-                continue
-            return
-        if phase == "opening_building":
+            else:
+                return
+        elif phase == "opening_building":
             if state["idx"] >= len(state["order"]):
                 start_round(state)
-                continue
-            if not any_starting_option(state):
+            elif not any_starting_option(state):
                 say(state, f"{name(state, state['order'][state['idx']])} found no room.")
                 state["idx"] += 1
-                continue
-            return
-        if phase == "choose":
-            if state["pick"] >= len(state["picks"]):
-                end_round(state)
-                continue
-            return
-        if phase == "act":
-            act = state["act"]
-            if act["idx"] >= len(act["order"]):
-                finish_phase(state)
-                continue
-            seat = act["order"][act["idx"]]
-            if skip_actor(state, seat):
-                act["idx"] += 1
-                act["turn"] = {}
-                continue
-            return
-        raise AssertionError(f"unknown phase {phase}")
+            else:
+                return
+        else:
+            raise AssertionError(f"unknown phase {phase}")
 
 
-def skip_actor(state, seat: int) -> bool:
+def skip_actor(state, act: dict, seat: int) -> bool:
     """Actors who cannot act are skipped [rulebook Course of play]; automatic actions run."""
-    act = state["act"]
     char = act["char"]
-    player = state["players"][seat]
+    if char == "builder":
+        return state["players"][seat]["light"] == 0 and not can_propose_any(state, seat)
+    if char == "merchant":
+        if act["privilege"] and seat == act["chooser"] and not act["turn"].get("paid"):
+            act["turn"]["paid"] = True
+            bonus = privilege_count(state, seat)
+            state["players"][seat]["guilders"] += bonus
+            say(state, f"{name(state, seat)} received {bonus} guilder(s) as Merchant.")
+        return next(_trades(state, seat), None) is None
     if char == "woodcutter":
         return not B.any_forest_open(state)
-    if char == "farmer":
-        if farmer_extras(state, seat) == [[]]:
-            produce(state, seat, [])
-            return True
-        return False
     if char == "bailiff":
+        player = state["players"][seat]
         if act["part"] == "buy":
-            if privileged(state, seat) and not act["turn"].get("paid"):
+            if act["privilege"] and seat == act["chooser"] and not act["turn"].get("paid"):
                 act["turn"]["paid"] = True
                 bonus = privilege_count(state, seat)
                 player["guilders"] += bonus
                 say(state, f"{name(state, seat)} received {bonus} guilder(s) as Bailiff.")
             return player["guilders"] < 1 or not state["deck"]
         return not player["hand"] or act["turn"].get("played", 0) >= 2
-    if char == "merchant":
-        if privileged(state, seat) and not act["turn"].get("paid"):
-            act["turn"]["paid"] = True
-            bonus = privilege_count(state, seat)
-            player["guilders"] += bonus
-            say(state, f"{name(state, seat)} received {bonus} guilder(s) as Merchant.")
-        return next(_trades(state, seat), None) is None
-    if char == "builder":
-        return player["light"] == 0 and not can_propose_any(state, seat)
+    if char == "farmer":
+        if farmer_extras(state, seat) == [[]]:
+            produce(state, seat, [])
+            return True
+        return False
     return False
 
 
@@ -1378,7 +1375,7 @@ def continue_drawing(state) -> None:
             continue
         player["hand"].append(card)
         act["turn"]["to_draw"] -= 1
-        say(state, f"{name(state, seat)} drew a card.", seat, f"You drew {CARDS[card].name}.")
+        say_to(state, f"{name(state, seat)} drew a card.", seat, f"You drew {CARDS[card].name}.")
     next_actor(state)
 
 
@@ -2131,19 +2128,16 @@ def legal_moves(state, seat: int) -> list[dict]:
     return [{"type": "pass"}]
 
 
-def apply(state, seat: int, move: dict, checked: bool = True) -> dict:
-    """Make the move. `checked` false is for a move read back from the log, which this
-    accepted when it was appended: the checks that can only refuse a move (whose turn it is,
-    where a building may stand, a proposal's terms, ...) are skipped; the state changes
-    exactly as it would with them."""
+def apply(state, seat: int, move: dict) -> dict:
+    """Make the move, or raise IllegalMove (the state unchanged) saying why not."""
     if not isinstance(move, dict):
         raise IllegalMove("A move is a command such as 'pass'.")
-    if checked and seat not in to_act(state):
+    if seat not in to_act(state):
         raise IllegalMove("It is not your turn.")
     news = state["news"]
     state["news"] = []
     try:
-        dispatch(state, seat, move, checked)
+        dispatch(state, seat, move, True)
     except IllegalMove:
         state["news"] = news
         raise
@@ -2151,24 +2145,36 @@ def apply(state, seat: int, move: dict, checked: bool = True) -> dict:
     return state
 
 
+def replay(state, seat: int, move: dict) -> dict:
+    """Make a move read back from the log, which `apply` accepted when it was appended: the
+    checks that can only refuse a move (whose turn it is, where a building may stand, a
+    proposal's terms, ...) are skipped; the state changes exactly as with them."""
+    state["news"] = []
+    dispatch(state, seat, move, False)
+    advance(state)
+    return state
+
+
 def dispatch(state, seat: int, move: dict, checked: bool = True) -> None:
-    kind = move.get("type")
-    pending = state["pending"]
-    if pending is not None:
+    if state["pending"] is not None:
         answer_pending(state, seat, move, checked)
-    elif state["phase"] == "opening_forest":
-        if kind != "forest":
+        return
+    phase = state["phase"]
+    if phase == "act":  # most moves: tested first
+        act_move(state, seat, move, checked)
+    elif phase == "choose":
+        if move.get("type") != "choose":
+            raise IllegalMove("Choose a character first.")
+        choose(state, seat, move, checked)
+    elif phase == "opening_forest":
+        if move.get("type") != "forest":
             raise IllegalMove("Choose a forest tile to clear: 'take forest C4'.")
         take_forest(state, seat, move.get("cell"), checked)
         state["idx"] += 1
-    elif state["phase"] == "opening_building":
-        if kind != "build":
+    elif phase == "opening_building":
+        if move.get("type") != "build":
             raise IllegalMove("Place your starting building: a House, a Grain field or a Boat.")
         build_start(state, seat, move)
-    elif state["phase"] == "choose":
-        if kind != "choose":
-            raise IllegalMove("Choose a character first.")
-        choose(state, seat, move, checked)
     else:
         act_move(state, seat, move, checked)
 
