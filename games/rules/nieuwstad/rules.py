@@ -1840,7 +1840,9 @@ def _trades(state, seat: int):
                 yield {"type": "pasty", "filling": pasty}
 
 
-def merchant_act(state, seat: int, move: dict) -> None:
+def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
+    """A Merchant's trade or 'done'. Not `checked` (a logged move): the checks that can only
+    refuse the trade are skipped."""
     kind = move["type"]
     player = state["players"][seat]
     turn = state["act"]["turn"]
@@ -1850,13 +1852,14 @@ def merchant_act(state, seat: int, move: dict) -> None:
         next_actor(state)
         return
     if kind == "sawmill":
-        error = stall_fee_error(state, seat, "sawmill")
-        if error:
-            raise IllegalMove(error)
-        if turn.get("sawmill"):
-            raise IllegalMove("The Sawmill saws 2 wood per player per Merchant phase.")
-        if player["wood"] < SAWMILL_WOOD:
-            raise IllegalMove("The Sawmill needs 2 wood.")
+        if checked:
+            error = stall_fee_error(state, seat, "sawmill")
+            if error:
+                raise IllegalMove(error)
+            if turn.get("sawmill"):
+                raise IllegalMove("The Sawmill saws 2 wood per player per Merchant phase.")
+            if player["wood"] < SAWMILL_WOOD:
+                raise IllegalMove("The Sawmill needs 2 wood.")
         use_stall(state, seat, "sawmill")
         turn["sawmill"] = True
         player["wood"] -= SAWMILL_WOOD
@@ -1864,42 +1867,54 @@ def merchant_act(state, seat: int, move: dict) -> None:
         say(state, f"{who} sawed 2 wood into 2 planks at the Sawmill.")
         return
     count = move.get("count", 1)
-    if kind != "pasty" and (not isinstance(count, int) or count < 1):
+    if checked and kind != "pasty" and (not isinstance(count, int) or count < 1):
         raise IllegalMove("Say how many (1 or more).")
     good = move.get("good")
+    if kind == "sell":
+        at = move.get("at")
+        if at == "market":
+            market_sale(state, seat, good, count, checked)
+        elif at == "timbertrade":
+            timber_sale(state, seat, good, count, checked)
+        else:
+            stall_sale(state, seat, good, count, at, checked)
+        return
     if kind == "convert":
-        if good not in CONVERSIONS:
+        if checked and good not in CONVERSIONS:
             raise IllegalMove(
                 "Convert livestock or game (Butcher), grain (Baker) or fish (Fishmonger)."
             )
         done, stall = CONVERSIONS[good]
-        error = stall_fee_error(state, seat, stall)
-        if error:
-            raise IllegalMove(error)
-        if player[good] < count:
-            raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]}.")
+        if checked:
+            error = stall_fee_error(state, seat, stall)
+            if error:
+                raise IllegalMove(error)
+            if player[good] < count:
+                raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]}.")
         use_stall(state, seat, stall)
         player[good] -= count
         player[done] += count
         say(state, f"{who} turned {count} {GOOD_NAMES[good]} into {GOOD_NAMES[done]}.")
         return
     if kind == "buy":
-        if good != "wood" or move.get("at") != "timbertrade":
-            raise IllegalMove("Only wood can be bought, at the Timber trade.")
-        error = stall_fee_error(state, seat, "timbertrade")
-        if error:
-            raise IllegalMove(error)
-        if turn.get("timber") == "sell":
-            raise IllegalMove("You sold wood this turn; you cannot also buy it.")
-        fee = (
-            0
-            if state["stalls"]["timbertrade"] == seat or "timbertrade" in turn.get("used", [])
-            else 1
-        )
-        if player["guilders"] - fee < count:
-            raise IllegalMove(
-                f"{count} wood cost {count} guilders (+{fee} fee); you have {player['guilders']}."
+        if checked:
+            if good != "wood" or move.get("at") != "timbertrade":
+                raise IllegalMove("Only wood can be bought, at the Timber trade.")
+            error = stall_fee_error(state, seat, "timbertrade")
+            if error:
+                raise IllegalMove(error)
+            if turn.get("timber") == "sell":
+                raise IllegalMove("You sold wood this turn; you cannot also buy it.")
+            fee = (
+                0
+                if state["stalls"]["timbertrade"] == seat or "timbertrade" in turn.get("used", [])
+                else 1
             )
+            if player["guilders"] - fee < count:
+                raise IllegalMove(
+                    f"{count} wood cost {count} guilders (+{fee} fee); "
+                    f"you have {player['guilders']}."
+                )
         use_stall(state, seat, "timbertrade")
         turn["timber"] = "buy"
         player["guilders"] -= count
@@ -1908,16 +1923,17 @@ def merchant_act(state, seat: int, move: dict) -> None:
         return
     if kind == "pasty":
         pasty = move.get("filling")
-        if pasty not in PASTIES:
+        if checked and pasty not in PASTIES:
             raise IllegalMove("Sell a meat, game or fish pasty.")
         filling, g, p = PASTIES[pasty]
-        error = stall_fee_error(state, seat, "inn")
-        if error:
-            raise IllegalMove(error)
-        if stall_slots(state, "inn") <= 0:
-            raise IllegalMove("The Inn has no demand left (it grows with the Burghers).")
-        if not player["bread"] or not player[filling]:
-            raise IllegalMove(f"A {pasty} pasty needs 1 bread and 1 {GOOD_NAMES[filling]}.")
+        if checked:
+            error = stall_fee_error(state, seat, "inn")
+            if error:
+                raise IllegalMove(error)
+            if stall_slots(state, "inn") <= 0:
+                raise IllegalMove("The Inn has no demand left (it grows with the Burghers).")
+            if not player["bread"] or not player[filling]:
+                raise IllegalMove(f"A {pasty} pasty needs 1 bread and 1 {GOOD_NAMES[filling]}.")
         use_stall(state, seat, "inn")
         player["bread"] -= 1
         player[filling] -= 1
@@ -1926,19 +1942,28 @@ def merchant_act(state, seat: int, move: dict) -> None:
         gain_points(player, p)
         say(state, f"{who} sold a {pasty} pasty at the Inn: +{g} g, +{p} points.")
         return
-    if kind != "sell":
-        raise IllegalMove("Trade at the Market or a stall, or say 'done'.")
-    at = move.get("at")
-    if at == "market":
+    raise IllegalMove("Trade at the Market or a stall, or say 'done'.")
+
+
+def market_sale(state, seat: int, good, count: int, checked: bool) -> None:
+    player = state["players"][seat]
+    if checked:
         if good not in ("grain", "livestock", "game"):
             raise IllegalMove("The Market buys grain, livestock and game.")
         if player[good] < count:
             raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]}.")
-        player[good] -= count
-        player["guilders"] += count
-        say(state, f"{who} sold {count} {GOOD_NAMES[good]} at the Market for {count} g.")
-        return
-    if at == "timbertrade":
+    player[good] -= count
+    player["guilders"] += count
+    say(
+        state,
+        f"{name(state, seat)} sold {count} {GOOD_NAMES[good]} at the Market for {count} g.",
+    )
+
+
+def timber_sale(state, seat: int, good, count: int, checked: bool) -> None:
+    player = state["players"][seat]
+    turn = state["act"]["turn"]
+    if checked:
         if good != "wood":
             raise IllegalMove("The Timber trade buys wood (not planks).")
         error = stall_fee_error(state, seat, "timbertrade")
@@ -1948,30 +1973,37 @@ def merchant_act(state, seat: int, move: dict) -> None:
             raise IllegalMove("You bought wood this turn; you cannot also sell it.")
         if player["wood"] < count:
             raise IllegalMove(f"You have {player['wood']} wood.")
-        use_stall(state, seat, "timbertrade")
-        turn["timber"] = "sell"
-        player["wood"] -= count
-        player["guilders"] += count
-        say(state, f"{who} sold {count} wood at the Timber trade for {count} g.")
-        return
-    if good not in SALE_PRICES or SALE_PRICES[good][0] != at:
+    use_stall(state, seat, "timbertrade")
+    turn["timber"] = "sell"
+    player["wood"] -= count
+    player["guilders"] += count
+    say(state, f"{name(state, seat)} sold {count} wood at the Timber trade for {count} g.")
+
+
+def stall_sale(state, seat: int, good, count: int, at, checked: bool) -> None:
+    """Processed goods at their specialist's stall, raw goods made up the shortfall."""
+    player = state["players"][seat]
+    if checked and (good not in SALE_PRICES or SALE_PRICES[good][0] != at):
         raise IllegalMove(
             "Sell meat or game meat at the butcher, bread at the baker, smoked fish at the "
             "fishmonger."
         )
     stall, g, p = SALE_PRICES[good]
-    error = stall_fee_error(state, seat, stall)
-    if error:
-        raise IllegalMove(error)
-    free = stall_slots(state, stall)
-    if count > free:
-        raise IllegalMove(
-            f"The {BUILDINGS[stall].name} has demand for {free} more now "
-            f"({state['burghers']} Burghers)."
-        )
     raw = RAW_OF[good]
-    if player[good] + player[raw] < count:
-        raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]} and {player[raw]} {raw}.")
+    if checked:
+        error = stall_fee_error(state, seat, stall)
+        if error:
+            raise IllegalMove(error)
+        free = stall_slots(state, stall)
+        if count > free:
+            raise IllegalMove(
+                f"The {BUILDINGS[stall].name} has demand for {free} more now "
+                f"({state['burghers']} Burghers)."
+            )
+        if player[good] + player[raw] < count:
+            raise IllegalMove(
+                f"You have {player[good]} {GOOD_NAMES[good]} and {player[raw]} {raw}."
+            )
     use_stall(state, seat, stall)
     from_raw = max(0, count - player[good])
     player[raw] -= from_raw
@@ -1981,8 +2013,8 @@ def merchant_act(state, seat: int, move: dict) -> None:
     gain_points(player, p * count)
     say(
         state,
-        f"{who} sold {count} {GOOD_NAMES[good]} at the {BUILDINGS[stall].name}: "
-        f"+{g * count} g, +{p * count} points.",
+        f"{name(state, seat)} sold {count} {GOOD_NAMES[good]} at the "
+        f"{BUILDINGS[stall].name}: +{g * count} g, +{p * count} points.",
     )
 
 
@@ -2161,7 +2193,7 @@ def dispatch(state, seat: int, move: dict, checked: bool = True) -> None:
         return
     phase = state["phase"]
     if phase == "act":  # most moves: tested first
-        act_move(state, seat, move, checked)
+        ACT_MOVES[state["act"]["char"]](state, seat, move, checked)
     elif phase == "choose":
         if move.get("type") != "choose":
             raise IllegalMove("Choose a character first.")
@@ -2176,65 +2208,77 @@ def dispatch(state, seat: int, move: dict, checked: bool = True) -> None:
             raise IllegalMove("Place your starting building: a House, a Grain field or a Boat.")
         build_start(state, seat, move)
     else:
-        act_move(state, seat, move, checked)
+        raise AssertionError(f"no moves in phase {phase}")
 
 
-def act_move(state, seat: int, move: dict, checked: bool = True) -> None:
-    act = state["act"]
-    char = act["char"]
+def woodcutter_move(state, seat: int, move: dict, checked: bool = True) -> None:
     kind = move.get("type")
-    if char == "woodcutter":
-        if kind == "pass":
-            say(state, f"{name(state, seat)} passed.")
-        elif kind == "forest":
-            take_forest(state, seat, move.get("cell"), checked)
-        else:
-            raise IllegalMove("Take a forest tile ('take forest C4') or pass.")
-        next_actor(state)
-    elif char == "builder":
-        if kind == "pass":
-            say(state, f"{name(state, seat)} built nothing.")
-            next_actor(state)
-        elif kind == "build":
-            build(state, seat, move, checked)
-        elif kind == "propose":
-            propose(state, seat, move, checked)
-        elif kind == "play" and move.get("card") == "housebuilding":
-            player = state["players"][seat]
-            if "housebuilding" not in player["hand"]:
-                raise IllegalMove("You do not hold House Building.")
-            if act["turn"].get("housebuilding"):
-                raise IllegalMove("You already played House Building this turn.")
-            player["hand"].remove("housebuilding")
-            state["discard"].append("housebuilding")
-            act["turn"]["housebuilding"] = True
-            say(
-                state,
-                f"{name(state, seat)} played House Building: 2 g and 2 wood off a House or "
-                "Manor house.",
-            )
-        else:
-            raise IllegalMove("Build ('build house at D5 facing north'), propose, or pass.")
-    elif char == "farmer":
-        if kind != "farm":
-            raise IllegalMove("Say 'farm' (the chooser may add 'extra grain', 'extra fish'...).")
-        farm(state, seat, move, checked)
-    elif char == "bailiff":
-        if act["part"] == "buy":
-            if kind != "buy":
-                raise IllegalMove("Buy 0, 1 or 2 cards: 'buy 1 card' or 'buy 0'.")
-            buy_cards(state, seat, move.get("count"))
-        elif kind == "done" or kind == "pass" and ruleset(state) >= 2:
-            say(state, f"{name(state, seat)} played no more cards.")
-            next_actor(state)
-        elif kind == "play":
-            play_card(state, seat, move, checked)
-        else:
-            raise IllegalMove("Play a wish card ('play gatherer') or say 'done'.")
-    elif char == "merchant":
-        merchant_act(state, seat, move)
+    if kind == "forest":
+        take_forest(state, seat, move.get("cell"), checked)
+    elif kind == "pass":
+        say(state, f"{name(state, seat)} passed.")
     else:
-        raise IllegalMove("Nothing to do here.")
+        raise IllegalMove("Take a forest tile ('take forest C4') or pass.")
+    next_actor(state)
+
+
+def builder_move(state, seat: int, move: dict, checked: bool = True) -> None:
+    kind = move.get("type")
+    if kind == "build":
+        build(state, seat, move, checked)
+    elif kind == "propose":
+        propose(state, seat, move, checked)
+    elif kind == "pass":
+        say(state, f"{name(state, seat)} built nothing.")
+        next_actor(state)
+    elif kind == "play" and move.get("card") == "housebuilding":
+        player = state["players"][seat]
+        turn = state["act"]["turn"]
+        if "housebuilding" not in player["hand"]:
+            raise IllegalMove("You do not hold House Building.")
+        if turn.get("housebuilding"):
+            raise IllegalMove("You already played House Building this turn.")
+        player["hand"].remove("housebuilding")
+        state["discard"].append("housebuilding")
+        turn["housebuilding"] = True
+        say(
+            state,
+            f"{name(state, seat)} played House Building: 2 g and 2 wood off a House or "
+            "Manor house.",
+        )
+    else:
+        raise IllegalMove("Build ('build house at D5 facing north'), propose, or pass.")
+
+
+def farmer_move(state, seat: int, move: dict, checked: bool = True) -> None:
+    if move.get("type") != "farm":
+        raise IllegalMove("Say 'farm' (the chooser may add 'extra grain', 'extra fish'...).")
+    farm(state, seat, move, checked)
+
+
+def bailiff_move(state, seat: int, move: dict, checked: bool = True) -> None:
+    kind = move.get("type")
+    if state["act"]["part"] == "buy":
+        if kind != "buy":
+            raise IllegalMove("Buy 0, 1 or 2 cards: 'buy 1 card' or 'buy 0'.")
+        buy_cards(state, seat, move.get("count"))
+    elif kind == "done" or kind == "pass" and ruleset(state) >= 2:
+        say(state, f"{name(state, seat)} played no more cards.")
+        next_actor(state)
+    elif kind == "play":
+        play_card(state, seat, move, checked)
+    else:
+        raise IllegalMove("Play a wish card ('play gatherer') or say 'done'.")
+
+
+# The moves of the action phase, per character (the Rentmaster's phase asks nobody).
+ACT_MOVES = {
+    "woodcutter": woodcutter_move,
+    "builder": builder_move,
+    "farmer": farmer_move,
+    "bailiff": bailiff_move,
+    "merchant": merchant_act,
+}
 
 
 def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
