@@ -1010,15 +1010,12 @@ def named_terms(state, proposer: int, move: dict) -> dict[int, dict]:
     """The shares a proposal or counter-offer names, keyed by seat clockwise from the
     proposer (as they were checked: `check_terms`)."""
     seats = move["seats"]
+    guilders, wood, points = move["guilders"], move["wood"], move["points"]
     split = {}
-    for s in clockwise(state, proposer):
+    for s in CLOCKWISE[state["n"], proposer]:
         if s in seats:
             i = seats.index(s)
-            split[s] = {
-                "guilders": move["guilders"][i],
-                "wood": move["wood"][i],
-                "points": move["points"][i],
-            }
+            split[s] = {"guilders": guilders[i], "wood": wood[i], "points": points[i]}
     return split
 
 
@@ -1067,9 +1064,9 @@ def check_terms(state, proposer: int, building: Building, move: dict) -> dict[in
 
 
 def terms_text(state, split: dict) -> str:
+    names = state["names"]
     return "; ".join(
-        f"{name(state, int(s))} pays {d['guilders']} g and {d['wood']} wood for "
-        f"{d['points']} point(s)"
+        f"{names[int(s)]} pays {d['guilders']} g and {d['wood']} wood for {d['points']} point(s)"
         for s, d in split.items()
     )
 
@@ -1293,7 +1290,7 @@ def produce(state, seat: int, extras: list[str]) -> None:
         for b in state["buildings"].values()
         if b["owner"] == seat and b["kind"] in ("grainfield", "pasture")
     ]
-    for b in sorted(fields, key=lambda b: b["cells"][0]):
+    for b in fields:
         good = "grain" if b["kind"] == "grainfield" else "livestock"
         harvest = b["crop"]
         if harvest > 0:  # placed in an earlier turn: into stock
@@ -1310,8 +1307,9 @@ def produce(state, seat: int, extras: list[str]) -> None:
         if good == "fish" or received[good] > 0:
             player[good] += 1
             received[good] += 1
-        else:  # only sown: the extra goes onto the fields too [rulebook Farmer]
-            planted[good][0]["crop"] += 1
+        else:  # only sown: the extra goes onto the fields too [rulebook Farmer], the first
+            # in the order of their first spaces' names (as the fields were once sorted)
+            min(planted[good], key=lambda b: b["cells"][0])["crop"] += 1
     parts = [f"{a} {g}" for g, a in received.items() if a]
     sown = sum(len(v) for v in planted.values())
     text = f"{name(state, seat)} farmed: " + (", ".join(parts) if parts else "nothing harvested")
@@ -1817,10 +1815,11 @@ def _trades(state, seat: int):
         if turn.get("timber") != "sell":
             for k in range(1, player["guilders"] - fee + 1):
                 yield {"type": "buy", "good": "wood", "count": k, "at": "timbertrade"}
+    # Below, what the player holds is tested before the stalls (the cheaper test).
     if (
-        not stall_blocked(state, seat, "sawmill")
+        player["wood"] >= SAWMILL_WOOD
         and not turn.get("sawmill")
-        and player["wood"] >= SAWMILL_WOOD
+        and not stall_blocked(state, seat, "sawmill")
     ):
         yield {"type": "sawmill"}
     for raw, (_done, stall) in CONVERSIONS.items():
@@ -1828,13 +1827,12 @@ def _trades(state, seat: int):
             for k in range(1, player[raw] + 1):
                 yield {"type": "convert", "good": raw, "count": k}
     for good, (stall, _g, _p) in SALE_PRICES.items():
-        if stall_blocked(state, seat, stall):
+        have = player[good] + player[RAW_OF[good]]
+        if not have or stall_blocked(state, seat, stall):
             continue
-        raw = RAW_OF[good]
-        have = player[good] + player[raw]
         for k in range(1, min(have, stall_slots(state, stall)) + 1):
             yield {"type": "sell", "good": good, "count": k, "at": stall}
-    if not stall_blocked(state, seat, "inn") and stall_slots(state, "inn") > 0 and player["bread"]:
+    if player["bread"] and not stall_blocked(state, seat, "inn") and stall_slots(state, "inn") > 0:
         for pasty, (filling, _g, _p) in PASTIES.items():
             if player[filling]:
                 yield {"type": "pasty", "filling": pasty}
