@@ -1264,12 +1264,13 @@ def farmer_extras(state, seat: int) -> list[list[str]]:
     """The privilege's choices: an extra of something the player also produces."""
     if not privileged(state, seat):
         return [[]]
+    held = {b["kind"] for b in state["buildings"].values() if b["owner"] == seat}
     kinds = []
     if boats_of(state, seat):
         kinds.append("fish")
-    if owned(state, seat, "grainfield"):
+    if "grainfield" in held:
         kinds.append("grain")
-    if owned(state, seat, "pasture"):
+    if "pasture" in held:
         kinds.append("livestock")
     if not kinds:
         return [[]]
@@ -1290,6 +1291,7 @@ def produce(state, seat: int, extras: list[str]) -> None:
         for b in state["buildings"].values()
         if b["owner"] == seat and b["kind"] in ("grainfield", "pasture")
     ]
+    sown = 0
     for b in fields:
         good = "grain" if b["kind"] == "grainfield" else "livestock"
         harvest = b["crop"]
@@ -1300,6 +1302,7 @@ def produce(state, seat: int, extras: list[str]) -> None:
         if harvest == 0 or resow:  # an empty field is sown
             b["crop"] = 1
             planted[good].append(b)
+            sown += 1
     fish = boats_of(state, seat)
     player["fish"] += fish
     received["fish"] += fish
@@ -1311,7 +1314,6 @@ def produce(state, seat: int, extras: list[str]) -> None:
             # in the order of their first spaces' names (as the fields were once sorted)
             min(planted[good], key=lambda b: b["cells"][0])["crop"] += 1
     parts = [f"{a} {g}" for g, a in received.items() if a]
-    sown = sum(len(v) for v in planted.values())
     text = f"{name(state, seat)} farmed: " + (", ".join(parts) if parts else "nothing harvested")
     if sown:
         text += f"; sowed {sown} field(s)"
