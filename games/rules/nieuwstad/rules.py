@@ -569,18 +569,32 @@ def take_forest(state, seat: int, cell: str, checked: bool = True) -> None:
             f"The forest at {cell} cannot be reached: take a tile in the outer area, or in "
             "the city next to the Market or the open area."
         )
-    tile = state["forest"].pop(cell)
-    partner = B.geometry(state["board"]).partner[cell]
-    del state["forest"][partner]
-    cell = B.sort_cells([cell, partner])[0]
-    player = state["players"][seat]
-    gains = dict(FOREST_YIELD[tile])
+    forest = state["forest"]
+    geo = B.geometry(state["board"])
+    tile = forest.pop(cell)
+    del forest[geo.partner[cell]]
+    bonus = 0
     if state["phase"] == "act" and privileged(state, seat):
-        gains["wood"] += privilege_count(state, seat)
-    for good, amount in gains.items():
+        bonus = privilege_count(state, seat)
+    gains, got = forest_gains(tile, bonus)
+    player = state["players"][seat]
+    for good, amount in gains:
         player[good] += amount
-    got = ", ".join(f"{a} {GOOD_NAMES[g]}" for g, a in gains.items())
-    say(state, f"{name(state, seat)} cleared the forest at {cell} ({FOREST_NAMES[tile]}): +{got}.")
+    say(
+        state,
+        f"{name(state, seat)} cleared the forest at {geo.tile_first[cell]} "
+        f"({FOREST_NAMES[tile]}): +{got}.",
+    )
+
+
+@cache
+def forest_gains(tile: str, bonus: int) -> tuple[tuple[tuple[str, int], ...], str]:
+    """What a forest tile yields, the Woodcutter's privilege adding `bonus` wood, and how
+    the history tells it."""
+    gains = dict(FOREST_YIELD[tile])
+    if bonus:
+        gains["wood"] += bonus
+    return tuple(gains.items()), ", ".join(f"{a} {GOOD_NAMES[g]}" for g, a in gains.items())
 
 
 # --- building ---------------------------------------------------------------------------
@@ -746,7 +760,9 @@ def check_place(
         if facing is not None and facing not in DIR_NAMES:
             raise IllegalMove("A building faces north, east, south or west (N, E, S or W).")
     cells = B.sort_cells(cells)
-    if all(geo.area.get(c) == "country" for c in cells):
+    # A building stands wholly in one area (placement_error refuses it otherwise, whatever
+    # the facing): its first space tells which.
+    if geo.area.get(cells[0]) == "country":
         facing = None
     if checked:
         error = B.placement_error(state, building, cells, facing)
@@ -2295,11 +2311,10 @@ def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
                 "Answer the proposal: 'accept', 'decline'"
                 + (" or a counter-offer ('counter: ...')." if ruleset(state) >= 2 else ".")
             )
-        split = pending["split"][str(seat)]
-        if answer == "accept" and not can_afford(
-            state["players"][seat], split["guilders"], split["wood"]
-        ):
-            raise IllegalMove("You cannot pay your share any more.")
+        if checked and answer == "accept":
+            split = pending["split"][str(seat)]
+            if not can_afford(state["players"][seat], split["guilders"], split["wood"]):
+                raise IllegalMove("You cannot pay your share any more.")
         pending["answers"][str(seat)] = answer
         # Worded wrongly ("acceptd"), but narration is part of the hashed position: the
         # history puts it right (text.worded), so stored logs keep their digests.
