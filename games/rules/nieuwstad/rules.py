@@ -305,14 +305,15 @@ def advance(state) -> None:
         phase = state["phase"]
         if phase == "act":  # after most moves: tested first
             act = state["act"]
+            order = act["order"]
             idx = act["idx"]
-            if idx >= len(act["order"]):
-                finish_phase(state)
-            elif skip_actor(state, act, act["order"][idx]):
-                act["idx"] = idx + 1
+            while idx < len(order):  # skipping an actor asks nobody
+                if not skip_actor(state, act, order[idx]):
+                    return
+                idx += 1
+                act["idx"] = idx
                 act["turn"] = {}
-            else:
-                return
+            finish_phase(state)
         elif phase == "choose":
             if state["pick"] < len(state["picks"]):
                 return
