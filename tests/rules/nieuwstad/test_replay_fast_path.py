@@ -7,7 +7,9 @@ import pytest
 from games.engine import copy_state, event_rng, get_game, playout
 from games.rules.nieuwstad import board as B
 from games.rules.nieuwstad import rules as R
-from games.rules.nieuwstad.data import BUILDINGS
+from games.rules.nieuwstad.data import BOARDS, BUILDINGS
+
+from .helpers import game_at_choice, put, send
 
 VARIANTS = [
     (1, 4, {}),
@@ -69,3 +71,23 @@ def test_short_cuts_match_the_plain_definitions(version, players, options, seed,
                     plain = any(R.proposable(state, s, b) for b in BUILDINGS.values())
                     assert R.can_propose_any(state, s) == plain
         state = game.apply(state, seat, move, event_rng(log.seed, seq))
+
+
+def test_a_tile_is_named_by_its_first_space_in_board_order():
+    for key in ("small", "large"):
+        geo = B.geometry(key)
+        for a, b in geo.board.tiles:
+            assert geo.tile_first[a] == geo.tile_first[b] == B.sort_cells([a, b])[0]
+
+
+def test_the_farmers_extra_goes_onto_the_field_first_by_its_spaces_name():
+    """The fields are not sorted any more: the extra still goes onto the field whose first
+    space's name comes first (the order they were once sorted in), not the first built."""
+    state = game_at_choice(3)
+    first, later = sorted(BOARDS[state["board"]].countryside)[-2:]
+    put(state, 0, "grainfield", [later])  # built first
+    put(state, 0, "grainfield", [first])
+    send(state, 0, "farmer")
+    send(state, 0, "farm extra grain")
+    assert state["buildings"][state["cells"][first]]["crop"] == 2
+    assert state["buildings"][state["cells"][later]]["crop"] == 1
