@@ -2184,48 +2184,42 @@ def apply(state, seat: int, move: dict) -> dict:
     if seat not in to_act(state):
         raise IllegalMove("It is not your turn.")
     news = state["news"]
-    state["news"] = []
     try:
-        dispatch(state, seat, move, True)
+        return play(state, seat, move, True)
     except IllegalMove:
         state["news"] = news
         raise
-    advance(state)
-    return state
 
 
-def replay(state, seat: int, move: dict) -> dict:
-    """Make a move read back from the log, which `apply` accepted when it was appended: the
-    checks that can only refuse a move (whose turn it is, where a building may stand, a
-    proposal's terms, ...) are skipped; the state changes exactly as with them."""
+def play(state, seat: int, move: dict, checked: bool) -> dict:
+    """Make the move of the seat to act (see `apply`). Not `checked`: a move read back from
+    the log, which `apply` accepted when it was appended; the checks that can only refuse a
+    move (where a building may stand, a proposal's terms, ...) are skipped, and the state
+    changes exactly as with them."""
     state["news"] = []
-    dispatch(state, seat, move, False)
-    advance(state)
-    return state
-
-
-def dispatch(state, seat: int, move: dict, checked: bool = True) -> None:
     if state["pending"] is not None:
         answer_pending(state, seat, move, checked)
-        return
-    phase = state["phase"]
-    if phase == "act":  # most moves: tested first
-        ACT_MOVES[state["act"]["char"]](state, seat, move, checked)
-    elif phase == "choose":
-        if move.get("type") != "choose":
-            raise IllegalMove("Choose a character first.")
-        choose(state, seat, move, checked)
-    elif phase == "opening_forest":
-        if move.get("type") != "forest":
-            raise IllegalMove("Choose a forest tile to clear: 'take forest C4'.")
-        take_forest(state, seat, move.get("cell"), checked)
-        state["idx"] += 1
-    elif phase == "opening_building":
-        if move.get("type") != "build":
-            raise IllegalMove("Place your starting building: a House, a Grain field or a Boat.")
-        build_start(state, seat, move)
     else:
-        raise AssertionError(f"no moves in phase {phase}")
+        phase = state["phase"]
+        if phase == "act":  # most moves: tested first
+            ACT_MOVES[state["act"]["char"]](state, seat, move, checked)
+        elif phase == "choose":
+            if move.get("type") != "choose":
+                raise IllegalMove("Choose a character first.")
+            choose(state, seat, move, checked)
+        elif phase == "opening_forest":
+            if move.get("type") != "forest":
+                raise IllegalMove("Choose a forest tile to clear: 'take forest C4'.")
+            take_forest(state, seat, move.get("cell"), checked)
+            state["idx"] += 1
+        elif phase == "opening_building":
+            if move.get("type") != "build":
+                raise IllegalMove("Place your starting building: a House, a Grain field or a Boat.")
+            build_start(state, seat, move)
+        else:
+            raise AssertionError(f"no moves in phase {phase}")
+    advance(state)
+    return state
 
 
 def woodcutter_move(state, seat: int, move: dict, checked: bool = True) -> None:
