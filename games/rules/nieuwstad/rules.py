@@ -353,7 +353,7 @@ def skip_actor(state, act: dict, seat: int) -> bool:
             bonus = privilege_count(state, seat)
             state["players"][seat]["guilders"] += bonus
             say(state, f"{name(state, seat)} received {bonus} guilder(s) as Merchant.")
-        return next(_trades(state, seat), None) is None
+        return not can_trade(state, seat)
     if char == "woodcutter":
         return not B.any_forest_open(state)
     if char == "bailiff":
@@ -1812,6 +1812,41 @@ def merchant_moves(state, seat: int) -> list[dict]:
     moves = list(_trades(state, seat))
     moves.append({"type": "done"})
     return moves
+
+
+def can_trade(state, seat: int) -> bool:
+    """bool(list(_trades(...))) without making the moves: skip_actor asks after every
+    Merchant move. The same tests in the same order as `_trades`."""
+    player = state["players"][seat]
+    turn = state["act"]["turn"]
+    if player["grain"] > 0 or player["livestock"] > 0 or player["game"] > 0:
+        return True
+    if not stall_blocked(state, seat, "timbertrade"):
+        fee = (
+            0
+            if state["stalls"]["timbertrade"] == seat or "timbertrade" in turn.get("used", [])
+            else 1
+        )
+        if turn.get("timber") != "buy" and player["wood"] > 0:
+            return True
+        if turn.get("timber") != "sell" and player["guilders"] - fee > 0:
+            return True
+    if (
+        player["wood"] >= SAWMILL_WOOD
+        and not turn.get("sawmill")
+        and not stall_blocked(state, seat, "sawmill")
+    ):
+        return True
+    for raw, (_done, stall) in CONVERSIONS.items():
+        if player[raw] > 0 and not stall_blocked(state, seat, stall):
+            return True
+    for good, (stall, _g, _p) in SALE_PRICES.items():
+        have = player[good] + player[RAW_OF[good]]
+        if have > 0 and not stall_blocked(state, seat, stall) and stall_slots(state, stall) > 0:
+            return True
+    if player["bread"] and not stall_blocked(state, seat, "inn") and stall_slots(state, "inn") > 0:
+        return any(player[filling] for filling, _g, _p in PASTIES.values())
+    return False
 
 
 def _trades(state, seat: int):

@@ -67,6 +67,8 @@ def test_short_cuts_match_the_plain_definitions(version, players, options, seed,
         assert R.any_starting_option(state) == bool(R.starting_options(state, 0))
         if state["phase"] == "act":
             for s in range(players):
+                if state["act"]["char"] == "merchant":
+                    assert R.can_trade(state, s) == bool(list(R._trades(state, s)))
                 if s not in state["act"]["proposed"]:
                     plain = any(R.proposable(state, s, b) for b in BUILDINGS.values())
                     assert R.can_propose_any(state, s) == plain
