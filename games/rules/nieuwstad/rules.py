@@ -6,6 +6,7 @@ decision; every move function checks its preconditions, changes the state and ca
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import cache
 from itertools import combinations_with_replacement
 
@@ -1083,8 +1084,11 @@ def check_terms(state, proposer: int, building: Building, move: dict) -> dict[in
 def terms_text(state, split: dict) -> str:
     names = state["names"]
     return "; ".join(
-        f"{names[int(s)]} pays {d['guilders']} g and {d['wood']} wood for {d['points']} point(s)"
-        for s, d in split.items()
+        [
+            f"{names[int(s)]} pays {d['guilders']} g and {d['wood']} wood for "
+            f"{d['points']} point(s)"
+            for s, d in split.items()
+        ]
     )
 
 
@@ -1767,8 +1771,9 @@ def strike(state, card: str) -> None:
 
 
 def stall_slots(state, stall: str) -> int:
-    need = STALL_SLOTS[stall]
-    return sum(1 for b in need if state["burghers"] >= b) - state["slots"].get(stall, 0)
+    # The Burgher counts that open each slot, in rising order: those reached are open.
+    opened = bisect_right(STALL_SLOTS[stall], state["burghers"])
+    return opened - state["slots"].get(stall, 0)
 
 
 def stall_fee_error(state, seat: int, stall: str) -> str:

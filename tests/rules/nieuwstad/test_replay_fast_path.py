@@ -7,7 +7,7 @@ import pytest
 from games.engine import copy_state, event_rng, get_game, playout
 from games.rules.nieuwstad import board as B
 from games.rules.nieuwstad import rules as R
-from games.rules.nieuwstad.data import BOARDS, BUILDINGS
+from games.rules.nieuwstad.data import BOARDS, BUILDINGS, STALL_SLOTS
 
 from .helpers import game_at_choice, put, send
 
@@ -93,3 +93,13 @@ def test_the_farmers_extra_goes_onto_the_field_first_by_its_spaces_name():
     send(state, 0, "farm extra grain")
     assert state["buildings"][state["cells"][first]]["crop"] == 2
     assert state["buildings"][state["cells"][later]]["crop"] == 1
+
+
+def test_stall_slots_count_the_thresholds_reached():
+    """stall_slots bisects the thresholds, so they must rise."""
+    state = {"burghers": 0, "slots": {}}
+    for stall, need in STALL_SLOTS.items():
+        assert list(need) == sorted(need)
+        for burghers in range(0, 70):
+            state["burghers"] = burghers
+            assert R.stall_slots(state, stall) == sum(1 for b in need if burghers >= b)
