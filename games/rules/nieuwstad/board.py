@@ -67,6 +67,8 @@ class Geometry:
             for spot in (a, b):
                 self.forest_always[spot] = always
                 self.forest_borders[spot] = tuple(borders)
+        # Per space of a tile: the tile's first space in board order (how it is named).
+        self.tile_first = {c: sort_cells([a, b])[0] for a, b in board.tiles for c in (a, b)}
         # Tile keys in board order (row, then column), for open_forest.
         self.tile_keys_sorted = tuple(sort_cells(a for a, _b in board.tiles))
 

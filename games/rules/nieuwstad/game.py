@@ -109,7 +109,7 @@ class Nieuwstad(Game):
     def replay_move(self, state, seat, move, rng):
         # A logged move was accepted by `apply` when it was appended: replaying it skips
         # the checks that can only refuse it (verify_match still replays through `apply`).
-        return R.apply(state, seat, move, checked=False)
+        return R.play(state, seat, move, checked=False)
 
     def default_move(self, state, seat):
         return R.default_move(state, seat)

@@ -6,6 +6,7 @@ decision; every move function checks its preconditions, changes the state and ca
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import cache
 from itertools import combinations_with_replacement
 
@@ -129,13 +130,14 @@ def name(state, seat: int) -> str:
     return state["names"][seat]
 
 
-def say(state, text: str, seat: int | None = None, own: str | None = None) -> None:
+def say(state, text: str) -> None:
+    """Record public narration."""
+    state["news"].append({"all": text})
+
+
+def say_to(state, text: str, seat: int, own: str) -> None:
     """Record narration: public `text`; `own` replaces it for `seat` alone."""
-    entry = {"all": text}
-    if seat is not None and own is not None:
-        entry["seat"] = seat
-        entry["own"] = own
-    state["news"].append(entry)
+    state["news"].append({"all": text, "seat": seat, "own": own})
 
 
 # The seats clockwise from each seat, per player count: most moves ask for them.
@@ -300,79 +302,76 @@ def available_characters(state) -> list[str]:
 
 def advance(state) -> None:
     """Run the game on until somebody owes a decision."""
-    while True:
-        if state["pending"] is not None or state["phase"] == "over":
-            return
+    while state["pending"] is None:
         phase = state["phase"]
-        if phase == "opening_forest":
+        if phase == "act":  # after most moves: tested first
+            act = state["act"]
+            order = act["order"]
+            idx = act["idx"]
+            while idx < len(order):  # skipping an actor asks nobody
+                if not skip_actor(state, act, order[idx]):
+                    return
+                idx += 1
+                act["idx"] = idx
+                act["turn"] = {}
+            finish_phase(state)
+        elif phase == "choose":
+            if state["pick"] < len(state["picks"]):
+                return
+            end_round(state)
+        elif phase == "over":
+            return
+        elif phase == "opening_forest":
             if state["idx"] >= len(state["order"]):
                 last = state["order"][-1]
                 state["order"] = [(last - i) % state["n"] for i in range(state["n"])]
                 state["idx"] = 0
                 state["phase"] = "opening_building"
-                continue
-            if not B.any_forest_open(state):
+            elif not B.any_forest_open(state):
                 state["idx"] += 1
-                continue
-            return
-        if phase == "opening_building":
+            else:
+                return
+        elif phase == "opening_building":
             if state["idx"] >= len(state["order"]):
                 start_round(state)
-                continue
-            if not any_starting_option(state):
+            elif not any_starting_option(state):
                 say(state, f"{name(state, state['order'][state['idx']])} found no room.")
                 state["idx"] += 1
-                continue
-            return
-        if phase == "choose":
-            if state["pick"] >= len(state["picks"]):
-                end_round(state)
-                continue
-            return
-        if phase == "act":
-            act = state["act"]
-            if act["idx"] >= len(act["order"]):
-                finish_phase(state)
-                continue
-            seat = act["order"][act["idx"]]
-            if skip_actor(state, seat):
-                act["idx"] += 1
-                act["turn"] = {}
-                continue
-            return
-        raise AssertionError(f"unknown phase {phase}")
+            else:
+                return
+        else:
+            raise AssertionError(f"unknown phase {phase}")
 
 
-def skip_actor(state, seat: int) -> bool:
+def skip_actor(state, act: dict, seat: int) -> bool:
     """Actors who cannot act are skipped [rulebook Course of play]; automatic actions run."""
-    act = state["act"]
     char = act["char"]
-    player = state["players"][seat]
+    if char == "builder":
+        return state["players"][seat]["light"] == 0 and not can_propose_any(state, seat)
+    if char == "merchant":
+        if act["privilege"] and seat == act["chooser"] and not act["turn"].get("paid"):
+            act["turn"]["paid"] = True
+            bonus = privilege_count(state, seat)
+            state["players"][seat]["guilders"] += bonus
+            say(state, f"{name(state, seat)} received {bonus} guilder(s) as Merchant.")
+        return not can_trade(state, seat)
     if char == "woodcutter":
         return not B.any_forest_open(state)
-    if char == "farmer":
-        if farmer_extras(state, seat) == [[]]:
-            produce(state, seat, [])
-            return True
-        return False
     if char == "bailiff":
+        player = state["players"][seat]
         if act["part"] == "buy":
-            if privileged(state, seat) and not act["turn"].get("paid"):
+            if act["privilege"] and seat == act["chooser"] and not act["turn"].get("paid"):
                 act["turn"]["paid"] = True
                 bonus = privilege_count(state, seat)
                 player["guilders"] += bonus
                 say(state, f"{name(state, seat)} received {bonus} guilder(s) as Bailiff.")
             return player["guilders"] < 1 or not state["deck"]
         return not player["hand"] or act["turn"].get("played", 0) >= 2
-    if char == "merchant":
-        if privileged(state, seat) and not act["turn"].get("paid"):
-            act["turn"]["paid"] = True
-            bonus = privilege_count(state, seat)
-            player["guilders"] += bonus
-            say(state, f"{name(state, seat)} received {bonus} guilder(s) as Merchant.")
-        return next(_trades(state, seat), None) is None
-    if char == "builder":
-        return player["light"] == 0 and not can_propose_any(state, seat)
+    if char == "farmer":
+        if farmer_extras(state, seat) == [[]]:
+            produce(state, seat, [])
+            return True
+        return False
     return False
 
 
@@ -572,18 +571,32 @@ def take_forest(state, seat: int, cell: str, checked: bool = True) -> None:
             f"The forest at {cell} cannot be reached: take a tile in the outer area, or in "
             "the city next to the Market or the open area."
         )
-    tile = state["forest"].pop(cell)
-    partner = B.geometry(state["board"]).partner[cell]
-    del state["forest"][partner]
-    cell = B.sort_cells([cell, partner])[0]
-    player = state["players"][seat]
-    gains = dict(FOREST_YIELD[tile])
+    forest = state["forest"]
+    geo = B.geometry(state["board"])
+    tile = forest.pop(cell)
+    del forest[geo.partner[cell]]
+    bonus = 0
     if state["phase"] == "act" and privileged(state, seat):
-        gains["wood"] += privilege_count(state, seat)
-    for good, amount in gains.items():
+        bonus = privilege_count(state, seat)
+    gains, got = forest_gains(tile, bonus)
+    player = state["players"][seat]
+    for good, amount in gains:
         player[good] += amount
-    got = ", ".join(f"{a} {GOOD_NAMES[g]}" for g, a in gains.items())
-    say(state, f"{name(state, seat)} cleared the forest at {cell} ({FOREST_NAMES[tile]}): +{got}.")
+    say(
+        state,
+        f"{name(state, seat)} cleared the forest at {geo.tile_first[cell]} "
+        f"({FOREST_NAMES[tile]}): +{got}.",
+    )
+
+
+@cache
+def forest_gains(tile: str, bonus: int) -> tuple[tuple[tuple[str, int], ...], str]:
+    """What a forest tile yields, the Woodcutter's privilege adding `bonus` wood, and how
+    the history tells it."""
+    gains = dict(FOREST_YIELD[tile])
+    if bonus:
+        gains["wood"] += bonus
+    return tuple(gains.items()), ", ".join(f"{a} {GOOD_NAMES[g]}" for g, a in gains.items())
 
 
 # --- building ---------------------------------------------------------------------------
@@ -749,7 +762,9 @@ def check_place(
         if facing is not None and facing not in DIR_NAMES:
             raise IllegalMove("A building faces north, east, south or west (N, E, S or W).")
     cells = B.sort_cells(cells)
-    if all(geo.area.get(c) == "country" for c in cells):
+    # A building stands wholly in one area (placement_error refuses it otherwise, whatever
+    # the facing): its first space tells which.
+    if geo.area.get(cells[0]) == "country":
         facing = None
     if checked:
         error = B.placement_error(state, building, cells, facing)
@@ -1013,15 +1028,12 @@ def named_terms(state, proposer: int, move: dict) -> dict[int, dict]:
     """The shares a proposal or counter-offer names, keyed by seat clockwise from the
     proposer (as they were checked: `check_terms`)."""
     seats = move["seats"]
+    guilders, wood, points = move["guilders"], move["wood"], move["points"]
     split = {}
-    for s in clockwise(state, proposer):
+    for s in CLOCKWISE[state["n"], proposer]:
         if s in seats:
             i = seats.index(s)
-            split[s] = {
-                "guilders": move["guilders"][i],
-                "wood": move["wood"][i],
-                "points": move["points"][i],
-            }
+            split[s] = {"guilders": guilders[i], "wood": wood[i], "points": points[i]}
     return split
 
 
@@ -1070,10 +1082,13 @@ def check_terms(state, proposer: int, building: Building, move: dict) -> dict[in
 
 
 def terms_text(state, split: dict) -> str:
+    names = state["names"]
     return "; ".join(
-        f"{name(state, int(s))} pays {d['guilders']} g and {d['wood']} wood for "
-        f"{d['points']} point(s)"
-        for s, d in split.items()
+        [
+            f"{names[int(s)]} pays {d['guilders']} g and {d['wood']} wood for "
+            f"{d['points']} point(s)"
+            for s, d in split.items()
+        ]
     )
 
 
@@ -1270,12 +1285,13 @@ def farmer_extras(state, seat: int) -> list[list[str]]:
     """The privilege's choices: an extra of something the player also produces."""
     if not privileged(state, seat):
         return [[]]
+    held = {b["kind"] for b in state["buildings"].values() if b["owner"] == seat}
     kinds = []
     if boats_of(state, seat):
         kinds.append("fish")
-    if owned(state, seat, "grainfield"):
+    if "grainfield" in held:
         kinds.append("grain")
-    if owned(state, seat, "pasture"):
+    if "pasture" in held:
         kinds.append("livestock")
     if not kinds:
         return [[]]
@@ -1296,7 +1312,8 @@ def produce(state, seat: int, extras: list[str]) -> None:
         for b in state["buildings"].values()
         if b["owner"] == seat and b["kind"] in ("grainfield", "pasture")
     ]
-    for b in sorted(fields, key=lambda b: b["cells"][0]):
+    sown = 0
+    for b in fields:
         good = "grain" if b["kind"] == "grainfield" else "livestock"
         harvest = b["crop"]
         if harvest > 0:  # placed in an earlier turn: into stock
@@ -1306,6 +1323,7 @@ def produce(state, seat: int, extras: list[str]) -> None:
         if harvest == 0 or resow:  # an empty field is sown
             b["crop"] = 1
             planted[good].append(b)
+            sown += 1
     fish = boats_of(state, seat)
     player["fish"] += fish
     received["fish"] += fish
@@ -1313,10 +1331,10 @@ def produce(state, seat: int, extras: list[str]) -> None:
         if good == "fish" or received[good] > 0:
             player[good] += 1
             received[good] += 1
-        else:  # only sown: the extra goes onto the fields too [rulebook Farmer]
-            planted[good][0]["crop"] += 1
+        else:  # only sown: the extra goes onto the fields too [rulebook Farmer], the first
+            # in the order of their first spaces' names (as the fields were once sorted)
+            min(planted[good], key=lambda b: b["cells"][0])["crop"] += 1
     parts = [f"{a} {g}" for g, a in received.items() if a]
-    sown = sum(len(v) for v in planted.values())
     text = f"{name(state, seat)} farmed: " + (", ".join(parts) if parts else "nothing harvested")
     if sown:
         text += f"; sowed {sown} field(s)"
@@ -1378,7 +1396,7 @@ def continue_drawing(state) -> None:
             continue
         player["hand"].append(card)
         act["turn"]["to_draw"] -= 1
-        say(state, f"{name(state, seat)} drew a card.", seat, f"You drew {CARDS[card].name}.")
+        say_to(state, f"{name(state, seat)} drew a card.", seat, f"You drew {CARDS[card].name}.")
     next_actor(state)
 
 
@@ -1753,8 +1771,9 @@ def strike(state, card: str) -> None:
 
 
 def stall_slots(state, stall: str) -> int:
-    need = STALL_SLOTS[stall]
-    return sum(1 for b in need if state["burghers"] >= b) - state["slots"].get(stall, 0)
+    # The Burgher counts that open each slot, in rising order: those reached are open.
+    opened = bisect_right(STALL_SLOTS[stall], state["burghers"])
+    return opened - state["slots"].get(stall, 0)
 
 
 def stall_fee_error(state, seat: int, stall: str) -> str:
@@ -1800,6 +1819,41 @@ def merchant_moves(state, seat: int) -> list[dict]:
     return moves
 
 
+def can_trade(state, seat: int) -> bool:
+    """bool(list(_trades(...))) without making the moves: skip_actor asks after every
+    Merchant move. The same tests in the same order as `_trades`."""
+    player = state["players"][seat]
+    turn = state["act"]["turn"]
+    if player["grain"] > 0 or player["livestock"] > 0 or player["game"] > 0:
+        return True
+    if not stall_blocked(state, seat, "timbertrade"):
+        fee = (
+            0
+            if state["stalls"]["timbertrade"] == seat or "timbertrade" in turn.get("used", [])
+            else 1
+        )
+        if turn.get("timber") != "buy" and player["wood"] > 0:
+            return True
+        if turn.get("timber") != "sell" and player["guilders"] - fee > 0:
+            return True
+    if (
+        player["wood"] >= SAWMILL_WOOD
+        and not turn.get("sawmill")
+        and not stall_blocked(state, seat, "sawmill")
+    ):
+        return True
+    for raw, (_done, stall) in CONVERSIONS.items():
+        if player[raw] > 0 and not stall_blocked(state, seat, stall):
+            return True
+    for good, (stall, _g, _p) in SALE_PRICES.items():
+        have = player[good] + player[RAW_OF[good]]
+        if have > 0 and not stall_blocked(state, seat, stall) and stall_slots(state, stall) > 0:
+            return True
+    if player["bread"] and not stall_blocked(state, seat, "inn") and stall_slots(state, "inn") > 0:
+        return any(player[filling] for filling, _g, _p in PASTIES.values())
+    return False
+
+
 def _trades(state, seat: int):
     """The Merchant's moves but 'done', in menu order, one at a time (skip_actor stops at
     the first)."""
@@ -1820,10 +1874,11 @@ def _trades(state, seat: int):
         if turn.get("timber") != "sell":
             for k in range(1, player["guilders"] - fee + 1):
                 yield {"type": "buy", "good": "wood", "count": k, "at": "timbertrade"}
+    # Below, what the player holds is tested before the stalls (the cheaper test).
     if (
-        not stall_blocked(state, seat, "sawmill")
+        player["wood"] >= SAWMILL_WOOD
         and not turn.get("sawmill")
-        and player["wood"] >= SAWMILL_WOOD
+        and not stall_blocked(state, seat, "sawmill")
     ):
         yield {"type": "sawmill"}
     for raw, (_done, stall) in CONVERSIONS.items():
@@ -1831,19 +1886,20 @@ def _trades(state, seat: int):
             for k in range(1, player[raw] + 1):
                 yield {"type": "convert", "good": raw, "count": k}
     for good, (stall, _g, _p) in SALE_PRICES.items():
-        if stall_blocked(state, seat, stall):
+        have = player[good] + player[RAW_OF[good]]
+        if not have or stall_blocked(state, seat, stall):
             continue
-        raw = RAW_OF[good]
-        have = player[good] + player[raw]
         for k in range(1, min(have, stall_slots(state, stall)) + 1):
             yield {"type": "sell", "good": good, "count": k, "at": stall}
-    if not stall_blocked(state, seat, "inn") and stall_slots(state, "inn") > 0 and player["bread"]:
+    if player["bread"] and not stall_blocked(state, seat, "inn") and stall_slots(state, "inn") > 0:
         for pasty, (filling, _g, _p) in PASTIES.items():
             if player[filling]:
                 yield {"type": "pasty", "filling": pasty}
 
 
-def merchant_act(state, seat: int, move: dict) -> None:
+def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
+    """A Merchant's trade or 'done'. Not `checked` (a logged move): the checks that can only
+    refuse the trade are skipped."""
     kind = move["type"]
     player = state["players"][seat]
     turn = state["act"]["turn"]
@@ -1853,13 +1909,14 @@ def merchant_act(state, seat: int, move: dict) -> None:
         next_actor(state)
         return
     if kind == "sawmill":
-        error = stall_fee_error(state, seat, "sawmill")
-        if error:
-            raise IllegalMove(error)
-        if turn.get("sawmill"):
-            raise IllegalMove("The Sawmill saws 2 wood per player per Merchant phase.")
-        if player["wood"] < SAWMILL_WOOD:
-            raise IllegalMove("The Sawmill needs 2 wood.")
+        if checked:
+            error = stall_fee_error(state, seat, "sawmill")
+            if error:
+                raise IllegalMove(error)
+            if turn.get("sawmill"):
+                raise IllegalMove("The Sawmill saws 2 wood per player per Merchant phase.")
+            if player["wood"] < SAWMILL_WOOD:
+                raise IllegalMove("The Sawmill needs 2 wood.")
         use_stall(state, seat, "sawmill")
         turn["sawmill"] = True
         player["wood"] -= SAWMILL_WOOD
@@ -1867,42 +1924,54 @@ def merchant_act(state, seat: int, move: dict) -> None:
         say(state, f"{who} sawed 2 wood into 2 planks at the Sawmill.")
         return
     count = move.get("count", 1)
-    if kind != "pasty" and (not isinstance(count, int) or count < 1):
+    if checked and kind != "pasty" and (not isinstance(count, int) or count < 1):
         raise IllegalMove("Say how many (1 or more).")
     good = move.get("good")
+    if kind == "sell":
+        at = move.get("at")
+        if at == "market":
+            market_sale(state, seat, good, count, checked)
+        elif at == "timbertrade":
+            timber_sale(state, seat, good, count, checked)
+        else:
+            stall_sale(state, seat, good, count, at, checked)
+        return
     if kind == "convert":
-        if good not in CONVERSIONS:
+        if checked and good not in CONVERSIONS:
             raise IllegalMove(
                 "Convert livestock or game (Butcher), grain (Baker) or fish (Fishmonger)."
             )
         done, stall = CONVERSIONS[good]
-        error = stall_fee_error(state, seat, stall)
-        if error:
-            raise IllegalMove(error)
-        if player[good] < count:
-            raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]}.")
+        if checked:
+            error = stall_fee_error(state, seat, stall)
+            if error:
+                raise IllegalMove(error)
+            if player[good] < count:
+                raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]}.")
         use_stall(state, seat, stall)
         player[good] -= count
         player[done] += count
         say(state, f"{who} turned {count} {GOOD_NAMES[good]} into {GOOD_NAMES[done]}.")
         return
     if kind == "buy":
-        if good != "wood" or move.get("at") != "timbertrade":
-            raise IllegalMove("Only wood can be bought, at the Timber trade.")
-        error = stall_fee_error(state, seat, "timbertrade")
-        if error:
-            raise IllegalMove(error)
-        if turn.get("timber") == "sell":
-            raise IllegalMove("You sold wood this turn; you cannot also buy it.")
-        fee = (
-            0
-            if state["stalls"]["timbertrade"] == seat or "timbertrade" in turn.get("used", [])
-            else 1
-        )
-        if player["guilders"] - fee < count:
-            raise IllegalMove(
-                f"{count} wood cost {count} guilders (+{fee} fee); you have {player['guilders']}."
+        if checked:
+            if good != "wood" or move.get("at") != "timbertrade":
+                raise IllegalMove("Only wood can be bought, at the Timber trade.")
+            error = stall_fee_error(state, seat, "timbertrade")
+            if error:
+                raise IllegalMove(error)
+            if turn.get("timber") == "sell":
+                raise IllegalMove("You sold wood this turn; you cannot also buy it.")
+            fee = (
+                0
+                if state["stalls"]["timbertrade"] == seat or "timbertrade" in turn.get("used", [])
+                else 1
             )
+            if player["guilders"] - fee < count:
+                raise IllegalMove(
+                    f"{count} wood cost {count} guilders (+{fee} fee); "
+                    f"you have {player['guilders']}."
+                )
         use_stall(state, seat, "timbertrade")
         turn["timber"] = "buy"
         player["guilders"] -= count
@@ -1911,16 +1980,17 @@ def merchant_act(state, seat: int, move: dict) -> None:
         return
     if kind == "pasty":
         pasty = move.get("filling")
-        if pasty not in PASTIES:
+        if checked and pasty not in PASTIES:
             raise IllegalMove("Sell a meat, game or fish pasty.")
         filling, g, p = PASTIES[pasty]
-        error = stall_fee_error(state, seat, "inn")
-        if error:
-            raise IllegalMove(error)
-        if stall_slots(state, "inn") <= 0:
-            raise IllegalMove("The Inn has no demand left (it grows with the Burghers).")
-        if not player["bread"] or not player[filling]:
-            raise IllegalMove(f"A {pasty} pasty needs 1 bread and 1 {GOOD_NAMES[filling]}.")
+        if checked:
+            error = stall_fee_error(state, seat, "inn")
+            if error:
+                raise IllegalMove(error)
+            if stall_slots(state, "inn") <= 0:
+                raise IllegalMove("The Inn has no demand left (it grows with the Burghers).")
+            if not player["bread"] or not player[filling]:
+                raise IllegalMove(f"A {pasty} pasty needs 1 bread and 1 {GOOD_NAMES[filling]}.")
         use_stall(state, seat, "inn")
         player["bread"] -= 1
         player[filling] -= 1
@@ -1929,19 +1999,28 @@ def merchant_act(state, seat: int, move: dict) -> None:
         gain_points(player, p)
         say(state, f"{who} sold a {pasty} pasty at the Inn: +{g} g, +{p} points.")
         return
-    if kind != "sell":
-        raise IllegalMove("Trade at the Market or a stall, or say 'done'.")
-    at = move.get("at")
-    if at == "market":
+    raise IllegalMove("Trade at the Market or a stall, or say 'done'.")
+
+
+def market_sale(state, seat: int, good, count: int, checked: bool) -> None:
+    player = state["players"][seat]
+    if checked:
         if good not in ("grain", "livestock", "game"):
             raise IllegalMove("The Market buys grain, livestock and game.")
         if player[good] < count:
             raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]}.")
-        player[good] -= count
-        player["guilders"] += count
-        say(state, f"{who} sold {count} {GOOD_NAMES[good]} at the Market for {count} g.")
-        return
-    if at == "timbertrade":
+    player[good] -= count
+    player["guilders"] += count
+    say(
+        state,
+        f"{name(state, seat)} sold {count} {GOOD_NAMES[good]} at the Market for {count} g.",
+    )
+
+
+def timber_sale(state, seat: int, good, count: int, checked: bool) -> None:
+    player = state["players"][seat]
+    turn = state["act"]["turn"]
+    if checked:
         if good != "wood":
             raise IllegalMove("The Timber trade buys wood (not planks).")
         error = stall_fee_error(state, seat, "timbertrade")
@@ -1951,30 +2030,37 @@ def merchant_act(state, seat: int, move: dict) -> None:
             raise IllegalMove("You bought wood this turn; you cannot also sell it.")
         if player["wood"] < count:
             raise IllegalMove(f"You have {player['wood']} wood.")
-        use_stall(state, seat, "timbertrade")
-        turn["timber"] = "sell"
-        player["wood"] -= count
-        player["guilders"] += count
-        say(state, f"{who} sold {count} wood at the Timber trade for {count} g.")
-        return
-    if good not in SALE_PRICES or SALE_PRICES[good][0] != at:
+    use_stall(state, seat, "timbertrade")
+    turn["timber"] = "sell"
+    player["wood"] -= count
+    player["guilders"] += count
+    say(state, f"{name(state, seat)} sold {count} wood at the Timber trade for {count} g.")
+
+
+def stall_sale(state, seat: int, good, count: int, at, checked: bool) -> None:
+    """Processed goods at their specialist's stall, raw goods made up the shortfall."""
+    player = state["players"][seat]
+    if checked and (good not in SALE_PRICES or SALE_PRICES[good][0] != at):
         raise IllegalMove(
             "Sell meat or game meat at the butcher, bread at the baker, smoked fish at the "
             "fishmonger."
         )
     stall, g, p = SALE_PRICES[good]
-    error = stall_fee_error(state, seat, stall)
-    if error:
-        raise IllegalMove(error)
-    free = stall_slots(state, stall)
-    if count > free:
-        raise IllegalMove(
-            f"The {BUILDINGS[stall].name} has demand for {free} more now "
-            f"({state['burghers']} Burghers)."
-        )
     raw = RAW_OF[good]
-    if player[good] + player[raw] < count:
-        raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]} and {player[raw]} {raw}.")
+    if checked:
+        error = stall_fee_error(state, seat, stall)
+        if error:
+            raise IllegalMove(error)
+        free = stall_slots(state, stall)
+        if count > free:
+            raise IllegalMove(
+                f"The {BUILDINGS[stall].name} has demand for {free} more now "
+                f"({state['burghers']} Burghers)."
+            )
+        if player[good] + player[raw] < count:
+            raise IllegalMove(
+                f"You have {player[good]} {GOOD_NAMES[good]} and {player[raw]} {raw}."
+            )
     use_stall(state, seat, stall)
     from_raw = max(0, count - player[good])
     player[raw] -= from_raw
@@ -1984,8 +2070,8 @@ def merchant_act(state, seat: int, move: dict) -> None:
     gain_points(player, p * count)
     say(
         state,
-        f"{who} sold {count} {GOOD_NAMES[good]} at the {BUILDINGS[stall].name}: "
-        f"+{g * count} g, +{p * count} points.",
+        f"{name(state, seat)} sold {count} {GOOD_NAMES[good]} at the "
+        f"{BUILDINGS[stall].name}: +{g * count} g, +{p * count} points.",
     )
 
 
@@ -2131,104 +2217,119 @@ def legal_moves(state, seat: int) -> list[dict]:
     return [{"type": "pass"}]
 
 
-def apply(state, seat: int, move: dict, checked: bool = True) -> dict:
-    """Make the move. `checked` false is for a move read back from the log, which this
-    accepted when it was appended: the checks that can only refuse a move (whose turn it is,
-    where a building may stand, a proposal's terms, ...) are skipped; the state changes
-    exactly as it would with them."""
+def apply(state, seat: int, move: dict) -> dict:
+    """Make the move, or raise IllegalMove (the state unchanged) saying why not."""
     if not isinstance(move, dict):
         raise IllegalMove("A move is a command such as 'pass'.")
-    if checked and seat not in to_act(state):
+    if seat not in to_act(state):
         raise IllegalMove("It is not your turn.")
     news = state["news"]
-    state["news"] = []
     try:
-        dispatch(state, seat, move, checked)
+        return play(state, seat, move, True)
     except IllegalMove:
         state["news"] = news
         raise
+
+
+def play(state, seat: int, move: dict, checked: bool) -> dict:
+    """Make the move of the seat to act (see `apply`). Not `checked`: a move read back from
+    the log, which `apply` accepted when it was appended; the checks that can only refuse a
+    move (where a building may stand, a proposal's terms, ...) are skipped, and the state
+    changes exactly as with them."""
+    state["news"] = []
+    if state["pending"] is not None:
+        answer_pending(state, seat, move, checked)
+    else:
+        phase = state["phase"]
+        if phase == "act":  # most moves: tested first
+            ACT_MOVES[state["act"]["char"]](state, seat, move, checked)
+        elif phase == "choose":
+            if move.get("type") != "choose":
+                raise IllegalMove("Choose a character first.")
+            choose(state, seat, move, checked)
+        elif phase == "opening_forest":
+            if move.get("type") != "forest":
+                raise IllegalMove("Choose a forest tile to clear: 'take forest C4'.")
+            take_forest(state, seat, move.get("cell"), checked)
+            state["idx"] += 1
+        elif phase == "opening_building":
+            if move.get("type") != "build":
+                raise IllegalMove("Place your starting building: a House, a Grain field or a Boat.")
+            build_start(state, seat, move)
+        else:
+            raise AssertionError(f"no moves in phase {phase}")
     advance(state)
     return state
 
 
-def dispatch(state, seat: int, move: dict, checked: bool = True) -> None:
+def woodcutter_move(state, seat: int, move: dict, checked: bool = True) -> None:
     kind = move.get("type")
-    pending = state["pending"]
-    if pending is not None:
-        answer_pending(state, seat, move, checked)
-    elif state["phase"] == "opening_forest":
-        if kind != "forest":
-            raise IllegalMove("Choose a forest tile to clear: 'take forest C4'.")
+    if kind == "forest":
         take_forest(state, seat, move.get("cell"), checked)
-        state["idx"] += 1
-    elif state["phase"] == "opening_building":
-        if kind != "build":
-            raise IllegalMove("Place your starting building: a House, a Grain field or a Boat.")
-        build_start(state, seat, move)
-    elif state["phase"] == "choose":
-        if kind != "choose":
-            raise IllegalMove("Choose a character first.")
-        choose(state, seat, move, checked)
+    elif kind == "pass":
+        say(state, f"{name(state, seat)} passed.")
     else:
-        act_move(state, seat, move, checked)
+        raise IllegalMove("Take a forest tile ('take forest C4') or pass.")
+    next_actor(state)
 
 
-def act_move(state, seat: int, move: dict, checked: bool = True) -> None:
-    act = state["act"]
-    char = act["char"]
+def builder_move(state, seat: int, move: dict, checked: bool = True) -> None:
     kind = move.get("type")
-    if char == "woodcutter":
-        if kind == "pass":
-            say(state, f"{name(state, seat)} passed.")
-        elif kind == "forest":
-            take_forest(state, seat, move.get("cell"), checked)
-        else:
-            raise IllegalMove("Take a forest tile ('take forest C4') or pass.")
+    if kind == "build":
+        build(state, seat, move, checked)
+    elif kind == "propose":
+        propose(state, seat, move, checked)
+    elif kind == "pass":
+        say(state, f"{name(state, seat)} built nothing.")
         next_actor(state)
-    elif char == "builder":
-        if kind == "pass":
-            say(state, f"{name(state, seat)} built nothing.")
-            next_actor(state)
-        elif kind == "build":
-            build(state, seat, move, checked)
-        elif kind == "propose":
-            propose(state, seat, move, checked)
-        elif kind == "play" and move.get("card") == "housebuilding":
-            player = state["players"][seat]
-            if "housebuilding" not in player["hand"]:
-                raise IllegalMove("You do not hold House Building.")
-            if act["turn"].get("housebuilding"):
-                raise IllegalMove("You already played House Building this turn.")
-            player["hand"].remove("housebuilding")
-            state["discard"].append("housebuilding")
-            act["turn"]["housebuilding"] = True
-            say(
-                state,
-                f"{name(state, seat)} played House Building: 2 g and 2 wood off a House or "
-                "Manor house.",
-            )
-        else:
-            raise IllegalMove("Build ('build house at D5 facing north'), propose, or pass.")
-    elif char == "farmer":
-        if kind != "farm":
-            raise IllegalMove("Say 'farm' (the chooser may add 'extra grain', 'extra fish'...).")
-        farm(state, seat, move, checked)
-    elif char == "bailiff":
-        if act["part"] == "buy":
-            if kind != "buy":
-                raise IllegalMove("Buy 0, 1 or 2 cards: 'buy 1 card' or 'buy 0'.")
-            buy_cards(state, seat, move.get("count"))
-        elif kind == "done" or kind == "pass" and ruleset(state) >= 2:
-            say(state, f"{name(state, seat)} played no more cards.")
-            next_actor(state)
-        elif kind == "play":
-            play_card(state, seat, move, checked)
-        else:
-            raise IllegalMove("Play a wish card ('play gatherer') or say 'done'.")
-    elif char == "merchant":
-        merchant_act(state, seat, move)
+    elif kind == "play" and move.get("card") == "housebuilding":
+        player = state["players"][seat]
+        turn = state["act"]["turn"]
+        if "housebuilding" not in player["hand"]:
+            raise IllegalMove("You do not hold House Building.")
+        if turn.get("housebuilding"):
+            raise IllegalMove("You already played House Building this turn.")
+        player["hand"].remove("housebuilding")
+        state["discard"].append("housebuilding")
+        turn["housebuilding"] = True
+        say(
+            state,
+            f"{name(state, seat)} played House Building: 2 g and 2 wood off a House or "
+            "Manor house.",
+        )
     else:
-        raise IllegalMove("Nothing to do here.")
+        raise IllegalMove("Build ('build house at D5 facing north'), propose, or pass.")
+
+
+def farmer_move(state, seat: int, move: dict, checked: bool = True) -> None:
+    if move.get("type") != "farm":
+        raise IllegalMove("Say 'farm' (the chooser may add 'extra grain', 'extra fish'...).")
+    farm(state, seat, move, checked)
+
+
+def bailiff_move(state, seat: int, move: dict, checked: bool = True) -> None:
+    kind = move.get("type")
+    if state["act"]["part"] == "buy":
+        if kind != "buy":
+            raise IllegalMove("Buy 0, 1 or 2 cards: 'buy 1 card' or 'buy 0'.")
+        buy_cards(state, seat, move.get("count"))
+    elif kind == "done" or kind == "pass" and ruleset(state) >= 2:
+        say(state, f"{name(state, seat)} played no more cards.")
+        next_actor(state)
+    elif kind == "play":
+        play_card(state, seat, move, checked)
+    else:
+        raise IllegalMove("Play a wish card ('play gatherer') or say 'done'.")
+
+
+# The moves of the action phase, per character (the Rentmaster's phase asks nobody).
+ACT_MOVES = {
+    "woodcutter": woodcutter_move,
+    "builder": builder_move,
+    "farmer": farmer_move,
+    "bailiff": bailiff_move,
+    "merchant": merchant_act,
+}
 
 
 def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
@@ -2245,11 +2346,10 @@ def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
                 "Answer the proposal: 'accept', 'decline'"
                 + (" or a counter-offer ('counter: ...')." if ruleset(state) >= 2 else ".")
             )
-        split = pending["split"][str(seat)]
-        if answer == "accept" and not can_afford(
-            state["players"][seat], split["guilders"], split["wood"]
-        ):
-            raise IllegalMove("You cannot pay your share any more.")
+        if checked and answer == "accept":
+            split = pending["split"][str(seat)]
+            if not can_afford(state["players"][seat], split["guilders"], split["wood"]):
+                raise IllegalMove("You cannot pay your share any more.")
         pending["answers"][str(seat)] = answer
         # Worded wrongly ("acceptd"), but narration is part of the hashed position: the
         # history puts it right (text.worded), so stored logs keep their digests.

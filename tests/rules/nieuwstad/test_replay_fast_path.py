@@ -7,7 +7,9 @@ import pytest
 from games.engine import copy_state, event_rng, get_game, playout
 from games.rules.nieuwstad import board as B
 from games.rules.nieuwstad import rules as R
-from games.rules.nieuwstad.data import BUILDINGS
+from games.rules.nieuwstad.data import BOARDS, BUILDINGS, STALL_SLOTS
+
+from .helpers import game_at_choice, put, send
 
 VARIANTS = [
     (1, 4, {}),
@@ -65,7 +67,39 @@ def test_short_cuts_match_the_plain_definitions(version, players, options, seed,
         assert R.any_starting_option(state) == bool(R.starting_options(state, 0))
         if state["phase"] == "act":
             for s in range(players):
+                if state["act"]["char"] == "merchant":
+                    assert R.can_trade(state, s) == bool(list(R._trades(state, s)))
                 if s not in state["act"]["proposed"]:
                     plain = any(R.proposable(state, s, b) for b in BUILDINGS.values())
                     assert R.can_propose_any(state, s) == plain
         state = game.apply(state, seat, move, event_rng(log.seed, seq))
+
+
+def test_a_tile_is_named_by_its_first_space_in_board_order():
+    for key in ("small", "large"):
+        geo = B.geometry(key)
+        for a, b in geo.board.tiles:
+            assert geo.tile_first[a] == geo.tile_first[b] == B.sort_cells([a, b])[0]
+
+
+def test_the_farmers_extra_goes_onto_the_field_first_by_its_spaces_name():
+    """The fields are not sorted any more: the extra still goes onto the field whose first
+    space's name comes first (the order they were once sorted in), not the first built."""
+    state = game_at_choice(3)
+    first, later = sorted(BOARDS[state["board"]].countryside)[-2:]
+    put(state, 0, "grainfield", [later])  # built first
+    put(state, 0, "grainfield", [first])
+    send(state, 0, "farmer")
+    send(state, 0, "farm extra grain")
+    assert state["buildings"][state["cells"][first]]["crop"] == 2
+    assert state["buildings"][state["cells"][later]]["crop"] == 1
+
+
+def test_stall_slots_count_the_thresholds_reached():
+    """stall_slots bisects the thresholds, so they must rise."""
+    state = {"burghers": 0, "slots": {}}
+    for stall, need in STALL_SLOTS.items():
+        assert list(need) == sorted(need)
+        for burghers in range(0, 70):
+            state["burghers"] = burghers
+            assert R.stall_slots(state, stall) == sum(1 for b in need if burghers >= b)
