@@ -572,20 +572,34 @@ def repair_cost(state: State, seat: int, card: int) -> int:
     return 0 if char_of(state, seat) == "foreman" else REPAIR_COST[PLANS[card].kind]
 
 
+# What each plan costs in all: no one holding fewer goods and gold can pay for it.
+PLAN_TOTAL_COST = tuple(sum(k for _, k in plan.cost) for plan in PLANS)
+
+
 def has_build_action(state: State, seat: int) -> bool:
     """Whether the seat may still demolish, repair or build this turn (asked after every
     building move, so one pass over the town and no lists built)."""
-    may_demolish = not state["demolished"] and not state["built"]
     player = state["players"][seat]
-    for s in state["town"]:
-        if s is not None and s["owner"] == seat:
-            if may_demolish or (
-                s["damaged"] and player["silver"] >= repair_cost(state, seat, s["card"])
+    if not state["demolished"] and not state["built"]:
+        for s in state["town"]:
+            if s is not None and s["owner"] == seat:
+                return True  # it may demolish
+    else:
+        for s in state["town"]:
+            if (
+                s is not None
+                and s["damaged"]
+                and s["owner"] == seat
+                and player["silver"] >= repair_cost(state, seat, s["card"])
             ):
                 return True
+    # Each good or gold pays for one resource at most (a Mason's swap too), so a plan
+    # costing more than all of them is out without working out its payment.
+    means = sum(player["res"].values()) + player["gold"]
     for card in (*player["hand"], *state["communal"]):
         if (
             card is not None
+            and PLAN_TOTAL_COST[card] <= means
             and payment(state, seat, card) is not None
             and build_spaces(state, seat, card)
         ):
@@ -1028,10 +1042,11 @@ def lodge(state: State) -> None:
             earned[owner] += pay
         lodging.append([person, where, owner, pay])
     state["lodging"] = lodging
-    for s in range(n):
-        if char_of(state, s) == "innkeeper" and at_board_inn >= 3:
-            state["players"][s]["silver"] += at_board_inn // 3
-            news(state, f"{state['names'][s]} (Innkeeper) gained {at_board_inn // 3} silver")
+    if at_board_inn >= 3:
+        for s in range(n):
+            if char_of(state, s) == "innkeeper":
+                state["players"][s]["silver"] += at_board_inn // 3
+                news(state, f"{state['names'][s]} (Innkeeper) gained {at_board_inn // 3} silver")
     news(state, "income: " + ", ".join(f"{state['names'][s]} {earned[s]}" for s in range(n)))
 
 
@@ -1227,6 +1242,9 @@ def pass_trade(state: State, seat: int) -> None:
 # --- end of turn and end of game ----------------------------------------------------------
 
 
+LOWEST_RESOURCE_LIMIT = min(HOLDING_LIMIT[r] for r in RESOURCES)
+
+
 def end_turn(state: State) -> None:
     state["phase"] = "end"
     state["cur"] = None
@@ -1243,12 +1261,14 @@ def end_turn(state: State) -> None:
             state["communal"][slot] = state[deck].pop(0)
     for seat, player in enumerate(state["players"]):
         held = player["res"]
-        for r in RESOURCES:
-            excess = held[r] - HOLDING_LIMIT[r]
-            if excess > 0:
-                held[r] -= excess
-                state["wheel"][r] += excess
-                news(state, f"{state['names'][seat]} put {excess} {r} on the wheel (limit)")
+        # Most hold no more of anything than the lowest limit: nothing to check one by one.
+        if max(held.values()) > LOWEST_RESOURCE_LIMIT:
+            for r in RESOURCES:
+                excess = held[r] - HOLDING_LIMIT[r]
+                if excess > 0:
+                    held[r] -= excess
+                    state["wheel"][r] += excess
+                    news(state, f"{state['names'][seat]} put {excess} {r} on the wheel (limit)")
         excess = player["gold"] - HOLDING_LIMIT["gold"]
         if excess > 0:
             player["gold"] -= excess
