@@ -327,6 +327,12 @@ def select_resources(state: State, seat: int, chosen: list[str], rng) -> None:
             raise IllegalMove(f"{r} is not a resource; choose from {', '.join(RESOURCES)}.")
         if state["supply"][r] < 1:
             raise IllegalMove(f"The supply has no {r} left.")
+    fill_wheel(state, chosen, rng)
+
+
+def fill_wheel(state: State, chosen: list[str], rng) -> None:
+    """Put the resources `select_resources` has checked (or read back from the log) on the
+    wheel and roll the dice."""
     for r in chosen:
         state["wheel"][r] += take_from_supply(state, r, 1)
     roll_dice(state, rng, state["n"])
@@ -359,6 +365,11 @@ def place_bid(state: State, seat: int, silver: int) -> None:
         raise IllegalMove("A bid is a whole number of silver, 0 or more.")
     if silver > have:
         raise IllegalMove(f"You have {have} silver; you cannot bid {silver}.")
+    enter_bid(state, seat, silver)
+
+
+def enter_bid(state: State, seat: int, silver: int) -> None:
+    """Seal a bid `place_bid` has checked (or one read back from the log)."""
     state["bids"][seat] = silver
     if None not in state["bids"]:
         reveal_bids(state)
@@ -1105,6 +1116,12 @@ def buy_plan(state: State, seat: int, deck: str, discards: list[int]) -> None:
         raise IllegalMove(
             f"You may hold at most {hand_limit(state, seat)} plans: discard one to buy another."
         )
+    draw_plans(state, seat, deck, discards, price)
+
+
+def draw_plans(state: State, seat: int, deck: str, discards: list[int], price: int) -> None:
+    """A plan purchase `buy_plan` has checked (or one read back from the log)."""
+    player = state["players"][seat]
     player["silver"] -= price
     for c in discards:
         player["hand"].remove(c)
@@ -1228,6 +1245,12 @@ def buy_resource(state: State, seat: int, resource: str) -> None:
         raise IllegalMove(
             f"A resource costs {price} silver this round; you have {player['silver']}."
         )
+    take_resource(state, seat, resource, price)
+
+
+def take_resource(state: State, seat: int, resource: str, price: int) -> None:
+    """A purchase `buy_resource` has checked (or one read back from the log)."""
+    player = state["players"][seat]
     player["silver"] -= price
     state["market"][resource] -= 1
     player["res"][resource] += 1
