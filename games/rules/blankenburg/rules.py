@@ -583,6 +583,8 @@ def repair_cost(state: State, seat: int, card: int) -> int:
     return 0 if char_of(state, seat) == "foreman" else REPAIR_COST[PLANS[card].kind]
 
 
+# No repair for anyone holding less silver, but the Foreman, who repairs for nothing.
+LOWEST_REPAIR_COST = min(REPAIR_COST.values())
 # What each plan costs in all: no one holding fewer goods and gold can pay for it.
 PLAN_TOTAL_COST = tuple(sum(k for _, k in plan.cost) for plan in PLANS)
 
@@ -595,7 +597,7 @@ def has_build_action(state: State, seat: int) -> bool:
         for s in state["town"]:
             if s is not None and s["owner"] == seat:
                 return True  # it may demolish
-    else:
+    elif player["silver"] >= LOWEST_REPAIR_COST or player["char"] == "foreman":
         for s in state["town"]:
             if (
                 s is not None
@@ -885,8 +887,12 @@ def damage(state: State, which: str, card: str) -> None:
         owners = (
             [*range(state["n"]), MASTER_BUILDER] if state["master_builder"] else range(state["n"])
         )
+        standing_of: dict[int, list[int]] = {owner: [] for owner in owners}  # one pass
+        for i, s in enumerate(town):
+            if s is not None and not s["damaged"]:
+                standing_of[s["owner"]].append(i)
         for owner in owners:
-            mine = [i for i in owned_spaces(state, owner) if not town[i]["damaged"]]
+            mine = standing_of[owner]
             if which == "low-commercial":
                 mine = [i for i in mine if PLANS[town[i]["card"]].district == "commercial"]
                 if mine:
@@ -1319,16 +1325,25 @@ def end_turn(state: State) -> None:
 
 
 def final_repairers(state: State) -> list[int]:
-    return [s for s in range(state["n"]) if final_repair_spaces(state, s)]
+    turn = state["turn"]
+    damaged_now = {
+        s["owner"]
+        for s in state["town"]
+        if s is not None and s["damaged"] and s["dmg_turn"] == turn
+    }
+    return [s for s in range(state["n"]) if s in damaged_now and final_repair_spaces(state, s)]
 
 
 def final_repair_spaces(state: State, seat: int) -> list[int]:
     """The last repair window: only structures damaged during the last turn [R]."""
+    turn = state["turn"]
     return [
         i
-        for i in owned_spaces(state, seat)
-        if state["town"][i]["damaged"]
-        and state["town"][i]["dmg_turn"] == state["turn"]
+        for i, s in enumerate(state["town"])
+        if s is not None
+        and s["owner"] == seat
+        and s["damaged"]
+        and s["dmg_turn"] == turn
         and can_repair(state, seat, i)
     ]
 
@@ -1385,6 +1400,13 @@ def score(state: State) -> None:
             leaders = [o for o, c in counts.items() if c == top]
             if len(leaders) == 1 and leaders[0] >= 0:
                 winners_of[district] = leaders[0]
+    owned_of = [0] * n  # each seat's structures, and how many are damaged: one pass
+    damaged_of = [0] * n
+    for s in state["town"]:
+        if s is not None and s["owner"] >= 0:
+            owned_of[s["owner"]] += 1
+            if s["damaged"]:
+                damaged_of[s["owner"]] += 1
     for seat, player in enumerate(state["players"]):
         resources = sum(player["res"].values())
         for r in RESOURCES:
@@ -1395,8 +1417,7 @@ def score(state: State) -> None:
         from_silver = min(cap, player["silver"] // SILVER_PER_PRESTIGE)
         from_gold = player["gold"]
         bonus = sum(MAJORITY_BONUS[d] for d, w in winners_of.items() if w == seat)
-        owned = owned_spaces(state, seat)
-        damaged = sum(1 for i in owned if state["town"][i]["damaged"])
+        damaged = damaged_of[seat]
         before = player["prestige"]
         player["prestige"] = max(0, before + from_silver + from_gold + bonus - damaged)
         details["players"].append(
@@ -1410,7 +1431,7 @@ def score(state: State) -> None:
                 "majorities": sorted(d for d, w in winners_of.items() if w == seat),
                 "majority_bonus": bonus,
                 "damaged_penalty": damaged,
-                "structures": len(owned),
+                "structures": owned_of[seat],
                 "final": player["prestige"],
             }
         )
