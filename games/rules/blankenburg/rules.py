@@ -1003,6 +1003,8 @@ def accept_offer(state: State, seat: int, effect: tuple, move: dict) -> None:
         news(state, f"{name} repaired the {PLANS[state['town'][move['space']]['card']].name}")
 
 
+# Each plan as lodging reads it: its name and how many it sleeps.
+PLAN_BEDS = tuple((plan.name, plan.capacity) for plan in PLANS)
 # Each person as lodging reads them: their name and their wishes in order, a player's inn last.
 CITIZEN_GUESTS = tuple((c.name, (*c.prefs, INN)) for c in CITIZENS)
 VISITOR_GUESTS = tuple((v.name, (*v.prefs, INN)) for v in VISITORS)
@@ -1023,12 +1025,17 @@ def lodge(state: State) -> None:
     beds: dict[str, list[list[int]]] = {}
     for i, s in enumerate(town):
         if s is not None and not s["damaged"]:
-            plan = PLANS[s["card"]]
+            name, capacity = PLAN_BEDS[s["card"]]
             owner = s["owner"]
             rank = n if owner == MASTER_BUILDER else (owner - first) % n
-            beds.setdefault(plan.name, []).append([rank, i, plan.capacity])
-    for free in beds.values():
-        free.sort()
+            free = beds.get(name)
+            if free is None:
+                beds[name] = [[rank, i, capacity]]
+            else:  # the town has more than one: in the order ties are broken
+                free.append([rank, i, capacity])
+                free.sort()
+    players = state["players"]
+    income_mod = state["income_mod"]
     earned = [0] * n
     at_board_inn = 0
     lodging = []
@@ -1049,13 +1056,13 @@ def lodge(state: State) -> None:
         s = town[where]
         owner = s["owner"]
         district = space_district(state, where)
-        pay = PLANS[s["card"]].income * state["income_mod"].get(district, 1)
-        if owner >= 0 and district == "religious" and char_of(state, owner) == "abbess":
-            pay += 1
         if owner == MASTER_BUILDER:
             pay = 0
         else:
-            state["players"][owner]["silver"] += pay
+            pay = PLANS[s["card"]].income * income_mod.get(district, 1)
+            if district == "religious" and players[owner]["char"] == "abbess":
+                pay += 1
+            players[owner]["silver"] += pay
             earned[owner] += pay
         lodging.append([person, where, owner, pay])
     state["lodging"] = lodging
