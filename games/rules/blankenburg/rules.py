@@ -379,7 +379,8 @@ def reveal_bids(state: State) -> None:
     n = state["n"]
     bids = state["bids"]
     first = state["first"]
-    ranked = sorted(range(n), key=lambda s: (-bids[s], (s - first) % n))
+    # Highest bid first, ties in turn order (a stable sort keeps that order among equals).
+    ranked = sorted(seat_order(n, first), key=bids.__getitem__, reverse=True)
     zero = ZERO_BID_SILVER_SIX if n == 6 else ZERO_BID_SILVER
     for s in range(n):
         if bids[s] == 0:
@@ -409,7 +410,8 @@ def zero_bid_gain(state: State, seat: int) -> int:
 
 
 def wheel_categories(state: State) -> list[str]:
-    return [r for r in RESOURCES if state["wheel"][r] > 0]
+    wheel = state["wheel"]  # no count is negative
+    return [r for r in RESOURCES if wheel[r]]
 
 
 def advance_picks(state: State) -> None:
@@ -1084,13 +1086,15 @@ def start_market(state: State) -> None:
 
 def can_buy_plan(state: State, seat: int) -> bool:
     silver = state["players"][seat]["silver"]
-    return any(
-        silver >= plan_price(state, seat, d) and state[f"{d}_deck"] for d in ("basic", "grand")
-    )
+    if state["basic_deck"] and silver >= plan_price(state, seat, "basic"):
+        return True
+    return bool(state["grand_deck"]) and silver >= plan_price(state, seat, "grand")
 
 
 def plan_price(state: State, seat: int, deck: str) -> int:
-    return PLAN_PRICE[deck] - (1 if char_of(state, seat) == "architect" else 0)
+    if state["players"][seat]["char"] == "architect":
+        return PLAN_PRICE[deck] - 1
+    return PLAN_PRICE[deck]
 
 
 def may_be_asked_for_plans(state: State, seat: int) -> bool:
@@ -1200,8 +1204,9 @@ def may_be_asked_to_trade(state: State, seat: int) -> bool:
 
 
 def next_trader(state: State, candidates: tuple[int, ...]) -> None:
+    purse = HIDDEN_PURSE if is_v2(state) else None  # as may_be_asked_to_trade
     for seat in candidates:
-        if may_be_asked_to_trade(state, seat):
+        if can_trade(state, seat, purse):
             state["cur"] = seat
             return
     if state["round"] == 1:
@@ -1215,7 +1220,7 @@ def after_trader(state: State) -> None:
 
 
 def buy_price(state: State, seat: int) -> int:
-    if char_of(state, seat) == "guildmaster":
+    if state["players"][seat]["char"] == "guildmaster":
         return RESOURCE_PRICE[0]  # the second round costs the Guildmaster 2, not 3
     return RESOURCE_PRICE[state["round"] - 1]
 
