@@ -61,6 +61,11 @@ REGULAR = {
 DUALS = {
     board: [i for i, ds in enumerate(spaces) if len(ds) == 2] for board, spaces in SPACES.items()
 }
+# Each space's district if it is a regular one, None for a dual space, per board side.
+REGULAR_DISTRICT = {
+    board: tuple(ds[0] if len(ds) == 1 else None for ds in spaces)
+    for board, spaces in SPACES.items()
+}
 
 
 # --- small helpers ------------------------------------------------------------------------
@@ -144,8 +149,13 @@ def structures_in_district(state: State, district: str | None) -> list[int]:
     counts = [0] * state["n"]
     if district is None:
         return counts
+    regular = REGULAR_DISTRICT[state["board"]]
     for i, s in enumerate(state["town"]):
-        if s is not None and s["owner"] >= 0 and space_district(state, i) == district:
+        if (
+            s is not None
+            and s["owner"] >= 0
+            and (regular[i] or space_district(state, i)) == district
+        ):
             counts[s["owner"]] += 1
     return counts
 
@@ -1038,6 +1048,7 @@ def lodge(state: State) -> None:
                 free.sort()
     players = state["players"]
     income_mod = state["income_mod"]
+    regular = REGULAR_DISTRICT[state["board"]]
     earned = [0] * n
     at_board_inn = 0
     lodging = []
@@ -1057,7 +1068,7 @@ def lodge(state: State) -> None:
             free.pop(0)
         s = town[where]
         owner = s["owner"]
-        district = space_district(state, where)
+        district = regular[where] or space_district(state, where)
         if owner == MASTER_BUILDER:
             pay = 0
         else:
