@@ -281,7 +281,7 @@ MOVES = {
 
 # A logged move passed its checks when it was appended: a replay skips the ones that only
 # refuse (a build's room and price, a last repair's window, a bid's purse, the wheel's and
-# the market's stock, a plan purchase's price and hand limit).
+# the market's stock, a plan purchase's price and hand limit, an answer's offer).
 
 
 def replayed_select(state: State, seat: int, move: dict, rng) -> None:
@@ -305,6 +305,10 @@ def replayed_final_repair(state: State, seat: int, move: dict, rng) -> None:
     rules.repair(state, seat, move["space"])
 
 
+def replayed_answer(state: State, seat: int, move: dict, rng) -> None:
+    rules.enter_answer(state, seat, move)
+
+
 def replayed_buy_plan(state: State, seat: int, move: dict, rng) -> None:
     deck = move["deck"]
     discard = move.get("discard", [])
@@ -321,6 +325,8 @@ REPLAY_MOVES = {
     ("bid", "bid"): replayed_bid,
     ("pick", "take"): replayed_take,
     ("build", "build"): replayed_build,
+    ("offer", "accept"): replayed_answer,
+    ("offer", "decline"): replayed_answer,
     ("plans", "buy_plan"): replayed_buy_plan,
     ("resources", "buy"): replayed_buy,
     ("final_repair", "repair"): replayed_final_repair,

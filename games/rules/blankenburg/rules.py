@@ -469,10 +469,11 @@ def pick(state: State, seat: int, resource: str) -> None:
 
 
 def end_bidding(state: State) -> None:
+    wheel = state["wheel"]
     for r in RESOURCES:  # leftovers stay, at most three of each [R]
-        excess = state["wheel"][r] - WHEEL_CARRY
+        excess = wheel[r] - WHEEL_CARRY
         if excess > 0:
-            state["wheel"][r] -= excess
+            wheel[r] -= excess
             state["supply"][r] += excess
     state["picks"] = []
     state["pick_i"] = 0
@@ -971,11 +972,15 @@ def offer_moves(state: State, seat: int, effect: tuple, silver: int | None = Non
 def answer_offer(state: State, seat: int, move: dict) -> None:
     if seat not in state["waiting"]:
         raise IllegalMove("You have already answered this offer.")
-    effect = current_offer(state)
+    if move["type"] == "accept" and move not in offer_moves(state, seat, current_offer(state)):
+        raise IllegalMove("You cannot accept that offer now.")
+    enter_answer(state, seat, move)
+
+
+def enter_answer(state: State, seat: int, move: dict) -> None:
+    """An answer `answer_offer` has checked (or one read back from the log)."""
     if move["type"] == "accept":
-        if move not in offer_moves(state, seat, effect):
-            raise IllegalMove("You cannot accept that offer now.")
-        accept_offer(state, seat, effect, move)
+        accept_offer(state, seat, current_offer(state), move)
     state["waiting"].remove(seat)
     if not state["waiting"]:
         source = state["offer"]["source"]
