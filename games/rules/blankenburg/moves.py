@@ -280,7 +280,21 @@ MOVES = {
 
 
 # A logged move passed its checks when it was appended: a replay skips the ones that only
-# refuse and cost the most (a build's room, a last repair's window).
+# refuse (a build's room and price, a last repair's window, a bid's purse, the wheel's and
+# the market's stock, a plan purchase's price and hand limit, an answer's offer).
+
+
+def replayed_select(state: State, seat: int, move: dict, rng) -> None:
+    rules.fill_wheel(state, move["resources"], rng)
+
+
+def replayed_bid(state: State, seat: int, move: dict, rng) -> None:
+    rules.enter_bid(state, seat, move["silver"])
+
+
+def replayed_take(state: State, seat: int, move: dict, rng) -> None:
+    rules.take_pick(state, seat, move["resource"])
+    rules.advance_picks(state)
 
 
 def replayed_build(state: State, seat: int, move: dict, rng) -> None:
@@ -291,9 +305,30 @@ def replayed_final_repair(state: State, seat: int, move: dict, rng) -> None:
     rules.repair(state, seat, move["space"])
 
 
+def replayed_answer(state: State, seat: int, move: dict, rng) -> None:
+    rules.enter_answer(state, seat, move)
+
+
+def replayed_buy_plan(state: State, seat: int, move: dict, rng) -> None:
+    deck = move["deck"]
+    discard = move.get("discard", [])
+    rules.draw_plans(state, seat, deck, discard, rules.plan_price(state, seat, deck))
+
+
+def replayed_buy(state: State, seat: int, move: dict, rng) -> None:
+    rules.take_resource(state, seat, move["resource"], rules.buy_price(state, seat))
+
+
 REPLAY_MOVES = {
     **MOVES,
+    ("select", "select"): replayed_select,
+    ("bid", "bid"): replayed_bid,
+    ("pick", "take"): replayed_take,
     ("build", "build"): replayed_build,
+    ("offer", "accept"): replayed_answer,
+    ("offer", "decline"): replayed_answer,
+    ("plans", "buy_plan"): replayed_buy_plan,
+    ("resources", "buy"): replayed_buy,
     ("final_repair", "repair"): replayed_final_repair,
 }
 

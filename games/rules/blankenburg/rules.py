@@ -61,6 +61,11 @@ REGULAR = {
 DUALS = {
     board: [i for i, ds in enumerate(spaces) if len(ds) == 2] for board, spaces in SPACES.items()
 }
+# Each space's district if it is a regular one, None for a dual space, per board side.
+REGULAR_DISTRICT = {
+    board: tuple(ds[0] if len(ds) == 1 else None for ds in spaces)
+    for board, spaces in SPACES.items()
+}
 
 
 # --- small helpers ------------------------------------------------------------------------
@@ -144,8 +149,13 @@ def structures_in_district(state: State, district: str | None) -> list[int]:
     counts = [0] * state["n"]
     if district is None:
         return counts
+    regular = REGULAR_DISTRICT[state["board"]]
     for i, s in enumerate(state["town"]):
-        if s is not None and s["owner"] >= 0 and space_district(state, i) == district:
+        if (
+            s is not None
+            and s["owner"] >= 0
+            and (regular[i] or space_district(state, i)) == district
+        ):
             counts[s["owner"]] += 1
     return counts
 
@@ -327,6 +337,12 @@ def select_resources(state: State, seat: int, chosen: list[str], rng) -> None:
             raise IllegalMove(f"{r} is not a resource; choose from {', '.join(RESOURCES)}.")
         if state["supply"][r] < 1:
             raise IllegalMove(f"The supply has no {r} left.")
+    fill_wheel(state, chosen, rng)
+
+
+def fill_wheel(state: State, chosen: list[str], rng) -> None:
+    """Put the resources `select_resources` has checked (or read back from the log) on the
+    wheel and roll the dice."""
     for r in chosen:
         state["wheel"][r] += take_from_supply(state, r, 1)
     roll_dice(state, rng, state["n"])
@@ -359,6 +375,11 @@ def place_bid(state: State, seat: int, silver: int) -> None:
         raise IllegalMove("A bid is a whole number of silver, 0 or more.")
     if silver > have:
         raise IllegalMove(f"You have {have} silver; you cannot bid {silver}.")
+    enter_bid(state, seat, silver)
+
+
+def enter_bid(state: State, seat: int, silver: int) -> None:
+    """Seal a bid `place_bid` has checked (or one read back from the log)."""
     state["bids"][seat] = silver
     if None not in state["bids"]:
         reveal_bids(state)
@@ -368,7 +389,8 @@ def reveal_bids(state: State) -> None:
     n = state["n"]
     bids = state["bids"]
     first = state["first"]
-    ranked = sorted(range(n), key=lambda s: (-bids[s], (s - first) % n))
+    # Highest bid first, ties in turn order (a stable sort keeps that order among equals).
+    ranked = sorted(seat_order(n, first), key=bids.__getitem__, reverse=True)
     zero = ZERO_BID_SILVER_SIX if n == 6 else ZERO_BID_SILVER
     for s in range(n):
         if bids[s] == 0:
@@ -398,7 +420,8 @@ def zero_bid_gain(state: State, seat: int) -> int:
 
 
 def wheel_categories(state: State) -> list[str]:
-    return [r for r in RESOURCES if state["wheel"][r] > 0]
+    wheel = state["wheel"]  # no count is negative
+    return [r for r in RESOURCES if wheel[r]]
 
 
 def advance_picks(state: State) -> None:
@@ -446,10 +469,11 @@ def pick(state: State, seat: int, resource: str) -> None:
 
 
 def end_bidding(state: State) -> None:
+    wheel = state["wheel"]
     for r in RESOURCES:  # leftovers stay, at most three of each [R]
-        excess = state["wheel"][r] - WHEEL_CARRY
+        excess = wheel[r] - WHEEL_CARRY
         if excess > 0:
-            state["wheel"][r] -= excess
+            wheel[r] -= excess
             state["supply"][r] += excess
     state["picks"] = []
     state["pick_i"] = 0
@@ -572,20 +596,36 @@ def repair_cost(state: State, seat: int, card: int) -> int:
     return 0 if char_of(state, seat) == "foreman" else REPAIR_COST[PLANS[card].kind]
 
 
+# No repair for anyone holding less silver, but the Foreman, who repairs for nothing.
+LOWEST_REPAIR_COST = min(REPAIR_COST.values())
+# What each plan costs in all: no one holding fewer goods and gold can pay for it.
+PLAN_TOTAL_COST = tuple(sum(k for _, k in plan.cost) for plan in PLANS)
+
+
 def has_build_action(state: State, seat: int) -> bool:
     """Whether the seat may still demolish, repair or build this turn (asked after every
     building move, so one pass over the town and no lists built)."""
-    may_demolish = not state["demolished"] and not state["built"]
     player = state["players"][seat]
-    for s in state["town"]:
-        if s is not None and s["owner"] == seat:
-            if may_demolish or (
-                s["damaged"] and player["silver"] >= repair_cost(state, seat, s["card"])
+    if not state["demolished"] and not state["built"]:
+        for s in state["town"]:
+            if s is not None and s["owner"] == seat:
+                return True  # it may demolish
+    elif player["silver"] >= LOWEST_REPAIR_COST or player["char"] == "foreman":
+        for s in state["town"]:
+            if (
+                s is not None
+                and s["damaged"]
+                and s["owner"] == seat
+                and player["silver"] >= repair_cost(state, seat, s["card"])
             ):
                 return True
+    # Each good or gold pays for one resource at most (a Mason's swap too), so a plan
+    # costing more than all of them is out without working out its payment.
+    means = sum(player["res"].values()) + player["gold"]
     for card in (*player["hand"], *state["communal"]):
         if (
             card is not None
+            and PLAN_TOTAL_COST[card] <= means
             and payment(state, seat, card) is not None
             and build_spaces(state, seat, card)
         ):
@@ -860,8 +900,12 @@ def damage(state: State, which: str, card: str) -> None:
         owners = (
             [*range(state["n"]), MASTER_BUILDER] if state["master_builder"] else range(state["n"])
         )
+        standing_of: dict[int, list[int]] = {owner: [] for owner in owners}  # one pass
+        for i, s in enumerate(town):
+            if s is not None and not s["damaged"]:
+                standing_of[s["owner"]].append(i)
         for owner in owners:
-            mine = [i for i in owned_spaces(state, owner) if not town[i]["damaged"]]
+            mine = standing_of[owner]
             if which == "low-commercial":
                 mine = [i for i in mine if PLANS[town[i]["card"]].district == "commercial"]
                 if mine:
@@ -928,11 +972,15 @@ def offer_moves(state: State, seat: int, effect: tuple, silver: int | None = Non
 def answer_offer(state: State, seat: int, move: dict) -> None:
     if seat not in state["waiting"]:
         raise IllegalMove("You have already answered this offer.")
-    effect = current_offer(state)
+    if move["type"] == "accept" and move not in offer_moves(state, seat, current_offer(state)):
+        raise IllegalMove("You cannot accept that offer now.")
+    enter_answer(state, seat, move)
+
+
+def enter_answer(state: State, seat: int, move: dict) -> None:
+    """An answer `answer_offer` has checked (or one read back from the log)."""
     if move["type"] == "accept":
-        if move not in offer_moves(state, seat, effect):
-            raise IllegalMove("You cannot accept that offer now.")
-        accept_offer(state, seat, effect, move)
+        accept_offer(state, seat, current_offer(state), move)
     state["waiting"].remove(seat)
     if not state["waiting"]:
         source = state["offer"]["source"]
@@ -972,6 +1020,8 @@ def accept_offer(state: State, seat: int, effect: tuple, move: dict) -> None:
         news(state, f"{name} repaired the {PLANS[state['town'][move['space']]['card']].name}")
 
 
+# Each plan as lodging reads it: its name and how many it sleeps.
+PLAN_BEDS = tuple((plan.name, plan.capacity) for plan in PLANS)
 # Each person as lodging reads them: their name and their wishes in order, a player's inn last.
 CITIZEN_GUESTS = tuple((c.name, (*c.prefs, INN)) for c in CITIZENS)
 VISITOR_GUESTS = tuple((v.name, (*v.prefs, INN)) for v in VISITORS)
@@ -992,12 +1042,18 @@ def lodge(state: State) -> None:
     beds: dict[str, list[list[int]]] = {}
     for i, s in enumerate(town):
         if s is not None and not s["damaged"]:
-            plan = PLANS[s["card"]]
+            name, capacity = PLAN_BEDS[s["card"]]
             owner = s["owner"]
             rank = n if owner == MASTER_BUILDER else (owner - first) % n
-            beds.setdefault(plan.name, []).append([rank, i, plan.capacity])
-    for free in beds.values():
-        free.sort()
+            free = beds.get(name)
+            if free is None:
+                beds[name] = [[rank, i, capacity]]
+            else:  # the town has more than one: in the order ties are broken
+                free.append([rank, i, capacity])
+                free.sort()
+    players = state["players"]
+    income_mod = state["income_mod"]
+    regular = REGULAR_DISTRICT[state["board"]]
     earned = [0] * n
     at_board_inn = 0
     lodging = []
@@ -1017,21 +1073,22 @@ def lodge(state: State) -> None:
             free.pop(0)
         s = town[where]
         owner = s["owner"]
-        district = space_district(state, where)
-        pay = PLANS[s["card"]].income * state["income_mod"].get(district, 1)
-        if owner >= 0 and district == "religious" and char_of(state, owner) == "abbess":
-            pay += 1
+        district = regular[where] or space_district(state, where)
         if owner == MASTER_BUILDER:
             pay = 0
         else:
-            state["players"][owner]["silver"] += pay
+            pay = PLANS[s["card"]].income * income_mod.get(district, 1)
+            if district == "religious" and players[owner]["char"] == "abbess":
+                pay += 1
+            players[owner]["silver"] += pay
             earned[owner] += pay
         lodging.append([person, where, owner, pay])
     state["lodging"] = lodging
-    for s in range(n):
-        if char_of(state, s) == "innkeeper" and at_board_inn >= 3:
-            state["players"][s]["silver"] += at_board_inn // 3
-            news(state, f"{state['names'][s]} (Innkeeper) gained {at_board_inn // 3} silver")
+    if at_board_inn >= 3:
+        for s in range(n):
+            if char_of(state, s) == "innkeeper":
+                state["players"][s]["silver"] += at_board_inn // 3
+                news(state, f"{state['names'][s]} (Innkeeper) gained {at_board_inn // 3} silver")
     news(state, "income: " + ", ".join(f"{state['names'][s]} {earned[s]}" for s in range(n)))
 
 
@@ -1045,13 +1102,15 @@ def start_market(state: State) -> None:
 
 def can_buy_plan(state: State, seat: int) -> bool:
     silver = state["players"][seat]["silver"]
-    return any(
-        silver >= plan_price(state, seat, d) and state[f"{d}_deck"] for d in ("basic", "grand")
-    )
+    if state["basic_deck"] and silver >= plan_price(state, seat, "basic"):
+        return True
+    return bool(state["grand_deck"]) and silver >= plan_price(state, seat, "grand")
 
 
 def plan_price(state: State, seat: int, deck: str) -> int:
-    return PLAN_PRICE[deck] - (1 if char_of(state, seat) == "architect" else 0)
+    if state["players"][seat]["char"] == "architect":
+        return PLAN_PRICE[deck] - 1
+    return PLAN_PRICE[deck]
 
 
 def may_be_asked_for_plans(state: State, seat: int) -> bool:
@@ -1090,6 +1149,12 @@ def buy_plan(state: State, seat: int, deck: str, discards: list[int]) -> None:
         raise IllegalMove(
             f"You may hold at most {hand_limit(state, seat)} plans: discard one to buy another."
         )
+    draw_plans(state, seat, deck, discards, price)
+
+
+def draw_plans(state: State, seat: int, deck: str, discards: list[int], price: int) -> None:
+    """A plan purchase `buy_plan` has checked (or one read back from the log)."""
+    player = state["players"][seat]
     player["silver"] -= price
     for c in discards:
         player["hand"].remove(c)
@@ -1155,8 +1220,9 @@ def may_be_asked_to_trade(state: State, seat: int) -> bool:
 
 
 def next_trader(state: State, candidates: tuple[int, ...]) -> None:
+    purse = HIDDEN_PURSE if is_v2(state) else None  # as may_be_asked_to_trade
     for seat in candidates:
-        if may_be_asked_to_trade(state, seat):
+        if can_trade(state, seat, purse):
             state["cur"] = seat
             return
     if state["round"] == 1:
@@ -1170,7 +1236,7 @@ def after_trader(state: State) -> None:
 
 
 def buy_price(state: State, seat: int) -> int:
-    if char_of(state, seat) == "guildmaster":
+    if state["players"][seat]["char"] == "guildmaster":
         return RESOURCE_PRICE[0]  # the second round costs the Guildmaster 2, not 3
     return RESOURCE_PRICE[state["round"] - 1]
 
@@ -1213,6 +1279,12 @@ def buy_resource(state: State, seat: int, resource: str) -> None:
         raise IllegalMove(
             f"A resource costs {price} silver this round; you have {player['silver']}."
         )
+    take_resource(state, seat, resource, price)
+
+
+def take_resource(state: State, seat: int, resource: str, price: int) -> None:
+    """A purchase `buy_resource` has checked (or one read back from the log)."""
+    player = state["players"][seat]
     player["silver"] -= price
     state["market"][resource] -= 1
     player["res"][resource] += 1
@@ -1225,6 +1297,9 @@ def pass_trade(state: State, seat: int) -> None:
 
 
 # --- end of turn and end of game ----------------------------------------------------------
+
+
+LOWEST_RESOURCE_LIMIT = min(HOLDING_LIMIT[r] for r in RESOURCES)
 
 
 def end_turn(state: State) -> None:
@@ -1243,12 +1318,14 @@ def end_turn(state: State) -> None:
             state["communal"][slot] = state[deck].pop(0)
     for seat, player in enumerate(state["players"]):
         held = player["res"]
-        for r in RESOURCES:
-            excess = held[r] - HOLDING_LIMIT[r]
-            if excess > 0:
-                held[r] -= excess
-                state["wheel"][r] += excess
-                news(state, f"{state['names'][seat]} put {excess} {r} on the wheel (limit)")
+        # Most hold no more of anything than the lowest limit: nothing to check one by one.
+        if max(held.values()) > LOWEST_RESOURCE_LIMIT:
+            for r in RESOURCES:
+                excess = held[r] - HOLDING_LIMIT[r]
+                if excess > 0:
+                    held[r] -= excess
+                    state["wheel"][r] += excess
+                    news(state, f"{state['names'][seat]} put {excess} {r} on the wheel (limit)")
         excess = player["gold"] - HOLDING_LIMIT["gold"]
         if excess > 0:
             player["gold"] -= excess
@@ -1276,16 +1353,25 @@ def end_turn(state: State) -> None:
 
 
 def final_repairers(state: State) -> list[int]:
-    return [s for s in range(state["n"]) if final_repair_spaces(state, s)]
+    turn = state["turn"]
+    damaged_now = {
+        s["owner"]
+        for s in state["town"]
+        if s is not None and s["damaged"] and s["dmg_turn"] == turn
+    }
+    return [s for s in range(state["n"]) if s in damaged_now and final_repair_spaces(state, s)]
 
 
 def final_repair_spaces(state: State, seat: int) -> list[int]:
     """The last repair window: only structures damaged during the last turn [R]."""
+    turn = state["turn"]
     return [
         i
-        for i in owned_spaces(state, seat)
-        if state["town"][i]["damaged"]
-        and state["town"][i]["dmg_turn"] == state["turn"]
+        for i, s in enumerate(state["town"])
+        if s is not None
+        and s["owner"] == seat
+        and s["damaged"]
+        and s["dmg_turn"] == turn
         and can_repair(state, seat, i)
     ]
 
@@ -1342,6 +1428,13 @@ def score(state: State) -> None:
             leaders = [o for o, c in counts.items() if c == top]
             if len(leaders) == 1 and leaders[0] >= 0:
                 winners_of[district] = leaders[0]
+    owned_of = [0] * n  # each seat's structures, and how many are damaged: one pass
+    damaged_of = [0] * n
+    for s in state["town"]:
+        if s is not None and s["owner"] >= 0:
+            owned_of[s["owner"]] += 1
+            if s["damaged"]:
+                damaged_of[s["owner"]] += 1
     for seat, player in enumerate(state["players"]):
         resources = sum(player["res"].values())
         for r in RESOURCES:
@@ -1352,8 +1445,7 @@ def score(state: State) -> None:
         from_silver = min(cap, player["silver"] // SILVER_PER_PRESTIGE)
         from_gold = player["gold"]
         bonus = sum(MAJORITY_BONUS[d] for d, w in winners_of.items() if w == seat)
-        owned = owned_spaces(state, seat)
-        damaged = sum(1 for i in owned if state["town"][i]["damaged"])
+        damaged = damaged_of[seat]
         before = player["prestige"]
         player["prestige"] = max(0, before + from_silver + from_gold + bonus - damaged)
         details["players"].append(
@@ -1367,7 +1459,7 @@ def score(state: State) -> None:
                 "majorities": sorted(d for d, w in winners_of.items() if w == seat),
                 "majority_bonus": bonus,
                 "damaged_penalty": damaged,
-                "structures": len(owned),
+                "structures": owned_of[seat],
                 "final": player["prestige"],
             }
         )
