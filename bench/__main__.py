@@ -17,6 +17,7 @@ from bench.common import ROOT, machine
 
 BENCHMARKS = [
     "replay",
+    "replay_instructions",
     "throughput",
     "roundtrips",
     "replay_db",

@@ -160,7 +160,10 @@ def cpu_seconds_by_group() -> dict[str, float]:
             continue
         name = next((g for key, g in CPU_GROUPS if key in command), None)
         if name:
-            totals[name] = totals.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+            # Its own time and its reaped children's (cutime, cstime): a PostgreSQL backend
+            # or gunicorn worker that exits mid-run moves from its own line to its parent's.
+            used = sum(int(n) for n in fields[11:15])
+            totals[name] = totals.get(name, 0.0) + used / tick
     with open("/proc/stat") as f:  # the whole box, processes that ended included
         jiffies = [int(n) for n in f.readline().split()[1:9]]
     busy = sum(jiffies) - jiffies[3] - jiffies[4]  # all but idle and iowait

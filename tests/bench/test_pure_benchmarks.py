@@ -3,7 +3,7 @@ benchmarks never pass or fail on time)."""
 
 import pytest
 
-from bench import replay, roundtrips, throughput
+from bench import replay, replay_instructions, roundtrips, throughput
 
 
 @pytest.fixture(autouse=True)
@@ -29,3 +29,12 @@ def test_roundtrips_never_ask_a_question_with_one_answer():
     sealed = [r for r in rows if r["game"] == "sealed-cards"]
     assert [r["forced_per_game"] for r in sealed] == [2, 3, 4]  # every last card
     assert all(r["asked_with_one_answer"] == 0 for r in rows)
+
+
+@pytest.mark.slow
+def test_replay_counted_in_instructions(capsys):
+    # .ci/run installs valgrind where it is missing: here it fails rather than skips.
+    figures = replay_instructions.main(["--quick", "--game", "sealed-cards"])
+    counted = figures["sealed-cards-4"]
+    assert counted["replay"] > counted["bare"] > 0  # the rules cost something on top
+    assert "Replay counted in instructions" in capsys.readouterr().out
