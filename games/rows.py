@@ -149,37 +149,34 @@ def _tables() -> tuple[Table, Table, Table, Table, Any]:
     )
 
 
-_SEATS_WITH_PEOPLE: dict[tuple[str, bool, bool], tuple[str, tuple]] = {}
+_SEATS_WITH_PEOPLE: dict[tuple[str, bool], tuple[str, tuple]] = {}
 
 
-def seats_with_people(match_id: int, *, user_id: int | None = None, lock: bool = False) -> list:
+def seats_with_people(match_id: int, *, lock: bool = False) -> list:
     """The seats of a match in seat order, each with its match (one instance for all), its
     player and the player's notification preferences, and what the notifications app reads
     with them (`notify.seat_columns`), in one statement. `lock` takes the match row's lock
-    (FOR UPDATE OF the match, where the database has row locks). With `user_id`, only that
-    player's seats with the match and the player: who is asking, not what the move's
-    notifications need (the lock statement reads those)."""
+    (FOR UPDATE OF the match, where the database has row locks). The API checks who is
+    asking against these rows (`games.api._Claim`), so that costs no statement of its own."""
     from notifications import api as notify
 
-    notices = user_id is None
-    key = (connection.vendor, notices, lock)
+    key = (connection.vendor, lock)
     if key not in _SEATS_WITH_PEOPLE:
         seat, match, user, prefs, prefs_rel = tables = _tables()
         q = connection.ops.quote_name
-        extra = notify.seat_columns(f"s.{q('user_id')}") if notices else {}
+        extra = notify.seat_columns(f"s.{q('user_id')}")
         user_pk = q(user.model._meta.pk.column)
         selected = [seat.columns()] + [f"{sql} AS {q(name)}" for name, sql in extra.items()]
-        selected += [match.columns(), user.columns()] + ([prefs.columns()] if notices else [])
+        selected += [match.columns(), user.columns(), prefs.columns()]
         parts = [
             f"SELECT {', '.join(selected)}",
             f"FROM {q(seat.model._meta.db_table)} s",
             f"INNER JOIN {q(match.model._meta.db_table)} m ON m.{q('id')} = s.{q('match_id')}",
             f"LEFT OUTER JOIN {q(user.model._meta.db_table)} u",
             f"ON u.{user_pk} = s.{q('user_id')}",
-            f"LEFT OUTER JOIN {q(prefs.model._meta.db_table)} p" if notices else "",
-            f"ON p.{q(prefs_rel.field.column)} = u.{user_pk}" if notices else "",
+            f"LEFT OUTER JOIN {q(prefs.model._meta.db_table)} p",
+            f"ON p.{q(prefs_rel.field.column)} = u.{user_pk}",
             f"WHERE s.{q('match_id')} = %s",
-            "" if notices else f"AND s.{q('user_id')} = %s",
             f"ORDER BY s.{q('number')}",
             "FOR UPDATE OF m" if lock and connection.features.has_select_for_update_of else "",
         ]
@@ -188,7 +185,7 @@ def seats_with_people(match_id: int, *, user_id: int | None = None, lock: bool =
     sql, (tables, extra_names) = _SEATS_WITH_PEOPLE[key]
     seat_t, match_t, user_t, prefs_t, prefs_rel = tables
     with connection.cursor() as cursor:
-        cursor.execute(sql, [match_id] if notices else [match_id, user_id])
+        cursor.execute(sql, [match_id])
         found = cursor.fetchall()
     seats, the_match = [], None
     match_field = seat_t.model._meta.get_field("match")
@@ -206,7 +203,7 @@ def seats_with_people(match_id: int, *, user_id: int | None = None, lock: bool =
         u = user_t.instance(row, at)
         at += user_t.width
         user_field.set_cached_value(s, u)
-        if u is not None and notices:
+        if u is not None:
             p = prefs_t.instance(row, at)
             prefs_rel.set_cached_value(u, p)
             if p is not None:
