@@ -4,10 +4,10 @@ Wall time on a shared two-core box moves by a factor of two between runs; the nu
 instructions the CPU executes for the same work does not. Bot games of each game are stored
 as the database returns them (payload JSON text); a child process replays them
 (`games.replay.replay_rows`, setup and decoding in, as `bench.replay` times it) or folds them
-through the bare reducer, once and three times, under valgrind's cachegrind. The difference
-of the two counts, over twice the moves, is the instructions per move without the
-interpreter's start-up. This is not the goal's measure (time is), only a steady witness of
-it; valgrind must be installed (Debian's `valgrind`).
+through the bare reducer, once and eleven times, under valgrind's cachegrind (one hash seed for
+all). The difference of the two counts, over ten times the moves, is the instructions per
+move without the interpreter's start-up. This is not the goal's measure (time is), only a
+steady witness of it; valgrind must be installed (Debian's `valgrind`).
 
     uv run python -m bench.replay_instructions [--quick] [--game SLUG]
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import pickle
 import re
 import shutil
@@ -62,6 +63,9 @@ def instructions(path: Path, mode: str, reps: int) -> int:
             str(reps),
         ],
         cwd=ROOT,
+        # The same hash seed in every child: a random one changes the start-up's count by more
+        # than a small workload costs.
+        env={**os.environ, "PYTHONHASHSEED": "0"},
         capture_output=True,
         text=True,
     )
@@ -73,8 +77,12 @@ def instructions(path: Path, mode: str, reps: int) -> int:
     return int(found.group(1).replace(",", ""))
 
 
+PASSES = (1, 11)  # the difference of the two counts is ten passes' work, start-up apart
+
+
 def per_move(path: Path, mode: str, moves: int) -> float:
-    return (instructions(path, mode, 3) - instructions(path, mode, 1)) / (2 * moves)
+    few, many = (instructions(path, mode, n) for n in PASSES)
+    return (many - few) / ((PASSES[1] - PASSES[0]) * moves)
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -88,7 +96,7 @@ def main(argv: list[str] | None = None) -> dict:
         return {}
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed: apt-get install -y valgrind")
-    matches = 1 if args.quick else 4
+    matches = 4
     rows, figures = [], {}
     with tempfile.TemporaryDirectory() as folder:
         for game, players in game_sizes(args.game):
@@ -109,7 +117,7 @@ def main(argv: list[str] | None = None) -> dict:
     text = (
         f"{matches} bot matches per game at its largest player count, stored as JSON text, "
         "replayed by `replay_rows` (setup and decoding in) and folded by the bare reducer, "
-        "under cachegrind; instructions per move from (3 passes − 1 pass) ÷ 2.\n\n"
+        "under cachegrind; instructions per move from (11 passes − 1 pass) ÷ 10.\n\n"
         + table(
             [
                 "game",
