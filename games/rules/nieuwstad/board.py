@@ -124,9 +124,11 @@ def forest_open(state, cell: str) -> bool:
     """May the forest tile on `cell` be taken? It must lie in the outer area, or in the city
     bordering the Market or the open area (cleared land) [rulebook Woodcutter]."""
     forest = state["forest"]
-    if cell not in forest:
-        return False
-    geo = geometry(state["board"])
+    return cell in forest and _cell_open(geometry(state["board"]), forest, cell)
+
+
+def _cell_open(geo: Geometry, forest, cell: str) -> bool:
+    """forest_open for a `cell` known to be covered."""
     if geo.forest_always[cell]:
         return True
     for other in geo.forest_borders[cell]:
@@ -137,18 +139,8 @@ def forest_open(state, cell: str) -> bool:
 
 def _tile_open(geo: Geometry, forest, key: str) -> bool:
     """forest_open for either space of the tile whose first space is `key`."""
-    if key in forest:
-        cell = key
-    else:
-        cell = geo.partner[key]
-        if cell not in forest:
-            return False
-    if geo.forest_always[cell]:
-        return True
-    for other in geo.forest_borders[cell]:
-        if other not in forest:
-            return True
-    return False
+    cell = key if key in forest else geo.partner[key]
+    return cell in forest and _cell_open(geo, forest, cell)
 
 
 def open_forest(state) -> list[str]:
@@ -163,13 +155,7 @@ def any_forest_open(state) -> bool:
     still covered (fewer as the game goes on); both spaces of a tile give the same answer."""
     geo = geometry(state["board"])
     forest = state["forest"]
-    for cell in forest:
-        if geo.forest_always[cell]:
-            return True
-        for other in geo.forest_borders[cell]:
-            if other not in forest:
-                return True
-    return False
+    return any(_cell_open(geo, forest, cell) for cell in forest)
 
 
 def placement_error(state, building: Building, cells: list[str], facing: str | None) -> str:
