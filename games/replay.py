@@ -51,23 +51,71 @@ def replay_rows(game: Game, state: State, rows: Sequence[Sequence[Any]], seed: s
 
     Every row was accepted by `apply` when it was appended, and the log is append-only, so
     its moves go through `game.replay_move` (no shape check again; the rules' own checks
-    still run), straight from the rows, with no LoggedMove built per row. The position
-    before an entry is copied only when a takeback follows it, so a log without takebacks
-    copies nothing. `verify_match` replays through `apply_logged` and checks every digest."""
+    still run), straight from the rows, with no LoggedMove built per row. Only the moves
+    whose news can still be read are narrated (`narrated_rows`). The position before an
+    entry is copied only when a takeback follows it, so a log without takebacks copies
+    nothing. `verify_match` replays through `apply_logged` and checks every digest."""
     replay_move = game.replay_move
+    narrated = narrated_rows(rows)
+    if narrated is not None:  # no takeback: one loop with nothing to keep
+        for index, row in enumerate(rows):
+            if row[2] in APPLIED_KINDS:
+                state = replay_move(
+                    state, row[1], row[3], EventRng(seed, row[0]), index == narrated
+                )
+        return state
+    return _replay_with_takebacks(replay_move, state, rows, seed)
+
+
+def narrated_rows(rows: Sequence[Sequence[Any]]) -> int | None:
+    """The index of the one row whose news the replay's position shows (the last move
+    applied; -1 when there is none), or None when the rows hold a takeback, whose
+    restored position shows an earlier move's news (`_replay_with_takebacks`)."""
+    last = -1
+    for index, row in enumerate(rows):
+        kind = row[2]
+        if kind in APPLIED_KINDS:
+            last = index
+        elif kind == TAKEBACK:
+            return None
+    return last
+
+
+def _replay_with_takebacks(replay_move, state: State, rows, seed: str) -> State:
+    """`replay_rows` for rows with a takeback: the position before an entry a takeback
+    cancels is kept, and so are the news of every move a kept or final position shows."""
+    narrate = _narrated_with_takebacks(rows)
     before = None
     last = len(rows) - 1
     for index, row in enumerate(rows):
         seq, seat, kind, payload = row[0], row[1], row[2], row[3]
         kept = copy_state(state) if index < last and rows[index + 1][2] == TAKEBACK else None
         if kind in APPLIED_KINDS:
-            state = replay_move(state, seat, payload, EventRng(seed, seq))
+            state = replay_move(state, seat, payload, EventRng(seed, seq), narrate[index])
         elif kind == TAKEBACK:
             if before is None:
                 raise NeedsEarlierPosition(seq)
             state = copy_state(before)
         before = kept
     return state
+
+
+def _narrated_with_takebacks(rows) -> list[bool]:
+    """Which moves' news a position can still show, walking back from the end: the final
+    position shows the last move applied; a takeback discards the position it follows and
+    restores the one before the entry it cancels, which shows the last move applied before
+    that entry."""
+    narrate = [False] * len(rows)
+    shown = True  # whether the position after this row is one that is read
+    for index in range(len(rows) - 1, -1, -1):
+        kind = rows[index][2]
+        if kind == TAKEBACK:
+            shown = False
+        elif kind in APPLIED_KINDS:
+            narrate[index], shown = shown, False
+        if index + 1 < len(rows) and rows[index + 1][2] == TAKEBACK:
+            shown = True  # the position before this row is kept for that takeback
+    return narrate
 
 
 class NeedsEarlierPosition(Exception):

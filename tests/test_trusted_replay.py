@@ -106,3 +106,72 @@ def test_trusted_replay_follows_a_takeback_like_the_checked_one(game):
     assert trusted_chain == checked_chain
     with pytest.raises(NeedsEarlierPosition):
         replay_rows(game, copy_state(setup), rows[k:], game_log.seed)
+
+
+class NewsOfEachMove:
+    """A game whose every move starts fresh news, and writes it only when narrated: a
+    replay that leaves unnarrated a move whose news a position shows gives "(not told)"."""
+
+    def replay_move(self, state, seat, move, rng, narrate=True):
+        state["moves"] += 1
+        state["news"] = [f"move {move['n']}" if narrate else "(not told)"]
+        return state
+
+
+def narrating_everything(rows) -> dict:
+    """The reference: every move narrated, a takeback restoring the position before the
+    entry it cancels."""
+    state, history = {"moves": 0, "news": []}, []
+    for _seq, _seat, kind, payload in rows:
+        history.append(copy_state(state))
+        if kind == "move":
+            state["moves"] += 1
+            state["news"] = [f"move {payload['n']}"]
+        elif kind == TAKEBACK:
+            state = copy_state(history[-2])
+    return state
+
+
+def rows_of(kinds: str) -> list[tuple]:
+    """m a move, t a takeback, r a resignation (leaves the position as it was)."""
+    kind = {"m": "move", "t": TAKEBACK, "r": "resign"}
+    return [(seq, 0, kind[k], {"n": seq}) for seq, k in enumerate(kinds, start=1)]
+
+
+@pytest.mark.parametrize(
+    "kinds", ["m", "mmm", "mmr", "mmrr", "r", "", "mmt", "mmtm", "mmmtt", "mtmtm", "mmtr", "mrmt"]
+)
+def test_a_replay_narrates_every_move_whose_news_a_position_shows(kinds):
+    rows = rows_of(kinds)
+    assert replay_rows(NewsOfEachMove(), {"moves": 0, "news": []}, rows, "seed") == (
+        narrating_everything(rows)
+    )
+
+
+def test_a_replay_without_takebacks_narrates_only_the_last_move():
+    told = []
+
+    class Recording(NewsOfEachMove):
+        def replay_move(self, state, seat, move, rng, narrate=True):
+            told.append(narrate)
+            return super().replay_move(state, seat, move, rng, narrate)
+
+    replay_rows(Recording(), {"moves": 0, "news": []}, rows_of("mmmmr"), "seed")
+    assert told == [False, False, False, True]
+
+
+@pytest.mark.parametrize("game", VERSIONS, ids=name)
+@pytest.mark.parametrize("ending", ["takeback", "resign"])
+def test_a_replay_that_ends_on_a_takeback_or_resignation_shows_the_right_news(game, ending):
+    """The position after a takeback (or a resignation) shows an earlier move's news: the
+    replay must narrate that move although later ones follow it."""
+    players = game.min_players
+    names = playout.player_names(players)
+    game_log = playout.play(game, players, seed="trusted-news")
+    rows = stored_rows(game_log)[:12]
+    k = len(rows)
+    rows.append((k + 1, rows[-1][1], ending, {"cancels": k} if ending == TAKEBACK else {}))
+    setup = initial_state(game, names, game_log.options, game_log.seed)
+
+    checked, _ = checked_digests(game, copy_state(setup), rows, game_log.seed)
+    assert replay_rows(game, copy_state(setup), rows, game_log.seed) == checked

@@ -252,6 +252,15 @@ def check_move(game: Game, move: Any) -> None:
             raise IllegalMove(f"The {key!r} of a {kind!r} move is {description}.")
 
 
+def _narrating(apply):
+    """A rules class's unguarded `apply` as its `replay_move`: it narrates every move."""
+
+    def replay_move(self, state, seat, move, rng, narrate=True):
+        return apply(self, state, seat, move, rng)
+
+    return replay_move
+
+
 def _guarded(apply):
     """Wrap a game's `apply` so that any JSON value as a move gets IllegalMove and nothing
     else: the shape is checked first (`check_move`), and an error the game's own code raises
@@ -295,13 +304,20 @@ class Game:
         if apply is not None and not getattr(apply, "guarded", False):
             cls.apply = _guarded(apply)
             if "replay_move" not in cls.__dict__:
-                cls.replay_move = apply
+                cls.replay_move = _narrating(apply)
 
-    def replay_move(self, state: State, seat: int | None, move: Move, rng) -> State:
+    def replay_move(
+        self, state: State, seat: int | None, move: Move, rng, narrate: bool = True
+    ) -> State:
         """`apply` for a move read back from the log, which `apply` accepted when it was
         appended: the shape check (`check_move`) is not repeated; the rules' own checks run
         as in `apply`. Replaying the same log gives the same positions either way
-        (tests/test_trusted_replay.py); `verify_match` replays through `apply`."""
+        (tests/test_trusted_replay.py); `verify_match` replays through `apply`.
+
+        `narrate` False: no one will read this move's `news`, because the replay goes on to
+        a later move that writes its own (`games.replay.replay_rows` says which). Rules whose
+        every move starts a fresh `news` may then skip writing it; every other key of the
+        state must be exactly as `apply` leaves it. The default narrates every move."""
         return self.apply(state, seat, move, rng)
 
     # What the rulebook calls one pass of the game's cycle ("Round", Blankenburg's "Turn"),

@@ -155,7 +155,7 @@ def apply_move(state: State, seat: int, move: dict, rng) -> State:
     return state
 
 
-def replay_move(state: State, seat: int, move: dict, rng) -> State:
+def replay_move(state: State, seat: int, move: dict, rng, narrate: bool = True) -> State:
     """`apply_move` for a move read back from the log, which `apply_move` accepted when it
     was appended: whether the game is over and whose turn it is are not asked again, no
     refusal needs undoing, and a build or last repair skips its checks (`REPLAY_MOVES`);

@@ -106,7 +106,7 @@ class Nieuwstad(Game):
     def apply(self, state, seat, move, rng):
         return R.apply(state, seat, move)
 
-    def replay_move(self, state, seat, move, rng):
+    def replay_move(self, state, seat, move, rng, narrate=True):
         # A logged move was accepted by `apply` when it was appended: replaying it skips
         # the checks that can only refuse it (verify_match still replays through `apply`).
         return R.play(state, seat, move, checked=False)
