@@ -57,28 +57,33 @@ def replay_rows(game: Game, state: State, rows: Sequence[Sequence[Any]], seed: s
     nothing. `verify_match` replays through `apply_logged` and checks every digest."""
     replay_move = game.replay_move
     narrated = narrated_rows(rows)
-    if narrated is not None:  # no takeback: one loop with nothing to keep
-        for index, row in enumerate(rows):
-            if row[2] in APPLIED_KINDS:
-                state = replay_move(
-                    state, row[1], row[3], EventRng(seed, row[0]), index == narrated
-                )
-        return state
-    return _replay_with_takebacks(replay_move, state, rows, seed)
+    if narrated is None:
+        return _replay_with_takebacks(replay_move, state, rows, seed)
+    # No takeback: the moves before the narrated one in a loop kept short (it is most of a
+    # load's time beside the rules), one event generator moved from move to move.
+    rng = EventRng(seed, 0)
+    for row in rows[:narrated]:
+        if row[2] in APPLIED_KINDS:
+            rng.seq = row[0]
+            state = replay_move(state, row[1], row[3], rng, False)
+    if narrated >= 0:
+        row = rows[narrated]
+        rng.seq = row[0]
+        state = replay_move(state, row[1], row[3], rng, True)
+    return state
 
 
 def narrated_rows(rows: Sequence[Sequence[Any]]) -> int | None:
     """The index of the one row whose news the replay's position shows (the last move
     applied; -1 when there is none), or None when the rows hold a takeback, whose
     restored position shows an earlier move's news (`_replay_with_takebacks`)."""
-    last = -1
-    for index, row in enumerate(rows):
-        kind = row[2]
-        if kind in APPLIED_KINDS:
-            last = index
-        elif kind == TAKEBACK:
-            return None
-    return last
+    kinds = [row[2] for row in rows]
+    if TAKEBACK in kinds:
+        return None
+    for index in range(len(kinds) - 1, -1, -1):
+        if kinds[index] in APPLIED_KINDS:
+            return index
+    return -1
 
 
 def _replay_with_takebacks(replay_move, state: State, rows, seed: str) -> State:

@@ -23,25 +23,30 @@ def seed_commitment(seed: str) -> str:
 
 
 class EventRng:
-    """A `random.Random` for one event, created on first use."""
+    """A `random.Random` for one event, created on first use. A replay moves one EventRng
+    from event to event by setting `seq` (cheaper than a new object per move), so a generator
+    is built only for the events whose rules draw."""
 
-    __slots__ = ("_seed", "_seq", "_random")
+    __slots__ = ("_seed", "seq", "_random", "_random_seq")
 
     def __init__(self, seed: str, seq: int):
         self._seed = seed
-        self._seq = seq
+        self.seq = seq
         self._random: random.Random | None = None
+        self._random_seq: int | None = None
 
     def _generator(self) -> random.Random:
-        if self._random is None:
-            material = hashlib.sha256(f"{self._seed}:{self._seq}".encode()).digest()
+        if self._random_seq != self.seq:
+            material = hashlib.sha256(f"{self._seed}:{self.seq}".encode()).digest()
             self._random = random.Random(int.from_bytes(material, "big"))
+            self._random_seq = self.seq
         return self._random
 
     @property
     def drawn(self) -> bool:
-        """Whether a rule drew from this generator (a takeback is refused after chance)."""
-        return self._random is not None
+        """Whether a rule drew from this event's generator (a takeback is refused after
+        chance)."""
+        return self._random_seq == self.seq
 
     def __getattr__(self, name: str) -> Any:
         # random(), randint(), choice(), shuffle(), sample()...
