@@ -13,10 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
 
 from games.models import AppendOnlyError, Move
+
+
+def _database():
+    """The default connection itself. `django.db.connection` is a proxy that looks the
+    connection up again on every attribute; a move's statements read it dozens of times
+    (each field's value preparation), so each function here looks it up once."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 class Table:
@@ -34,12 +41,14 @@ class Table:
         return len(self.fields)
 
     def columns(self) -> str:
+        connection = _database()
         quote = connection.ops.quote_name
         return ", ".join(f"{self.alias}.{quote(f.column)}" for f in self.fields)
 
     def converters(self) -> list[tuple[int, list[Callable]]]:
         """What the ORM applies to each column as it leaves the database (SQLite's dates,
         JSON), per backend: only the columns that need any."""
+        connection = _database()
         vendor = connection.vendor
         if vendor not in self._converters:
             found = []
@@ -53,6 +62,7 @@ class Table:
 
     def instance(self, row: Sequence[Any], start: int = 0) -> Model | None:
         """The instance in `row` from column `start`; None where an outer join found none."""
+        connection = _database()
         values = list(row[start : start + self.width])
         if values[0] is None and self.fields[0].primary_key:
             return None
@@ -65,6 +75,7 @@ class Table:
 def update_rows(instances: Iterable[Model], fields: Sequence[str]) -> None:
     """Save `fields` of every instance (all of one model) in one UPDATE: what
     `bulk_update` does, without building its CASE expressions through the ORM each time."""
+    connection = _database()
     instances = list(instances)
     if not instances or not fields:
         return
@@ -106,6 +117,7 @@ def insert_rows(instances: Sequence[Model], *, on_conflict_keep: str | None = No
     With `on_conflict_keep` (a unique column), a row whose value exists already is left as
     it is and its existing key is handed back (ON CONFLICT ... DO UPDATE of that column to
     itself, so the statement returns it)."""
+    connection = _database()
     if not instances:
         return
     meta = type(instances[0])._meta
@@ -158,6 +170,7 @@ def seats_with_people(match_id: int, *, lock: bool = False) -> list:
     with them (`notify.seat_columns`), in one statement. `lock` takes the match row's lock
     (FOR UPDATE OF the match, where the database has row locks). The API checks who is
     asking against these rows (`games.api._Claim`), so that costs no statement of its own."""
+    connection = _database()
     from notifications import api as notify
 
     key = (connection.vendor, lock)
