@@ -122,6 +122,7 @@ class Seat(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="seats",
+        db_index=False,  # seat_user_match (user, match) serves lookups by player
     )
     invited_email = models.EmailField(blank=True)
     is_bot = models.BooleanField(default=False)
@@ -213,7 +214,11 @@ class MoveQuerySet(models.QuerySet):
 class Move(models.Model):
     """One entry of a match's log. Written once by games.services, never changed."""
 
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="moves")
+    # No index of its own: the unique (match, seq) serves every lookup by match, and each
+    # index is one more write on every move.
+    match = models.ForeignKey(
+        Match, on_delete=models.PROTECT, related_name="moves", db_index=False
+    )
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=10, choices=MoveKind.choices, default=MoveKind.MOVE)

@@ -58,7 +58,8 @@ class Notification(models.Model):
     channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.EMAIL)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     # Unique per message that should exist once: a retried writer cannot make a second one.
-    dedupe_key = models.CharField(max_length=200, unique=True)
+    # (A constraint, not unique=True: that adds a second index for LIKE, which nothing asks.)
+    dedupe_key = models.CharField(max_length=200)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -73,6 +74,7 @@ class Notification(models.Model):
         blank=True,
         on_delete=models.CASCADE,
         related_name="notifications",
+        db_index=False,  # notification_by_seat (match, seat, kind) serves lookups by match
     )
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     seq = models.PositiveIntegerField(null=True, blank=True)
@@ -86,7 +88,8 @@ class Notification(models.Model):
     # When the first attempt failed (or its sender was lost): retries go on until
     # OUTBOX_RETRY_FOR after it, and a notice delivered late gives the seat that time back.
     first_failed_at = models.DateTimeField(null=True, blank=True)
-    message_id = models.CharField(max_length=200, default=new_message_id, db_index=True)
+    # Sent as the mail's Message-ID; nothing looks a notice up by it, so it has no index.
+    message_id = models.CharField(max_length=200, default=new_message_id)
     sent_at = models.DateTimeField(null=True, blank=True)
     provider_message_id = models.CharField(max_length=300, blank=True)
     last_error = models.TextField(blank=True)
@@ -100,6 +103,9 @@ class Notification(models.Model):
                 condition=models.Q(status__in=["pending", "sending"]),
             ),
             models.Index(fields=["match", "seat", "kind"], name="notification_by_seat"),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["dedupe_key"], name="notification_unique_dedupe_key")
         ]
 
     def __str__(self) -> str:
