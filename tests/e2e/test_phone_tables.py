@@ -91,3 +91,17 @@ def test_the_tokens_page_fits_a_phone(page: Page, live_server):
     expect(page.locator("select[name=scope]")).to_be_visible()
     assert sideways_scroll(page) == 0
     assert not wide_tables(page)
+
+
+@pytest.mark.parametrize(
+    ("slug", "players"), [("nieuwstad", 4), ("blankenburg", 6), ("new-england", 4)]
+)
+def test_on_a_desktop_a_match_pages_tables_fit_their_box(page: Page, live_server, slug, players):
+    """At 1280 px every table of a match page is whole in its box, at the game's largest
+    table: Nieuwstad's fifteen holdings per player once scrolled 1,031 px in a 714 px box."""
+    page.set_viewport_size(DESKTOP)
+    sign_up(page, live_server, f"{slug}-{players}-desktop@example.com")
+    play_now(page, slug, players)
+    expect(page.locator("#builder")).to_be_visible()
+    assert not wide_tables(page)
+    assert sideways_scroll(page) == 0

@@ -119,7 +119,8 @@ def test_blankenburg_shows_the_resource_taken(anna):
     assert 'id="preview-board"' in page
     expected = game.view(game.apply(copy_state(state), mine, move, NoChance()), mine)
     player = expected["players"][mine]
-    row = re.search(r"<tr>\s*<td><svg class=\"swatch\".*?</tr>", preview_board(page), re.S)
+    player_row = r"<tr>\s*<td class=\"row-head\"[^>]*><svg class=\"swatch\".*?</tr>"
+    row = re.search(player_row, preview_board(page), re.S)
     cells = re.findall(r"<td[^>]*>([^<]*)</td>", row.group(0))
     assert str(player["prestige"]) in cells and str(player["silver"]) in cells
     assert expected != game.view(state, mine)
