@@ -159,8 +159,9 @@ def replay_move(state: State, seat: int, move: dict, rng, narrate: bool = True) 
     """`apply_move` for a move read back from the log, which `apply_move` accepted when it
     was appended: whether the game is over and whose turn it is are not asked again, no
     refusal needs undoing, and a build or last repair skips its checks (`REPLAY_MOVES`);
-    every change to the state is made as in `apply_move`."""
-    state["news"] = []
+    every change to the state is made as in `apply_move`. Unnarrated, the move writes no
+    news: `news` is None until a later move starts its own (`rules.news`)."""
+    state["news"] = [] if narrate else None
     REPLAY_MOVES[state["phase"], move["type"]](state, seat, move, rng)
     if state["phase"] == "end":
         rules.start_turn(state, rng)
