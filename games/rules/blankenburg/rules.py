@@ -122,8 +122,11 @@ def take_from_supply(state: State, resource: str, count: int) -> int:
     return got
 
 
-def new_salt(rng) -> str:
-    return f"{rng.getrandbits(128):032x}"
+def new_salts(rng, n: int) -> list[str]:
+    """A fresh salt for each of the n sealed bids (the generator's method is looked up once:
+    the event's rng hands every attribute on through a Python-level __getattr__)."""
+    getrandbits = rng.getrandbits
+    return [f"{getrandbits(128):032x}" for _ in range(n)]
 
 
 def receipt(salt: str, turn: int, bid: int) -> str:
@@ -199,9 +202,10 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
         players.append(
             {"silver": START_SILVER, "res": res, "gold": 0, "prestige": 0, "hand": [], "char": ""}
         )
+    shuffle = rng.shuffle  # looked up once (see new_salts)
     # Starred basic plans: one to each player, one communal, the rest into the deck [R].
     starred = list(STARRED_PLANS)
-    rng.shuffle(starred)
+    shuffle(starred)
     for seat in range(n):
         players[seat]["hand"].append(starred.pop())
     basic_deck = [i for i in BASIC_IDS if i not in STARRED_PLANS]
@@ -209,23 +213,23 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
     if starred:
         communal_basic = starred.pop()
     basic_deck.extend(starred)
-    rng.shuffle(basic_deck)
+    shuffle(basic_deck)
     if communal_basic is None:  # six players: every starred plan was dealt [R]
         communal_basic = basic_deck.pop(0)
     grand_deck = list(GRAND_IDS)
-    rng.shuffle(grand_deck)
+    shuffle(grand_deck)
     communal_grand = grand_deck.pop(0)
     # Characters; the City Planner's ability needs the dual spaces of the alternate board.
     characters = [c.key for c in CHARACTERS if board == "back" or c.key != "city_planner"]
-    rng.shuffle(characters)
+    shuffle(characters)
     for seat in range(n):
         players[seat]["char"] = characters[seat]
     # Citizens: starred ones on the track, the rest form the deck; six players add one more.
     stars = list(STARRED_CITIZENS)
-    rng.shuffle(stars)
+    shuffle(stars)
     track = stars[:n]
     citizen_deck = [c.id for c in CITIZENS if not c.starred] + stars[n:]
-    rng.shuffle(citizen_deck)
+    shuffle(citizen_deck)
     wheel = {r: 0 for r in RESOURCES}
     wheel["gold"] = 0
     if n == 6:
@@ -235,9 +239,9 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
             wheel["gold"] += min(1, supply["gold"])
             supply["gold"] -= wheel["gold"]
     visitor_deck = [v.id for v in VISITORS]
-    rng.shuffle(visitor_deck)
+    shuffle(visitor_deck)
     event_deck = [e.id for e in EVENTS]
-    rng.shuffle(event_deck)
+    shuffle(event_deck)
     market = {}
     for r in RESOURCES:
         market[r] = n - 1
@@ -269,7 +273,7 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
         "locks": {},
         "build_seq": 0,
         "bids": [None] * n,
-        "salts": [new_salt(rng) for _ in range(n)],
+        "salts": new_salts(rng, n),
         "reveal": None,
         "picks": [],
         "pick_i": 0,
@@ -320,7 +324,7 @@ def start_turn(state: State, rng, fresh_salts: bool = True) -> None:
     n = state["n"]
     state["bids"] = [None] * n
     if fresh_salts:
-        state["salts"] = [new_salt(rng) for _ in range(n)]
+        state["salts"] = new_salts(rng, n)
     state["dice"] = []
     if n == 6:  # one of each resource, no choice, all five dice [R]
         for r in RESOURCES:
@@ -365,8 +369,9 @@ def roll_dice(state: State, rng, dice: int) -> None:
     resource types than there are players [R] (never possible with six)."""
     wheel = state["wheel"]
     on_wheel = {r for r in RESOURCES if wheel[r] > 0}
+    choice = rng.choice  # looked up once (see new_salts)
     for _ in range(50):
-        faces = [rng.choice(DIE_FACES) for _ in range(dice)]
+        faces = [choice(DIE_FACES) for _ in range(dice)]
         if state["turn"] != 1 or state["n"] == 6:
             break
         if len(on_wheel | {f for f in faces if f}) >= state["n"]:
