@@ -7,7 +7,6 @@ end of turn. The state is plain JSON; see `new_state` for its shape.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from typing import Any
 
@@ -77,25 +76,25 @@ def is_v2(state: State) -> bool:
     return state.get("ruleset", 1) >= 2
 
 
-@functools.cache
-def seat_order(n: int, start: int) -> tuple[int, ...]:
-    """The n seats clockwise from `start`; built once per (n, start), asked for every move."""
-    return tuple((start + i) % n for i in range(n))
+# For each player count (up to six), the seats clockwise from each start, SEAT_ORDER[n][start],
+# and the seats after each seat in that order, SEATS_AFTER[n][first][seat]: built once, asked
+# for nearly every move (indexing tuples costs less than a cached function's call).
+SEAT_ORDER = tuple(
+    tuple(tuple((start + i) % n for i in range(n)) for start in range(n)) for n in range(7)
+)
+SEATS_AFTER = tuple(
+    tuple(tuple(order[order.index(seat) + 1 :] for seat in range(n)) for order in SEAT_ORDER[n])
+    for n in range(7)
+)
 
 
 def turn_order(state: State) -> tuple[int, ...]:
-    return seat_order(state["n"], state["first"])
+    return SEAT_ORDER[state["n"]][state["first"]]
 
 
 def after_in_turn_order(state: State, seat: int) -> tuple[int, ...]:
     """The seats that come after `seat` this turn."""
-    return seats_after(state["n"], state["first"], seat)
-
-
-@functools.cache
-def seats_after(n: int, first: int, seat: int) -> tuple[int, ...]:
-    order = seat_order(n, first)
-    return order[order.index(seat) + 1 :]
+    return SEATS_AFTER[state["n"]][state["first"]][seat]
 
 
 def char_of(state: State, seat: int) -> str:
@@ -126,7 +125,7 @@ def new_salts(rng, n: int) -> list[str]:
     """A fresh salt for each of the n sealed bids (the generator's method is looked up once:
     the event's rng hands every attribute on through a Python-level __getattr__)."""
     getrandbits = rng.getrandbits
-    return [f"{getrandbits(128):032x}" for _ in range(n)]
+    return [getrandbits(128).to_bytes(16, "big").hex() for _ in range(n)]  # 32 hex digits
 
 
 def receipt(salt: str, turn: int, bid: int) -> str:
@@ -368,13 +367,12 @@ def roll_dice(state: State, rng, dice: int) -> None:
     """Roll the resource dice; on the first turn reroll while the wheel would hold fewer
     resource types than there are players [R] (never possible with six)."""
     wheel = state["wheel"]
-    on_wheel = {r for r in RESOURCES if wheel[r] > 0}
     choice = rng.choice  # looked up once (see new_salts)
+    reroll = state["turn"] == 1 and state["n"] != 6
+    on_wheel = {r for r in RESOURCES if wheel[r] > 0} if reroll else None
     for _ in range(50):
         faces = [choice(DIE_FACES) for _ in range(dice)]
-        if state["turn"] != 1 or state["n"] == 6:
-            break
-        if len(on_wheel | {f for f in faces if f}) >= state["n"]:
+        if not reroll or len(on_wheel | {f for f in faces if f}) >= state["n"]:
             break
     for face in faces:
         if face:
@@ -405,7 +403,7 @@ def reveal_bids(state: State) -> None:
     bids = state["bids"]
     first = state["first"]
     # Highest bid first, ties in turn order (a stable sort keeps that order among equals).
-    ranked = sorted(seat_order(n, first), key=bids.__getitem__, reverse=True)
+    ranked = sorted(SEAT_ORDER[n][first], key=bids.__getitem__, reverse=True)
     for s in range(n):
         if bids[s] == 0:
             state["players"][s]["silver"] += zero_bid_gain(state, s)
