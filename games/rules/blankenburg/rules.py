@@ -116,8 +116,9 @@ def news(state: State, text: str) -> None:
 
 def take_from_supply(state: State, resource: str, count: int) -> int:
     """Up to `count` of a resource (or gold) from the supply; returns how many came."""
-    got = min(count, state["supply"][resource])
-    state["supply"][resource] -= got
+    supply = state["supply"]
+    got = count if count < supply[resource] else supply[resource]  # min() costs more
+    supply[resource] -= got
     return got
 
 
@@ -464,7 +465,7 @@ def take_pick(state: State, seat: int, resource: str | None) -> None:
     wheel = state["wheel"]
     player["silver"] -= state["bids"][seat]
     if resource is not None:
-        count = min(MAX_TAKE, wheel[resource])
+        count = MAX_TAKE if MAX_TAKE < wheel[resource] else wheel[resource]  # min() costs more
         wheel[resource] -= count
         player["res"][resource] += count
     gold = wheel["gold"] > 0
@@ -1262,7 +1263,13 @@ def may_be_asked_to_trade(state: State, seat: int) -> bool:
 
 
 def next_trader(state: State, candidates: tuple[int, ...]) -> None:
-    purse = HIDDEN_PURSE if is_v2(state) else None  # as may_be_asked_to_trade
+    if is_v2(state):  # as may_be_asked_to_trade
+        if candidates and any(state["market"].values()):
+            state["cur"] = candidates[0]  # a full purse buys while the market holds anything
+            return
+        purse = HIDDEN_PURSE
+    else:
+        purse = None
     for seat in candidates:
         if can_trade(state, seat, purse):
             state["cur"] = seat
