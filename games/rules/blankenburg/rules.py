@@ -554,6 +554,24 @@ def payment(state: State, seat: int, plan_id: int) -> dict[str, int] | None:
     return paid
 
 
+def can_pay(state: State, seat: int, plan_id: int) -> bool:
+    """Whether `payment` finds one, without working it out: gold covering every missing
+    resource always does; the Mason's swap saves one at most, so only then is it asked."""
+    player = state["players"][seat]
+    have = player["res"]
+    missing = 0
+    for r, k in PLANS[plan_id].cost:
+        if have[r] < k:
+            missing += k - have[r]
+    if missing <= player["gold"]:
+        return True
+    return (
+        missing == player["gold"] + 1
+        and player["char"] == "mason"
+        and payment(state, seat, plan_id) is not None
+    )
+
+
 def build_spaces(state: State, seat: int, plan_id: int) -> list[int]:
     """Spaces where the plan may go now: the first usable regular space of its district,
     then any usable dual space (only once no regular space is usable, except for the City
@@ -648,7 +666,7 @@ def has_build_action(state: State, seat: int) -> bool:
         if (
             card is not None
             and PLAN_TOTAL_COST[card] <= means
-            and payment(state, seat, card) is not None
+            and can_pay(state, seat, card)
             and build_spaces(state, seat, card)
         ):
             return True
@@ -1491,19 +1509,25 @@ def score(state: State) -> None:
             owned_of[s["owner"]] += 1
             if s["damaged"]:
                 damaged_of[s["owner"]] += 1
+    supply = state["supply"]
     for seat, player in enumerate(state["players"]):
-        resources = sum(player["res"].values())
+        held = player["res"]
+        resources = sum(held.values())
         for r in RESOURCES:
-            state["supply"][r] += player["res"][r]
-            player["res"][r] = 0
+            supply[r] += held[r]
+            held[r] = 0
         player["silver"] += resources
         cap = SILVER_PRESTIGE_CAP + (1 if player["char"] == "banker" else 0)
-        from_silver = min(cap, player["silver"] // SILVER_PER_PRESTIGE)
+        from_silver = player["silver"] // SILVER_PER_PRESTIGE
+        if from_silver > cap:
+            from_silver = cap
         from_gold = player["gold"]
-        bonus = sum(MAJORITY_BONUS[d] for d, w in winners_of.items() if w == seat)
+        majorities = sorted(d for d, w in winners_of.items() if w == seat)
+        bonus = sum(MAJORITY_BONUS[d] for d in majorities)
         damaged = damaged_of[seat]
         before = player["prestige"]
-        player["prestige"] = max(0, before + from_silver + from_gold + bonus - damaged)
+        total = before + from_silver + from_gold + bonus - damaged
+        player["prestige"] = total if total > 0 else 0
         details["players"].append(
             {
                 "name": state["names"][seat],
@@ -1512,7 +1536,7 @@ def score(state: State) -> None:
                 "silver": player["silver"],
                 "from_silver": from_silver,
                 "from_gold": from_gold,
-                "majorities": sorted(d for d, w in winners_of.items() if w == seat),
+                "majorities": majorities,
                 "majority_bonus": bonus,
                 "damaged_penalty": damaged,
                 "structures": owned_of[seat],
