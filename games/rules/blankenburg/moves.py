@@ -3,6 +3,7 @@ its rule function. Moves are JSON objects; see docs/rules/blankenburg.md for the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 
 from games.engine import IllegalMove
@@ -159,9 +160,10 @@ def replay_move(state: State, seat: int, move: dict, rng, narrate: bool = True) 
     """`apply_move` for a move read back from the log, which `apply_move` accepted when it
     was appended: whether the game is over and whose turn it is are not asked again, no
     refusal needs undoing, and a build or last repair skips its checks (`REPLAY_MOVES`);
-    every change to the state is made as in `apply_move`."""
-    state["news"] = []
-    REPLAY_MOVES[state["phase"], move["type"]](state, seat, move, rng)
+    every change to the state is made as in `apply_move`. Unnarrated, the move writes no
+    news: `news` is None until a later move starts its own (`rules.news`)."""
+    state["news"] = [] if narrate else None
+    REPLAY_BY_PHASE[state["phase"]][move["type"]](state, seat, move, rng)
     if state["phase"] == "end":
         rules.start_turn(state, rng)
     return state
@@ -330,6 +332,11 @@ REPLAY_MOVES = {
     ("plans", "buy_plan"): replayed_buy_plan,
     ("resources", "buy"): replayed_buy,
     ("final_repair", "repair"): replayed_final_repair,
+}
+# The same by phase, then move type: two lookups by string cost less than one by a new tuple.
+REPLAY_BY_PHASE: dict[str, dict[str, Callable]] = {
+    phase: {kind: enact for (at, kind), enact in REPLAY_MOVES.items() if at == phase}
+    for phase, _ in REPLAY_MOVES
 }
 
 # The fields of each move (games.engine.check_move refuses any other shape).

@@ -7,7 +7,6 @@ end of turn. The state is plain JSON; see `new_state` for its shape.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from typing import Any
 
@@ -77,25 +76,25 @@ def is_v2(state: State) -> bool:
     return state.get("ruleset", 1) >= 2
 
 
-@functools.cache
-def seat_order(n: int, start: int) -> tuple[int, ...]:
-    """The n seats clockwise from `start`; built once per (n, start), asked for every move."""
-    return tuple((start + i) % n for i in range(n))
+# For each player count (up to six), the seats clockwise from each start, SEAT_ORDER[n][start],
+# and the seats after each seat in that order, SEATS_AFTER[n][first][seat]: built once, asked
+# for nearly every move (indexing tuples costs less than a cached function's call).
+SEAT_ORDER = tuple(
+    tuple(tuple((start + i) % n for i in range(n)) for start in range(n)) for n in range(7)
+)
+SEATS_AFTER = tuple(
+    tuple(tuple(order[order.index(seat) + 1 :] for seat in range(n)) for order in SEAT_ORDER[n])
+    for n in range(7)
+)
 
 
 def turn_order(state: State) -> tuple[int, ...]:
-    return seat_order(state["n"], state["first"])
+    return SEAT_ORDER[state["n"]][state["first"]]
 
 
 def after_in_turn_order(state: State, seat: int) -> tuple[int, ...]:
     """The seats that come after `seat` this turn."""
-    return seats_after(state["n"], state["first"], seat)
-
-
-@functools.cache
-def seats_after(n: int, first: int, seat: int) -> tuple[int, ...]:
-    order = seat_order(n, first)
-    return order[order.index(seat) + 1 :]
+    return SEATS_AFTER[state["n"]][state["first"]][seat]
 
 
 def char_of(state: State, seat: int) -> str:
@@ -107,18 +106,27 @@ def name_of(state: State, seat: int) -> str:
 
 
 def news(state: State, text: str) -> None:
-    state["news"].append(text)
+    """Add a line to what the move tells. `state["news"]` is None while a replay goes through
+    a move whose news no one will read (`moves.replay_move`, narrate False): then nothing is
+    written, and the places that build a line ask first, so as not to build it for nothing."""
+    told = state["news"]
+    if told is not None:
+        told.append(text)
 
 
 def take_from_supply(state: State, resource: str, count: int) -> int:
     """Up to `count` of a resource (or gold) from the supply; returns how many came."""
-    got = min(count, state["supply"][resource])
-    state["supply"][resource] -= got
+    supply = state["supply"]
+    got = count if count < supply[resource] else supply[resource]  # min() costs more
+    supply[resource] -= got
     return got
 
 
-def new_salt(rng) -> str:
-    return f"{rng.getrandbits(128):032x}"
+def new_salts(rng, n: int) -> list[str]:
+    """A fresh salt for each of the n sealed bids (the generator's method is looked up once:
+    the event's rng hands every attribute on through a Python-level __getattr__)."""
+    getrandbits = rng.getrandbits
+    return [getrandbits(128).to_bytes(16, "big").hex() for _ in range(n)]  # 32 hex digits
 
 
 def receipt(salt: str, turn: int, bid: int) -> str:
@@ -167,11 +175,15 @@ def pay_silver(state: State, seat: int, amount: int, reason: str) -> None:
     player = state["players"][seat]
     if player["silver"] >= amount:
         player["silver"] -= amount
-        news(state, f"{state['names'][seat]} paid {amount} silver ({reason})")
+        if state["news"] is not None:
+            news(state, f"{state['names'][seat]} paid {amount} silver ({reason})")
     else:
         player["silver"] = 0
         player["prestige"] = max(0, player["prestige"] - 1)
-        news(state, f"{state['names'][seat]} went bankrupt ({reason}): all silver and 1 prestige")
+        if state["news"] is not None:
+            news(
+                state, f"{state['names'][seat]} went bankrupt ({reason}): all silver and 1 prestige"
+            )
 
 
 # --- setup --------------------------------------------------------------------------------
@@ -190,9 +202,10 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
         players.append(
             {"silver": START_SILVER, "res": res, "gold": 0, "prestige": 0, "hand": [], "char": ""}
         )
+    shuffle = rng.shuffle  # looked up once (see new_salts)
     # Starred basic plans: one to each player, one communal, the rest into the deck [R].
     starred = list(STARRED_PLANS)
-    rng.shuffle(starred)
+    shuffle(starred)
     for seat in range(n):
         players[seat]["hand"].append(starred.pop())
     basic_deck = [i for i in BASIC_IDS if i not in STARRED_PLANS]
@@ -200,23 +213,23 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
     if starred:
         communal_basic = starred.pop()
     basic_deck.extend(starred)
-    rng.shuffle(basic_deck)
+    shuffle(basic_deck)
     if communal_basic is None:  # six players: every starred plan was dealt [R]
         communal_basic = basic_deck.pop(0)
     grand_deck = list(GRAND_IDS)
-    rng.shuffle(grand_deck)
+    shuffle(grand_deck)
     communal_grand = grand_deck.pop(0)
     # Characters; the City Planner's ability needs the dual spaces of the alternate board.
     characters = [c.key for c in CHARACTERS if board == "back" or c.key != "city_planner"]
-    rng.shuffle(characters)
+    shuffle(characters)
     for seat in range(n):
         players[seat]["char"] = characters[seat]
     # Citizens: starred ones on the track, the rest form the deck; six players add one more.
     stars = list(STARRED_CITIZENS)
-    rng.shuffle(stars)
+    shuffle(stars)
     track = stars[:n]
     citizen_deck = [c.id for c in CITIZENS if not c.starred] + stars[n:]
-    rng.shuffle(citizen_deck)
+    shuffle(citizen_deck)
     wheel = {r: 0 for r in RESOURCES}
     wheel["gold"] = 0
     if n == 6:
@@ -226,9 +239,9 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
             wheel["gold"] += min(1, supply["gold"])
             supply["gold"] -= wheel["gold"]
     visitor_deck = [v.id for v in VISITORS]
-    rng.shuffle(visitor_deck)
+    shuffle(visitor_deck)
     event_deck = [e.id for e in EVENTS]
-    rng.shuffle(event_deck)
+    shuffle(event_deck)
     market = {}
     for r in RESOURCES:
         market[r] = n - 1
@@ -260,7 +273,7 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
         "locks": {},
         "build_seq": 0,
         "bids": [None] * n,
-        "salts": [new_salt(rng) for _ in range(n)],
+        "salts": new_salts(rng, n),
         "reveal": None,
         "picks": [],
         "pick_i": 0,
@@ -299,7 +312,8 @@ def choose_extra(state: State, seat: int, resource: str, rng) -> None:
     if state["supply"][resource] < 1:
         raise IllegalMove(f"The supply has no {resource} left.")
     state["players"][seat]["res"][resource] += take_from_supply(state, resource, 1)
-    news(state, f"{state['names'][seat]} (Merchant) took one extra {resource}")
+    if state["news"] is not None:
+        news(state, f"{state['names'][seat]} (Merchant) took one extra {resource}")
     start_turn(state, rng, fresh_salts=False)
 
 
@@ -310,7 +324,7 @@ def start_turn(state: State, rng, fresh_salts: bool = True) -> None:
     n = state["n"]
     state["bids"] = [None] * n
     if fresh_salts:
-        state["salts"] = [new_salt(rng) for _ in range(n)]
+        state["salts"] = new_salts(rng, n)
     state["dice"] = []
     if n == 6:  # one of each resource, no choice, all five dice [R]
         for r in RESOURCES:
@@ -354,12 +368,12 @@ def roll_dice(state: State, rng, dice: int) -> None:
     """Roll the resource dice; on the first turn reroll while the wheel would hold fewer
     resource types than there are players [R] (never possible with six)."""
     wheel = state["wheel"]
-    on_wheel = {r for r in RESOURCES if wheel[r] > 0}
+    choice = rng.choice  # looked up once (see new_salts)
+    reroll = state["turn"] == 1 and state["n"] != 6
+    on_wheel = {r for r in RESOURCES if wheel[r] > 0} if reroll else None
     for _ in range(50):
-        faces = [rng.choice(DIE_FACES) for _ in range(dice)]
-        if state["turn"] != 1 or state["n"] == 6:
-            break
-        if len(on_wheel | {f for f in faces if f}) >= state["n"]:
+        faces = [choice(DIE_FACES) for _ in range(dice)]
+        if not reroll or len(on_wheel | {f for f in faces if f}) >= state["n"]:
             break
     for face in faces:
         if face:
@@ -390,28 +404,32 @@ def reveal_bids(state: State) -> None:
     bids = state["bids"]
     first = state["first"]
     # Highest bid first, ties in turn order (a stable sort keeps that order among equals).
-    ranked = sorted(seat_order(n, first), key=bids.__getitem__, reverse=True)
-    zero = ZERO_BID_SILVER_SIX if n == 6 else ZERO_BID_SILVER
+    ranked = sorted(SEAT_ORDER[n][first], key=bids.__getitem__, reverse=True)
     for s in range(n):
         if bids[s] == 0:
             state["players"][s]["silver"] += zero_bid_gain(state, s)
     state["reveal"] = {"turn": state["turn"], "bids": list(bids), "salts": list(state["salts"])}
-    shown = ", ".join(f"{state['names'][s]} {bids[s]}" for s in ranked)
-    news(state, f"bids revealed: {shown}")
-    zeros = [state["names"][s] for s in range(n) if bids[s] == 0]
-    if zeros and is_v2(state):  # the Banker gains one more [R]: one line per amount
-        for gain in sorted({zero_bid_gain(state, s) for s in range(n) if bids[s] == 0}):
-            who = [
-                state["names"][s]
-                for s in range(n)
-                if bids[s] == 0 and zero_bid_gain(state, s) == gain
-            ]
-            news(state, f"{', '.join(who)} bid zero and gained {gain} silver")
-    elif zeros:
-        news(state, f"{', '.join(zeros)} bid zero and gained {zero} silver")
+    if state["news"] is not None:
+        tell_bids(state, ranked)
     state["picks"] = [s for s in ranked if bids[s] > 0]
     state["pick_i"] = 0
     advance_picks(state)
+
+
+def tell_bids(state: State, ranked: list[int]) -> None:
+    """The news of the revealed bids: each bid from the highest, and what bidding zero gave."""
+    n = state["n"]
+    bids = state["bids"]
+    names = state["names"]
+    news(state, "bids revealed: " + ", ".join(f"{names[s]} {bids[s]}" for s in ranked))
+    zeros = [names[s] for s in range(n) if bids[s] == 0]
+    if zeros and is_v2(state):  # the Banker gains one more [R]: one line per amount
+        for gain in sorted({zero_bid_gain(state, s) for s in range(n) if bids[s] == 0}):
+            who = [names[s] for s in range(n) if bids[s] == 0 and zero_bid_gain(state, s) == gain]
+            news(state, f"{', '.join(who)} bid zero and gained {gain} silver")
+    elif zeros:
+        zero = ZERO_BID_SILVER_SIX if n == 6 else ZERO_BID_SILVER
+        news(state, f"{', '.join(zeros)} bid zero and gained {zero} silver")
 
 
 def zero_bid_gain(state: State, seat: int) -> int:
@@ -430,8 +448,9 @@ def advance_picks(state: State) -> None:
         seat = state["picks"][state["pick_i"]]
         options = wheel_categories(state)
         if not options and state["wheel"]["gold"] == 0:
-            left = [state["names"][s] for s in state["picks"][state["pick_i"] :]]
-            news(state, f"the wheel is empty: {', '.join(left)} took nothing and paid nothing")
+            if state["news"] is not None:
+                left = ", ".join(state["names"][s] for s in state["picks"][state["pick_i"] :])
+                news(state, f"the wheel is empty: {left} took nothing and paid nothing")
             break
         if len(options) > 1:
             state["phase"] = "pick"
@@ -445,17 +464,20 @@ def take_pick(state: State, seat: int, resource: str | None) -> None:
     player = state["players"][seat]
     wheel = state["wheel"]
     player["silver"] -= state["bids"][seat]
-    got = []
     if resource is not None:
-        count = min(MAX_TAKE, wheel[resource])
+        count = MAX_TAKE if MAX_TAKE < wheel[resource] else wheel[resource]  # min() costs more
         wheel[resource] -= count
         player["res"][resource] += count
-        got.append(f"{count} {resource}")
-    if wheel["gold"] > 0:
+    gold = wheel["gold"] > 0
+    if gold:
         wheel["gold"] -= 1
         player["gold"] += 1
-        got.append("1 gold")
-    news(state, f"{state['names'][seat]} paid {state['bids'][seat]} and took {' and '.join(got)}")
+    if state["news"] is not None:
+        got = [] if resource is None else [f"{count} {resource}"]
+        if gold:
+            got.append("1 gold")
+        bid = state["bids"][seat]
+        news(state, f"{state['names'][seat]} paid {bid} and took {' and '.join(got)}")
     state["pick_i"] += 1
 
 
@@ -530,6 +552,24 @@ def payment(state: State, seat: int, plan_id: int) -> dict[str, int] | None:
     if missing:
         paid["gold"] = missing
     return paid
+
+
+def can_pay(state: State, seat: int, plan_id: int) -> bool:
+    """Whether `payment` finds one, without working it out: gold covering every missing
+    resource always does; the Mason's swap saves one at most, so only then is it asked."""
+    player = state["players"][seat]
+    have = player["res"]
+    missing = 0
+    for r, k in PLANS[plan_id].cost:
+        if have[r] < k:
+            missing += k - have[r]
+    if missing <= player["gold"]:
+        return True
+    return (
+        missing == player["gold"] + 1
+        and player["char"] == "mason"
+        and payment(state, seat, plan_id) is not None
+    )
 
 
 def build_spaces(state: State, seat: int, plan_id: int) -> list[int]:
@@ -626,7 +666,7 @@ def has_build_action(state: State, seat: int) -> bool:
         if (
             card is not None
             and PLAN_TOTAL_COST[card] <= means
-            and payment(state, seat, card) is not None
+            and can_pay(state, seat, card)
             and build_spaces(state, seat, card)
         ):
             return True
@@ -652,13 +692,16 @@ def demolish(state: State, seat: int, space: int) -> None:
     remove_structure(state, space)
     state["locks"][str(space)] = plan.prestige
     state["demolished"] = True
-    text = f"{state['names'][seat]} demolished the {plan.name}"
-    if refund:
-        text += f", getting back {' and '.join(refund)}"
-    if plan.kind == "grand" and player["char"] != "foreman":
+    lost_prestige = plan.kind == "grand" and player["char"] != "foreman"
+    if lost_prestige:
         player["prestige"] = max(0, player["prestige"] - 1)
-        text += ", and lost 1 prestige"
-    news(state, text)
+    if state["news"] is not None:
+        text = f"{state['names'][seat]} demolished the {plan.name}"
+        if refund:
+            text += f", getting back {' and '.join(refund)}"
+        if lost_prestige:
+            text += ", and lost 1 prestige"
+        news(state, text)
     after_build_action(state, seat)
 
 
@@ -715,12 +758,13 @@ def place_plan(state: State, seat: int, card: int, space: int) -> None:
     state["locks"].pop(str(space), None)
     player["prestige"] += plan.prestige + character_bonus(state, seat, plan.kind, space)
     state["built"] = True
-    where = "" if len(SPACES[state["board"]][space]) == 1 else " on a dual space"
-    news(
-        state,
-        f"{state['names'][seat]} built the {'communal ' if source == 'communal' else ''}"
-        f"{plan.name}{where} (+{plan.prestige} prestige)",
-    )
+    if state["news"] is not None:
+        where = "" if len(SPACES[state["board"]][space]) == 1 else " on a dual space"
+        news(
+            state,
+            f"{state['names'][seat]} built the {'communal ' if source == 'communal' else ''}"
+            f"{plan.name}{where} (+{plan.prestige} prestige)",
+        )
     after_build_action(state, seat)
 
 
@@ -743,7 +787,8 @@ def repair(state: State, seat: int, space: int) -> None:
         raise IllegalMove(f"Repairing costs {cost} silver; you do not have enough.")
     state["players"][seat]["silver"] -= cost
     structure["damaged"] = False
-    news(state, f"{state['names'][seat]} repaired the {PLANS[structure['card']].name}")
+    if state["news"] is not None:
+        news(state, f"{state['names'][seat]} repaired the {PLANS[structure['card']].name}")
     if state["phase"] == "build":
         after_build_action(state, seat)
     else:
@@ -781,18 +826,19 @@ def master_builder_builds(state: State) -> None:
         ]
         if own:
             lowest = min(own, key=lambda i: (PLANS[state["town"][i]["card"]].prestige, i))
-            news(
-                state,
-                f"the master builder demolished its {PLANS[state['town'][lowest]['card']].name}",
-            )
+            if state["news"] is not None:
+                gone = PLANS[state["town"][lowest]["card"]].name
+                news(state, f"the master builder demolished its {gone}")
             remove_structure(state, lowest)
             spaces = [lowest]
     if not spaces:
         deck.append(card)
-        news(state, f"the master builder could not place the {plan.name}")
+        if state["news"] is not None:
+            news(state, f"the master builder could not place the {plan.name}")
         return
     place_structure(state, MASTER_BUILDER, card, spaces[0])
-    news(state, f"the master builder built the {plan.name}")
+    if state["news"] is not None:
+        news(state, f"the master builder built the {plan.name}")
 
 
 # --- income -------------------------------------------------------------------------------
@@ -806,7 +852,8 @@ def start_income(state: State) -> None:
         state["event_deck"].append(state["event"])
     state["event"] = state["event_deck"].pop(0)
     event = EVENTS[state["event"]]
-    news(state, f"event: {event.name} - {event.text}")
+    if state["news"] is not None:
+        news(state, f"event: {event.name} - {event.text}")
     if apply_effect(state, event.effect, "event"):
         return
     income_visitor(state)
@@ -814,7 +861,8 @@ def start_income(state: State) -> None:
 
 def income_visitor(state: State) -> None:
     if state["no_visitor"] and state["visitor"] is not None:
-        news(state, f"no new visitor: the {VISITORS[state['visitor']].name} stays")
+        if state["news"] is not None:
+            news(state, f"no new visitor: the {VISITORS[state['visitor']].name} stays")
     elif state["no_visitor"]:
         news(state, "no visitor comes this turn")
     else:
@@ -822,7 +870,8 @@ def income_visitor(state: State) -> None:
             state["visitor_deck"].append(state["visitor"])
         state["visitor"] = state["visitor_deck"].pop(0)
         visitor = VISITORS[state["visitor"]]
-        news(state, f"visitor: {visitor.name} - {visitor.text}")
+        if state["news"] is not None:
+            news(state, f"visitor: {visitor.name} - {visitor.text}")
         if apply_effect(state, visitor.effect, "visitor"):
             return
     lodge(state)
@@ -842,7 +891,8 @@ def apply_effect(state: State, effect: tuple, source: str) -> bool:
             amount = flat + per * counts[s]
             if amount:
                 state["players"][s]["silver"] += amount
-                news(state, f"{state['names'][s]} gained {amount} silver ({card})")
+                if state["news"] is not None:
+                    news(state, f"{state['names'][s]} gained {amount} silver ({card})")
     elif kind == "pay":
         _, flat, district, per = effect
         counts = structures_in_district(state, district)
@@ -919,11 +969,13 @@ def damage(state: State, which: str, card: str) -> None:
         name = PLANS[s["card"]].name
         if s["owner"] == MASTER_BUILDER:  # its damaged structures leave the town [R]
             remove_structure(state, i)
-            news(state, f"the master builder's {name} was destroyed ({card})")
+            if state["news"] is not None:
+                news(state, f"the master builder's {name} was destroyed ({card})")
         else:
             s["damaged"] = True
             s["dmg_turn"] = state["turn"]
-            news(state, f"{state['names'][s['owner']]}'s {name} was damaged ({card})")
+            if state["news"] is not None:
+                news(state, f"{state['names'][s['owner']]}'s {name} was damaged ({card})")
 
 
 def current_offer(state: State) -> tuple:
@@ -1001,23 +1053,28 @@ def accept_offer(state: State, seat: int, effect: tuple, move: dict) -> None:
         resource = effect[1] or move["resource"]
         player["silver"] -= effect[2]
         player["res"][resource] += take_from_supply(state, resource, 1)
-        news(state, f"{name} bought one {resource} for {effect[2]} silver")
+        if state["news"] is not None:
+            news(state, f"{name} bought one {resource} for {effect[2]} silver")
     elif kind == "offer_plan":
         deck = effect[1] or move["deck"]
         player["silver"] -= effect[2]
         player["hand"].append(state[f"{deck}_deck"].pop(0))
-        news(state, f"{name} took a {deck} plan")
+        if state["news"] is not None:
+            news(state, f"{name} took a {deck} plan")
     elif kind == "offer_prestige":
         player["silver"] -= effect[1]
         player["prestige"] += 1
-        news(state, f"{name} paid {effect[1]} silver for 1 prestige")
+        if state["news"] is not None:
+            news(state, f"{name} paid {effect[1]} silver for 1 prestige")
     elif kind == "offer_gold":
         player["silver"] -= effect[1]
         player["gold"] += take_from_supply(state, "gold", 1)
-        news(state, f"{name} paid {effect[1]} silver for 1 gold")
+        if state["news"] is not None:
+            news(state, f"{name} paid {effect[1]} silver for 1 gold")
     elif kind == "offer_repair":
         state["town"][move["space"]]["damaged"] = False
-        news(state, f"{name} repaired the {PLANS[state['town'][move['space']]['card']].name}")
+        if state["news"] is not None:
+            news(state, f"{name} repaired the {PLANS[state['town'][move['space']]['card']].name}")
 
 
 # Each plan as lodging reads it: its name and how many it sleeps.
@@ -1088,8 +1145,11 @@ def lodge(state: State) -> None:
         for s in range(n):
             if char_of(state, s) == "innkeeper":
                 state["players"][s]["silver"] += at_board_inn // 3
-                news(state, f"{state['names'][s]} (Innkeeper) gained {at_board_inn // 3} silver")
-    news(state, "income: " + ", ".join(f"{state['names'][s]} {earned[s]}" for s in range(n)))
+                if state["news"] is not None:
+                    gain = at_board_inn // 3
+                    news(state, f"{state['names'][s]} (Innkeeper) gained {gain} silver")
+    if state["news"] is not None:
+        news(state, "income: " + ", ".join(f"{state['names'][s]} {earned[s]}" for s in range(n)))
 
 
 # --- marketplace --------------------------------------------------------------------------
@@ -1163,10 +1223,11 @@ def draw_plans(state: State, seat: int, deck: str, discards: list[int], price: i
     pile = state[f"{deck}_deck"]
     drawn = pile[:draw]
     del pile[:draw]
-    text = f"{state['names'][seat]} bought a {deck} plan for {price} silver"
-    if discards:
-        text += f", discarding {len(discards)}"
-    news(state, text)
+    if state["news"] is not None:
+        text = f"{state['names'][seat]} bought a {deck} plan for {price} silver"
+        if discards:
+            text += f", discarding {len(discards)}"
+        news(state, text)
     if len(drawn) == 1:
         player["hand"].append(drawn[0])
         after_plan_buyer(state)
@@ -1220,7 +1281,13 @@ def may_be_asked_to_trade(state: State, seat: int) -> bool:
 
 
 def next_trader(state: State, candidates: tuple[int, ...]) -> None:
-    purse = HIDDEN_PURSE if is_v2(state) else None  # as may_be_asked_to_trade
+    if is_v2(state):  # as may_be_asked_to_trade
+        if candidates and any(state["market"].values()):
+            state["cur"] = candidates[0]  # a full purse buys while the market holds anything
+            return
+        purse = HIDDEN_PURSE
+    else:
+        purse = None
     for seat in candidates:
         if can_trade(state, seat, purse):
             state["cur"] = seat
@@ -1263,7 +1330,8 @@ def sell(state: State, seat: int, resource: str, count: int) -> None:
     state["market"][resource] += count
     gain = count * sell_price(state, seat)
     player["silver"] += gain
-    news(state, f"{state['names'][seat]} sold {count} {resource} for {gain} silver")
+    if state["news"] is not None:
+        news(state, f"{state['names'][seat]} sold {count} {resource} for {gain} silver")
     if not may_be_asked_to_trade(state, seat):
         after_trader(state)
 
@@ -1288,7 +1356,8 @@ def take_resource(state: State, seat: int, resource: str, price: int) -> None:
     player["silver"] -= price
     state["market"][resource] -= 1
     player["res"][resource] += 1
-    news(state, f"{state['names'][seat]} bought one {resource} for {price} silver")
+    if state["news"] is not None:
+        news(state, f"{state['names'][seat]} bought one {resource} for {price} silver")
     after_trader(state)
 
 
@@ -1325,12 +1394,14 @@ def end_turn(state: State) -> None:
                 if excess > 0:
                     held[r] -= excess
                     state["wheel"][r] += excess
-                    news(state, f"{state['names'][seat]} put {excess} {r} on the wheel (limit)")
+                    if state["news"] is not None:
+                        news(state, f"{state['names'][seat]} put {excess} {r} on the wheel (limit)")
         excess = player["gold"] - HOLDING_LIMIT["gold"]
         if excess > 0:
             player["gold"] -= excess
             state["wheel"]["gold"] += excess
-            news(state, f"{state['names'][seat]} put {excess} gold on the wheel (limit)")
+            if state["news"] is not None:
+                news(state, f"{state['names'][seat]} put {excess} gold on the wheel (limit)")
     state["locks"] = {}
     if None not in state["town"]:
         news(state, "the town is complete: the game ends")
@@ -1340,16 +1411,19 @@ def end_turn(state: State) -> None:
         return start_final_repairs(state)
     citizen = state["citizen_deck"].pop(0)
     state["track"].append(citizen)
-    text = f"a new citizen arrives: the {CITIZENS[citizen].name}"
+    got = 0
     if CITIZENS[citizen].gold:
         got = take_from_supply(state, "gold", 1)
         state["wheel"]["gold"] += got
+    if state["news"] is not None:
+        text = f"a new citizen arrives: the {CITIZENS[citizen].name}"
         if got:
             text += ", adding a gold to the wheel"
-    news(state, text)
+        news(state, text)
     state["first"] = (state["first"] + 1) % state["n"]
     state["turn"] += 1
-    news(state, f"turn {state['turn']}: {state['names'][state['first']]} holds the key")
+    if state["news"] is not None:
+        news(state, f"turn {state['turn']}: {state['names'][state['first']]} holds the key")
 
 
 def final_repairers(state: State) -> list[int]:
@@ -1435,19 +1509,25 @@ def score(state: State) -> None:
             owned_of[s["owner"]] += 1
             if s["damaged"]:
                 damaged_of[s["owner"]] += 1
+    supply = state["supply"]
     for seat, player in enumerate(state["players"]):
-        resources = sum(player["res"].values())
+        held = player["res"]
+        resources = sum(held.values())
         for r in RESOURCES:
-            state["supply"][r] += player["res"][r]
-            player["res"][r] = 0
+            supply[r] += held[r]
+            held[r] = 0
         player["silver"] += resources
         cap = SILVER_PRESTIGE_CAP + (1 if player["char"] == "banker" else 0)
-        from_silver = min(cap, player["silver"] // SILVER_PER_PRESTIGE)
+        from_silver = player["silver"] // SILVER_PER_PRESTIGE
+        if from_silver > cap:
+            from_silver = cap
         from_gold = player["gold"]
-        bonus = sum(MAJORITY_BONUS[d] for d, w in winners_of.items() if w == seat)
+        majorities = sorted(d for d, w in winners_of.items() if w == seat)
+        bonus = sum(MAJORITY_BONUS[d] for d in majorities)
         damaged = damaged_of[seat]
         before = player["prestige"]
-        player["prestige"] = max(0, before + from_silver + from_gold + bonus - damaged)
+        total = before + from_silver + from_gold + bonus - damaged
+        player["prestige"] = total if total > 0 else 0
         details["players"].append(
             {
                 "name": state["names"][seat],
@@ -1456,7 +1536,7 @@ def score(state: State) -> None:
                 "silver": player["silver"],
                 "from_silver": from_silver,
                 "from_gold": from_gold,
-                "majorities": sorted(d for d, w in winners_of.items() if w == seat),
+                "majorities": majorities,
                 "majority_bonus": bonus,
                 "damaged_penalty": damaged,
                 "structures": owned_of[seat],
@@ -1485,7 +1565,9 @@ def score(state: State) -> None:
     state["cur"] = None
     state["waiting"] = []
     state["result"] = {"scores": scores, "ranking": ranking, "notes": notes, "details": details}
-    news(state, "final scores: " + ", ".join(f"{state['names'][s]} {scores[s]}" for s in ranking))
+    if state["news"] is not None:
+        final = ", ".join(f"{state['names'][s]} {scores[s]}" for s in ranking)
+        news(state, f"final scores: {final}")
 
 
 # --- the per-player decision points -------------------------------------------------------
