@@ -130,14 +130,24 @@ def name(state, seat: int) -> str:
     return state["names"][seat]
 
 
+# A move's narration goes to state["news"], which `play` starts afresh. A replayed move
+# whose news nobody reads (`play` not narrating) has None there: its narration is not
+# written, and the calls below whose text takes work to build are skipped by their callers
+# (`if state["news"] is not None:`).
+
+
 def say(state, text: str) -> None:
     """Record public narration."""
-    state["news"].append({"all": text})
+    news = state["news"]
+    if news is not None:
+        news.append({"all": text})
 
 
 def say_to(state, text: str, seat: int, own: str) -> None:
     """Record narration: public `text`; `own` replaces it for `seat` alone."""
-    state["news"].append({"all": text, "seat": seat, "own": own})
+    news = state["news"]
+    if news is not None:
+        news.append({"all": text, "seat": seat, "own": own})
 
 
 # The seats clockwise from each seat, per player count: most moves ask for them.
@@ -335,7 +345,8 @@ def advance(state) -> None:
             if state["idx"] >= len(state["order"]):
                 start_round(state)
             elif not any_starting_option(state):
-                say(state, f"{name(state, state['order'][state['idx']])} found no room.")
+                if state["news"] is not None:
+                    say(state, f"{name(state, state['order'][state['idx']])} found no room.")
                 state["idx"] += 1
             else:
                 return
@@ -353,7 +364,8 @@ def skip_actor(state, act: dict, seat: int) -> bool:
             act["turn"]["paid"] = True
             bonus = privilege_count(state, seat)
             state["players"][seat]["guilders"] += bonus
-            say(state, f"{name(state, seat)} received {bonus} guilder(s) as Merchant.")
+            if state["news"] is not None:
+                say(state, f"{name(state, seat)} received {bonus} guilder(s) as Merchant.")
         return not can_trade(state, seat)
     if char == "woodcutter":
         return not B.any_forest_open(state)
@@ -364,7 +376,8 @@ def skip_actor(state, act: dict, seat: int) -> bool:
                 act["turn"]["paid"] = True
                 bonus = privilege_count(state, seat)
                 player["guilders"] += bonus
-                say(state, f"{name(state, seat)} received {bonus} guilder(s) as Bailiff.")
+                if state["news"] is not None:
+                    say(state, f"{name(state, seat)} received {bonus} guilder(s) as Bailiff.")
             return player["guilders"] < 1 or not state["deck"]
         return not player["hand"] or act["turn"].get("played", 0) >= 2
     if char == "farmer":
@@ -403,7 +416,8 @@ def begin_phase(state, char: str, chooser: int, privilege: bool) -> None:
                 rent += privilege_count(state, seat)
             if rent:
                 gain_points(player, rent)
-                say(state, f"{name(state, seat)} collected {rent} point(s) of rent.")
+                if state["news"] is not None:
+                    say(state, f"{name(state, seat)} collected {rent} point(s) of rent.")
         state["act"]["idx"] = len(state["act"]["order"])
 
 
@@ -461,13 +475,15 @@ def pay_income(state, taxed: bool) -> None:
             income = counts[seat]
             if income:
                 state["players"][seat]["guilders"] += income
-                say(state, f"{name(state, seat)} received {income} guilder(s) income.")
+                if state["news"] is not None:
+                    say(state, f"{name(state, seat)} received {income} guilder(s) income.")
     if ruleset(state) < 2 and game_ends(state):  # version 1 checked after income
         finish_game(state)
         return
     state["start"] = (state["start"] + 1) % state["n"]
     state["round"] += 1
-    say(state, f"Round {state['round']}: {name(state, state['start'])} is the starting player.")
+    if state["news"] is not None:
+        say(state, f"Round {state['round']}: {name(state, state['start'])} is the starting player.")
     start_round(state)
 
 
@@ -532,7 +548,11 @@ def finish_game(state) -> None:
     state["phase"] = "over"
     state["pending"] = None
     state["final"] = {"scores": scores, "ranking": ranking, "cards": details}
-    say(state, "The game is over: " + ", ".join(f"{name(state, s)} {scores[s]}" for s in ranking))
+    if state["news"] is not None:
+        say(
+            state,
+            "The game is over: " + ", ".join(f"{name(state, s)} {scores[s]}" for s in ranking),
+        )
 
 
 # --- the opening ------------------------------------------------------------------------
@@ -582,11 +602,12 @@ def take_forest(state, seat: int, cell: str, checked: bool = True) -> None:
     player = state["players"][seat]
     for good, amount in gains:
         player[good] += amount
-    say(
-        state,
-        f"{name(state, seat)} cleared the forest at {geo.tile_first[cell]} "
-        f"({FOREST_NAMES[tile]}): +{got}.",
-    )
+    if state["news"] is not None:
+        say(
+            state,
+            f"{name(state, seat)} cleared the forest at {geo.tile_first[cell]} "
+            f"({FOREST_NAMES[tile]}): +{got}.",
+        )
 
 
 @cache
@@ -813,7 +834,8 @@ def where(cells: list[str], facing) -> str:
 def build_start(state, seat: int, move: dict) -> None:
     building, cells, facing = check_build(state, seat, move, free=True)
     place(state, seat, building, cells, facing)
-    say(state, f"{name(state, seat)} placed a starting {building.name} {where(cells, facing)}.")
+    if state["news"] is not None:
+        say(state, f"{name(state, seat)} placed a starting {building.name} {where(cells, facing)}.")
     state["idx"] += 1
 
 
@@ -851,11 +873,12 @@ def build(state, seat: int, move: dict, checked: bool = True) -> None:
     place(state, seat, building, cells, facing)
     moved = change_burghers(state, building.burghers)
     gain_points(player, building.points)
-    say(  # "a Office": put right in the history (text.worded), as the "acceptd" below
-        state,
-        f"{name(state, seat)} built a {building.name} {where(cells, facing)} for {g} g and "
-        f"{w} wood: {building.points} point(s), Burghers {moved:+d}.",
-    )
+    if state["news"] is not None:
+        say(  # "a Office": put right in the history (text.worded), as the "acceptd" below
+            state,
+            f"{name(state, seat)} built a {building.name} {where(cells, facing)} for {g} g and "
+            f"{w} wood: {building.points} point(s), Burghers {moved:+d}.",
+        )
     next_actor(state)
 
 
@@ -1156,11 +1179,12 @@ def counter(state, seat: int, move: dict, checked: bool = True) -> None:
     pending["cells"], pending["facing"] = cells, facing
     pending["waiting"] = [s for s in split if s != seat]
     pending["answers"] = {}
-    say(
-        state,
-        f"{name(state, seat)} made a counter-offer: the {building.name} "
-        f"{where(cells, facing)}; {terms_text(state, split)}.",
-    )
+    if state["news"] is not None:
+        say(
+            state,
+            f"{name(state, seat)} made a counter-offer: the {building.name} "
+            f"{where(cells, facing)}; {terms_text(state, split)}.",
+        )
 
 
 def propose(state, seat: int, move: dict, checked: bool = True) -> None:
@@ -1207,11 +1231,15 @@ def propose(state, seat: int, move: dict, checked: bool = True) -> None:
         "waiting": partners,
         "answers": {},
     }
-    terms = "; ".join(
-        f"{name(state, s)} pays {d['guilders']} g {d['wood']} wood for {d['points']} pt"
-        for s, d in split.items()
-    )
-    say(state, f"{name(state, seat)} proposed a {building.name} {where(cells, facing)}: {terms}.")
+    if state["news"] is not None:
+        terms = "; ".join(
+            f"{name(state, s)} pays {d['guilders']} g {d['wood']} wood for {d['points']} pt"
+            for s, d in split.items()
+        )
+        say(
+            state,
+            f"{name(state, seat)} proposed a {building.name} {where(cells, facing)}: {terms}.",
+        )
 
 
 def propose_terms(state, seat: int, building: Building, move: dict, checked: bool = True) -> None:
@@ -1241,11 +1269,12 @@ def propose_terms(state, seat: int, building: Building, move: dict, checked: boo
         "offered_by": seat,
         "countered": [],
     }
-    say(
-        state,
-        f"{name(state, seat)} proposed a {building.name} {where(cells, facing)}: "
-        f"{terms_text(state, split)}.",
-    )
+    if state["news"] is not None:
+        say(
+            state,
+            f"{name(state, seat)} proposed a {building.name} {where(cells, facing)}: "
+            f"{terms_text(state, split)}.",
+        )
 
 
 def resolve_proposal(state) -> None:
@@ -1255,12 +1284,13 @@ def resolve_proposal(state) -> None:
     building = BUILDINGS[pending["building"]]
     declined = [int(s) for s, a in pending["answers"].items() if a != "accept"]
     if declined:
-        say(
-            state,
-            f"The {building.name} was not built: "
-            + ", ".join(name(state, s) for s in sorted(declined))
-            + " declined.",
-        )
+        if state["news"] is not None:
+            say(
+                state,
+                f"The {building.name} was not built: "
+                + ", ".join(name(state, s) for s in sorted(declined))
+                + " declined.",
+            )
         return  # the proposer's turn goes on
     for s, d in pending["split"].items():
         player = state["players"][int(s)]
@@ -1270,11 +1300,12 @@ def resolve_proposal(state) -> None:
     owner = None if building.colour == "blue" else seat
     place(state, owner, building, pending["cells"], pending["facing"])
     moved = change_burghers(state, building.burghers)
-    say(
-        state,
-        f"The {building.name} was built together {where(pending['cells'], pending['facing'])}; "
-        f"Burghers {moved:+d}.",
-    )
+    if state["news"] is not None:
+        say(
+            state,
+            f"The {building.name} was built together {where(pending['cells'], pending['facing'])}; "
+            f"Burghers {moved:+d}.",
+        )
     next_actor(state)  # it cost the proposer his build [rulebook Exceptions]
 
 
@@ -1334,6 +1365,8 @@ def produce(state, seat: int, extras: list[str]) -> None:
         else:  # only sown: the extra goes onto the fields too [rulebook Farmer], the first
             # in the order of their first spaces' names (as the fields were once sorted)
             min(planted[good], key=lambda b: b["cells"][0])["crop"] += 1
+    if state["news"] is None:
+        return
     parts = [f"{a} {g}" for g, a in received.items() if a]
     text = f"{name(state, seat)} farmed: " + (", ".join(parts) if parts else "nothing harvested")
     if sown:
@@ -1371,10 +1404,12 @@ def buy_cards(state, seat: int, count: int) -> None:
         raise IllegalMove(f"Only {len(state['deck'])} card(s) are left in the deck.")
     player["guilders"] -= price
     if count == 0:
-        say(state, f"{name(state, seat)} bought no cards.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} bought no cards.")
         next_actor(state)
         return
-    say(state, f"{name(state, seat)} bought {count} card(s) for {price} guilder(s).")
+    if state["news"] is not None:
+        say(state, f"{name(state, seat)} bought {count} card(s) for {price} guilder(s).")
     state["act"]["turn"]["to_draw"] = count
     continue_drawing(state)
 
@@ -1387,7 +1422,8 @@ def continue_drawing(state) -> None:
     while act["turn"].get("to_draw", 0) > 0 and state["deck"]:
         card = state["deck"].pop()
         if CARDS[card].kind == "event":
-            say(state, f"{name(state, seat)} drew the event {CARDS[card].name}.")
+            if state["news"] is not None:
+                say(state, f"{name(state, seat)} drew the event {CARDS[card].name}.")
             state["discard"].append(card)
             start_event(state, card, seat)
             if state["pending"] is not None:
@@ -1396,7 +1432,10 @@ def continue_drawing(state) -> None:
             continue
         player["hand"].append(card)
         act["turn"]["to_draw"] -= 1
-        say_to(state, f"{name(state, seat)} drew a card.", seat, f"You drew {CARDS[card].name}.")
+        if state["news"] is not None:
+            say_to(
+                state, f"{name(state, seat)} drew a card.", seat, f"You drew {CARDS[card].name}."
+            )
     next_actor(state)
 
 
@@ -1457,7 +1496,8 @@ def play_card(state, seat: int, move: dict, checked: bool = True) -> None:
     if card == "boatbuilding":
         state["loose_boats"].append(seat)
         player["light"] -= 1
-        say(state, label + ": a Boat was launched on the lake.")
+        if state["news"] is not None:
+            say(state, label + ": a Boat was launched on the lake.")
     elif card == "fire":
         burn_house(state, move["target"], label)
     elif card == "crime":
@@ -1466,20 +1506,25 @@ def play_card(state, seat: int, move: dict, checked: bool = True) -> None:
         start_festival(state, seat, move["district"], label)
     elif card == "knowledge":
         player["knowledge"] = True
-        say(state, label + ": from now on their privileges count double.")
+        if state["news"] is not None:
+            say(state, label + ": from now on their privileges count double.")
     elif card == "rottenfish":
         for p in state["players"]:
             p["fish"] = 0
-        say(state, label + ": all fresh fish spoiled.")
+        if state["news"] is not None:
+            say(state, label + ": all fresh fish spoiled.")
     elif card == "locusts":
         wipe_fields(state, "grainfield")
-        say(state, label + ": the grain on every Grain field was eaten.")
+        if state["news"] is not None:
+            say(state, label + ": the grain on every Grain field was eaten.")
     elif card == "wolves":
         wipe_fields(state, "pasture")
-        say(state, label + ": the livestock on every Pasture was eaten.")
+        if state["news"] is not None:
+            say(state, label + ": the livestock on every Pasture was eaten.")
     elif card == "gatherer":
         player["wood"] += 2
-        say(state, label + ": +2 wood.")
+        if state["news"] is not None:
+            say(state, label + ": +2 wood.")
     if state["pending"] is None:
         after_play(state, seat)
     else:
@@ -1539,11 +1584,16 @@ def burn_house(state, cell: str, label: str) -> None:
     bid = state["cells"][cell]
     b = remove_building(state, bid)
     moved = change_burghers(state, -FIRE_BURGHERS)
-    say(state, f"{label}: {name(state, b['owner'])}'s House at {cell} burned; Burghers {moved:+d}.")
+    if state["news"] is not None:
+        say(
+            state,
+            f"{label}: {name(state, b['owner'])}'s House at {cell} burned; Burghers {moved:+d}.",
+        )
 
 
 def start_crime(state, seat: int, district: str, take: str, label: str) -> None:
-    say(state, f"{label} in the {DISTRICT_NAMES[district]} district.")
+    if state["news"] is not None:
+        say(state, f"{label} in the {DISTRICT_NAMES[district]} district.")
     if unplayed_copies(state, "watch") > 0:
         # Everyone else holding any card is asked, so no answer reveals the holder.
         asked = [s for s in clockwise(state, seat)[1:] if state["players"][s]["hand"]]
@@ -1568,11 +1618,12 @@ def resolve_watch(state) -> None:
         if pending["answers"].get(str(s)) == "watch" and "watch" in state["players"][s]["hand"]:
             state["players"][s]["hand"].remove("watch")
             state["discard"].append("watch")
-            say(
-                state,
-                f"{name(state, s)} played Citizens' Watch: the "
-                f"{DISTRICT_NAMES[pending['district']]} district was protected.",
-            )
+            if state["news"] is not None:
+                say(
+                    state,
+                    f"{name(state, s)} played Citizens' Watch: the "
+                    f"{DISTRICT_NAMES[pending['district']]} district was protected.",
+                )
             return
     commit_crime(state, thief, pending["district"], pending["take"])
 
@@ -1592,11 +1643,13 @@ def commit_crime(state, thief: int, district: str, take: str) -> None:
                     f"1 {'guilder' if good == 'guilders' else 'wood'} from {name(state, s)}"
                 )
                 break
-    say(state, "The thieves took " + (", ".join(robbed) if robbed else "nothing") + ".")
+    if state["news"] is not None:
+        say(state, "The thieves took " + (", ".join(robbed) if robbed else "nothing") + ".")
 
 
 def start_festival(state, seat: int, district: str, label: str) -> None:
-    say(state, f"{label} in the {DISTRICT_NAMES[district]} district.")
+    if state["news"] is not None:
+        say(state, f"{label} in the {DISTRICT_NAMES[district]} district.")
     asked = [s for s in clockwise(state, seat) if any(state["players"][s][p] for p in PRODUCTS)]
     state["pending"] = {
         "kind": "festival",
@@ -1624,7 +1677,8 @@ def resolve_festival(state) -> None:
         elif s in residents:
             gain_points(player, -1)
             parts.append(f"{name(state, s)} stayed away (-1)")
-    say(state, "The festival: " + (", ".join(parts) if parts else "nobody came") + ".")
+    if state["news"] is not None:
+        say(state, "The festival: " + (", ".join(parts) if parts else "nobody came") + ".")
 
 
 # --- events -----------------------------------------------------------------------------
@@ -1644,10 +1698,12 @@ def start_event(state, card: str, drawer: int) -> None:
     if card in ("smallbirth", "greatbirth"):
         per = 1 if card == "smallbirth" else 2
         moved = change_burghers(state, per * houses_on_board(state))
-        say(state, f"{CARDS[card].name}: Burghers {moved:+d}.")
+        if state["news"] is not None:
+            say(state, f"{CARDS[card].name}: Burghers {moved:+d}.")
     elif card == "crusade":
         moved = change_burghers(state, -CRUSADE_BURGHERS)
-        say(state, f"Crusade: Burghers {moved:+d}.")
+        if state["news"] is not None:
+            say(state, f"Crusade: Burghers {moved:+d}.")
     elif card == "vikings":
         if built(state, "watchtower"):
             say(state, "Vikings: the Watchtower kept them away.")
@@ -1674,12 +1730,13 @@ def open_pledges(state, card: str, drawer: int, guilders: int, food: int) -> Non
     ]
     total_g = sum(state["players"][s]["guilders"] for s in asked)
     total_f = sum(state["players"][s][p] for s in asked for p in PRODUCTS)
-    say(
-        state,
-        f"To prevent the {CARDS[card].name} the players may pay together {guilders} guilder(s)"
-        + (f" and {food} food" if food else "")
-        + ".",
-    )
+    if state["news"] is not None:
+        say(
+            state,
+            f"To prevent the {CARDS[card].name} the players may pay together {guilders} guilder(s)"
+            + (f" and {food} food" if food else "")
+            + ".",
+        )
     if total_g < guilders or total_f < food:
         say(state, "Together they could not pay it.")
         strike(state, card)
@@ -1737,9 +1794,11 @@ def resolve_pledges(state) -> None:
                 player[p] -= 1
             if g or food:
                 paid.append(f"{name(state, s)} {g} g" + (f" + {', '.join(food)}" if food else ""))
-        say(state, f"The {CARDS[card].name} was prevented: " + ", ".join(paid) + ".")
+        if state["news"] is not None:
+            say(state, f"The {CARDS[card].name} was prevented: " + ", ".join(paid) + ".")
         return
-    say(state, f"Not enough was pledged against the {CARDS[card].name}.")
+    if state["news"] is not None:
+        say(state, f"Not enough was pledged against the {CARDS[card].name}.")
     strike(state, card)
 
 
@@ -1754,17 +1813,20 @@ def strike(state, card: str) -> None:
             state["players"][owner]["light"] += 1
         state["loose_boats"] = []
         moved = change_burghers(state, -VIKING_BURGHERS * len(shore))
-        say(state, f"The Vikings burned every Boat; Burghers {moved:+d}.")
+        if state["news"] is not None:
+            say(state, f"The Vikings burned every Boat; Burghers {moved:+d}.")
     elif card == "blackdeath":
         geo = B.geometry(state["board"])
         for b in state["buildings"].values():
             if b["owner"] is not None and geo.area[b["cells"][0]] == "city":
                 gain_points(state["players"][b["owner"]], -1)
         moved = change_burghers(state, -(state["burghers"] - state["burghers"] // 2))
-        say(
-            state,
-            f"The Black Death struck: owners lost a point per city building; Burghers {moved:+d}.",
-        )
+        if state["news"] is not None:
+            say(
+                state,
+                "The Black Death struck: owners lost a point per city building; "
+                f"Burghers {moved:+d}.",
+            )
 
 
 # --- the Merchant -----------------------------------------------------------------------
@@ -1903,9 +1965,9 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
     kind = move["type"]
     player = state["players"][seat]
     turn = state["act"]["turn"]
-    who = name(state, seat)
     if kind == "done":
-        say(state, f"{who} finished trading.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} finished trading.")
         next_actor(state)
         return
     if kind == "sawmill":
@@ -1921,7 +1983,8 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
         turn["sawmill"] = True
         player["wood"] -= SAWMILL_WOOD
         player["plank"] += SAWMILL_WOOD
-        say(state, f"{who} sawed 2 wood into 2 planks at the Sawmill.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} sawed 2 wood into 2 planks at the Sawmill.")
         return
     count = move.get("count", 1)
     if checked and kind != "pasty" and (not isinstance(count, int) or count < 1):
@@ -1951,7 +2014,11 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
         use_stall(state, seat, stall)
         player[good] -= count
         player[done] += count
-        say(state, f"{who} turned {count} {GOOD_NAMES[good]} into {GOOD_NAMES[done]}.")
+        if state["news"] is not None:
+            say(
+                state,
+                f"{name(state, seat)} turned {count} {GOOD_NAMES[good]} into {GOOD_NAMES[done]}.",
+            )
         return
     if kind == "buy":
         if checked:
@@ -1976,7 +2043,8 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
         turn["timber"] = "buy"
         player["guilders"] -= count
         player["wood"] += count
-        say(state, f"{who} bought {count} wood at the Timber trade.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} bought {count} wood at the Timber trade.")
         return
     if kind == "pasty":
         pasty = move.get("filling")
@@ -1997,7 +2065,8 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
         state["slots"]["inn"] = state["slots"].get("inn", 0) + 1
         player["guilders"] += g
         gain_points(player, p)
-        say(state, f"{who} sold a {pasty} pasty at the Inn: +{g} g, +{p} points.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} sold a {pasty} pasty at the Inn: +{g} g, +{p} points.")
         return
     raise IllegalMove("Trade at the Market or a stall, or say 'done'.")
 
@@ -2011,10 +2080,11 @@ def market_sale(state, seat: int, good, count: int, checked: bool) -> None:
             raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]}.")
     player[good] -= count
     player["guilders"] += count
-    say(
-        state,
-        f"{name(state, seat)} sold {count} {GOOD_NAMES[good]} at the Market for {count} g.",
-    )
+    if state["news"] is not None:
+        say(
+            state,
+            f"{name(state, seat)} sold {count} {GOOD_NAMES[good]} at the Market for {count} g.",
+        )
 
 
 def timber_sale(state, seat: int, good, count: int, checked: bool) -> None:
@@ -2034,7 +2104,8 @@ def timber_sale(state, seat: int, good, count: int, checked: bool) -> None:
     turn["timber"] = "sell"
     player["wood"] -= count
     player["guilders"] += count
-    say(state, f"{name(state, seat)} sold {count} wood at the Timber trade for {count} g.")
+    if state["news"] is not None:
+        say(state, f"{name(state, seat)} sold {count} wood at the Timber trade for {count} g.")
 
 
 def stall_sale(state, seat: int, good, count: int, at, checked: bool) -> None:
@@ -2068,11 +2139,12 @@ def stall_sale(state, seat: int, good, count: int, at, checked: bool) -> None:
     state["slots"][stall] = state["slots"].get(stall, 0) + count
     player["guilders"] += g * count
     gain_points(player, p * count)
-    say(
-        state,
-        f"{name(state, seat)} sold {count} {GOOD_NAMES[good]} at the "
-        f"{BUILDINGS[stall].name}: +{g * count} g, +{p * count} points.",
-    )
+    if state["news"] is not None:
+        say(
+            state,
+            f"{name(state, seat)} sold {count} {GOOD_NAMES[good]} at the "
+            f"{BUILDINGS[stall].name}: +{g * count} g, +{p * count} points.",
+        )
 
 
 # --- choosing characters ----------------------------------------------------------------
@@ -2114,15 +2186,17 @@ def choose(state, seat: int, move: dict, checked: bool = True) -> None:
     if char == "count":
         repeat = move.get("repeat")
         state["chosen"].append(char)
-        say(
-            state,
-            f"{name(state, seat)} chose the Count and repeated the "
-            f"{CHARACTER_NAMES[repeat]} (no privilege).",
-        )
+        if state["news"] is not None:
+            say(
+                state,
+                f"{name(state, seat)} chose the Count and repeated the "
+                f"{CHARACTER_NAMES[repeat]} (no privilege).",
+            )
         begin_phase(state, repeat, seat, privilege=False)
         return
     state["chosen"].append(char)
-    say(state, f"{name(state, seat)} chose the {CHARACTER_NAMES[char]}.")
+    if state["news"] is not None:
+        say(state, f"{name(state, seat)} chose the {CHARACTER_NAMES[char]}.")
     begin_phase(state, char, seat, privilege=True)
 
 
@@ -2231,12 +2305,13 @@ def apply(state, seat: int, move: dict) -> dict:
         raise
 
 
-def play(state, seat: int, move: dict, checked: bool) -> dict:
+def play(state, seat: int, move: dict, checked: bool, narrate: bool = True) -> dict:
     """Make the move of the seat to act (see `apply`). Not `checked`: a move read back from
     the log, which `apply` accepted when it was appended; the checks that can only refuse a
     move (where a building may stand, a proposal's terms, ...) are skipped, and the state
-    changes exactly as with them."""
-    state["news"] = []
+    changes exactly as with them. Not `narrate`: a replayed move whose news nobody reads
+    (`Game.replay_move`); its narration is not written, and it leaves `news` empty."""
+    state["news"] = [] if narrate else None
     if state["pending"] is not None:
         answer_pending(state, seat, move, checked)
     else:
@@ -2259,6 +2334,8 @@ def play(state, seat: int, move: dict, checked: bool) -> dict:
         else:
             raise AssertionError(f"no moves in phase {phase}")
     advance(state)
+    if not narrate:
+        state["news"] = []
     return state
 
 
@@ -2267,7 +2344,8 @@ def woodcutter_move(state, seat: int, move: dict, checked: bool = True) -> None:
     if kind == "forest":
         take_forest(state, seat, move.get("cell"), checked)
     elif kind == "pass":
-        say(state, f"{name(state, seat)} passed.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} passed.")
     else:
         raise IllegalMove("Take a forest tile ('take forest C4') or pass.")
     next_actor(state)
@@ -2280,7 +2358,8 @@ def builder_move(state, seat: int, move: dict, checked: bool = True) -> None:
     elif kind == "propose":
         propose(state, seat, move, checked)
     elif kind == "pass":
-        say(state, f"{name(state, seat)} built nothing.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} built nothing.")
         next_actor(state)
     elif kind == "play" and move.get("card") == "housebuilding":
         player = state["players"][seat]
@@ -2292,11 +2371,12 @@ def builder_move(state, seat: int, move: dict, checked: bool = True) -> None:
         player["hand"].remove("housebuilding")
         state["discard"].append("housebuilding")
         turn["housebuilding"] = True
-        say(
-            state,
-            f"{name(state, seat)} played House Building: 2 g and 2 wood off a House or "
-            "Manor house.",
-        )
+        if state["news"] is not None:
+            say(
+                state,
+                f"{name(state, seat)} played House Building: 2 g and 2 wood off a House or "
+                "Manor house.",
+            )
     else:
         raise IllegalMove("Build ('build house at D5 facing north'), propose, or pass.")
 
@@ -2314,7 +2394,8 @@ def bailiff_move(state, seat: int, move: dict, checked: bool = True) -> None:
             raise IllegalMove("Buy 0, 1 or 2 cards: 'buy 1 card' or 'buy 0'.")
         buy_cards(state, seat, move.get("count"))
     elif kind == "done" or kind == "pass" and ruleset(state) >= 2:
-        say(state, f"{name(state, seat)} played no more cards.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} played no more cards.")
         next_actor(state)
     elif kind == "play":
         play_card(state, seat, move, checked)
@@ -2336,7 +2417,6 @@ def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
     pending = state["pending"]
     kind = pending["kind"]
     answer = move.get("type")
-    who = name(state, seat)
     if kind == "proposal":
         if answer == "counter":
             counter(state, seat, move, checked)
@@ -2353,7 +2433,8 @@ def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
         pending["answers"][str(seat)] = answer
         # Worded wrongly ("acceptd"), but narration is part of the hashed position: the
         # history puts it right (text.worded), so stored logs keep their digests.
-        say(state, f"{who} {answer}d the proposal.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} {answer}d the proposal.")
         if answer == "decline" and ruleset(state) >= 2:  # one decline ends it: ask no more
             resolve_proposal(state)
             return
@@ -2366,16 +2447,19 @@ def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
                 else "Answer 'tax' (play Income Tax if you hold it) or 'no tax'."
             )
         pending["answers"][str(seat)] = answer
-        say(state, f"{who} answered.")  # the answer stays secret until the window closes
+        if state["news"] is not None:  # the answer stays secret until the window closes
+            say(state, f"{name(state, seat)} answered.")
     elif kind == "festival":
         if answer == "skip":
             pending["answers"][str(seat)] = "skip"
-            say(state, f"{who} stayed away from the festival.")
+            if state["news"] is not None:
+                say(state, f"{name(state, seat)} stayed away from the festival.")
         elif answer == "join" and move.get("food") in PRODUCTS:
             if not state["players"][seat][move["food"]]:
                 raise IllegalMove(f"You have no {move['food']}.")
             pending["answers"][str(seat)] = move["food"]
-            say(state, f"{who} joined the festival with 1 {move['food']}.")
+            if state["news"] is not None:
+                say(state, f"{name(state, seat)} joined the festival with 1 {move['food']}.")
         else:
             raise IllegalMove("Answer 'join with fish' (or grain, livestock, game) or 'skip'.")
     elif kind == "pledge":
@@ -2398,10 +2482,13 @@ def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
                 f"Pledge up to {f_cost} food you hold (fish, grain, livestock, game)."
             )
         pending["answers"][str(seat)] = {"guilders": g, "food": sorted(food)}
-        say(
-            state,
-            f"{who} pledged {g} guilder(s)" + (f" and {', '.join(food)}" if food else "") + ".",
-        )
+        if state["news"] is not None:
+            say(
+                state,
+                f"{name(state, seat)} pledged {g} guilder(s)"
+                + (f" and {', '.join(food)}" if food else "")
+                + ".",
+            )
     if any(str(s) not in pending["answers"] for s in pending["waiting"]):
         return
     resume = pending.get("resume")
@@ -2429,7 +2516,10 @@ def resolve_tax(state) -> None:
         if pending["answers"].get(str(s)) == "tax" and "incometax" in state["players"][s]["hand"]:
             state["players"][s]["hand"].remove("incometax")
             state["discard"].append("incometax")
-            say(state, f"{name(state, s)} played Income Tax: nobody received income this round.")
+            if state["news"] is not None:
+                say(
+                    state, f"{name(state, s)} played Income Tax: nobody received income this round."
+                )
             pay_income(state, taxed=True)
             return
     pay_income(state, taxed=False)

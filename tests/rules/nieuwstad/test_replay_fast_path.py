@@ -5,6 +5,7 @@ the short cuts the replay leans on give what the plain definitions give."""
 import pytest
 
 from games.engine import copy_state, event_rng, get_game, playout
+from games.replay import replay_rows
 from games.rules.nieuwstad import board as B
 from games.rules.nieuwstad import rules as R
 from games.rules.nieuwstad.data import BOARDS, BUILDINGS, STALL_SLOTS
@@ -42,6 +43,37 @@ def test_replay_move_gives_the_positions_apply_gives(version, players, options):
         trusted = game.replay_move(trusted, seat, dict(move), event_rng(log.seed, seq))
         assert trusted == checked, f"move {seq}: {move}"
     assert trusted == log.final
+
+
+@pytest.mark.parametrize(("version", "players", "options"), VARIANTS)
+def test_an_unnarrated_replay_differs_from_apply_only_in_news(version, players, options):
+    """`narrate` False (a move whose news nobody reads): every key but `news` as `apply`
+    leaves it, move by move; the last move narrated gives `apply`'s position exactly."""
+    game = get_game("nieuwstad", version)
+    log = playout.play(game, players, seed=f"replay-quiet-{version}-{players}", options=options)
+    names = playout.player_names(players)
+    checked = game.setup(names, log.options, event_rng(log.seed, 0))
+    quiet = copy_state(checked)
+    last = len(log.log)
+    for seq, (seat, move, _source) in enumerate(log.log, start=1):
+        checked = game.apply(checked, seat, move, event_rng(log.seed, seq))
+        narrate = seq == last
+        quiet = game.replay_move(quiet, seat, dict(move), event_rng(log.seed, seq), narrate)
+        if narrate:
+            assert quiet == checked
+        else:
+            assert quiet["news"] == []
+            assert {**quiet, "news": None} == {**checked, "news": None}, f"move {seq}: {move}"
+    assert quiet == log.final
+
+
+def test_replay_rows_narrates_the_position_it_ends_on():
+    """The whole replay path (only the last move narrated) ends on the logged position."""
+    game = get_game("nieuwstad", 2)
+    log = playout.play(game, 3, seed="replay-rows-quiet", options={"joint": True})
+    state = game.setup(playout.player_names(3), log.options, event_rng(log.seed, 0))
+    rows = [(seq, seat, "move", move) for seq, (seat, move, _s) in enumerate(log.log, start=1)]
+    assert replay_rows(game, state, rows, log.seed) == log.final
 
 
 # (version, players, options, seed, whether a City Gate is built): the second seed was
