@@ -110,7 +110,7 @@ class Nieuwstad(Game):
         # A logged move was accepted by `apply` when it was appended: replaying it skips
         # the checks that can only refuse it (verify_match still replays through `apply`).
         # Not `narrate`: nobody reads its news, which are not written.
-        return R.play(state, seat, move, checked=False, narrate=narrate)
+        return R.play(state, seat, move, False, narrate)
 
     def default_move(self, state, seat):
         return R.default_move(state, seat)

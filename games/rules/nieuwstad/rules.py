@@ -447,10 +447,12 @@ def next_actor(state) -> None:
 def game_ends(state) -> bool:
     """Someone has 30 or more points, cards and City Gates included [rulebook End of the
     Game], or the round limit [design] is reached."""
-    return (
-        max(total_points(state, s) for s in range(state["n"])) >= END_POINTS
-        or state["round"] >= ROUND_LIMIT
-    )
+    if state["round"] >= ROUND_LIMIT:
+        return True
+    for seat in range(state["n"]):
+        if total_points(state, seat) >= END_POINTS:
+            return True
+    return False
 
 
 def end_round(state) -> None:
@@ -522,25 +524,33 @@ def card_points(state, seat: int) -> dict[str, int]:
 
 
 def best_district_party(state, seat: int) -> int:
+    built_on, buildings = state["cells"], state["buildings"]
     best = 0
     for cells in BOARDS[state["board"]].districts.values():
-        mine = {
-            state["cells"][c]
-            for c in cells
-            if c in state["cells"] and state["buildings"][state["cells"][c]]["owner"] == seat
-        }
-        value = len(mine) + (3 if all(c in state["cells"] for c in cells) else 0)
-        best = max(best, value)
+        mine = set()  # the seat's buildings in the district (a 2-space one counts once)
+        full = True
+        for c in cells:
+            bid = built_on.get(c)
+            if bid is None:
+                full = False
+            elif buildings[bid]["owner"] == seat:
+                mine.add(bid)
+        value = len(mine) + (3 if full else 0)
+        if value > best:
+            best = value
     return best
 
 
 def total_points(state, seat: int) -> int:
-    return state["players"][seat]["points"] + sum(card_points(state, seat).values())
+    player = state["players"][seat]
+    if not player["hand"] and state["supply"]["citygate"] >= BUILDINGS["citygate"].count:
+        return player["points"]  # no card in hand, no City Gate built: card_points is {}
+    return player["points"] + sum(card_points(state, seat).values())
 
 
 def finish_game(state) -> None:
-    scores = [total_points(state, s) for s in range(state["n"])]
     details = {str(s): card_points(state, s) for s in range(state["n"])}
+    scores = [p["points"] + sum(details[str(s)].values()) for s, p in enumerate(state["players"])]
     # Ties [design; the rulebook is silent]: more guilders, then a shared place.
     ranking = sorted(
         range(state["n"]), key=lambda s: (-scores[s], -state["players"][s]["guilders"])
@@ -648,6 +658,8 @@ def base_cost(state, building: Building) -> tuple[int, int]:
 
 def cost_after(state, building: Building, discount: str) -> tuple[int, int]:
     g, w = base_cost(state, building)
+    if not discount:  # most builds: the costs are never below 0
+        return g, w
     return max(0, g - discount.count("g")), max(0, w - discount.count("w"))
 
 
@@ -782,7 +794,7 @@ def check_place(
                 raise IllegalMove(f"{str(cell)[:10] or 'That'} is not a space on this board.")
         if facing is not None and facing not in DIR_NAMES:
             raise IllegalMove("A building faces north, east, south or west (N, E, S or W).")
-    cells = B.sort_cells(cells)
+    cells = B.sort_spaces(cells)
     # A building stands wholly in one area (placement_error refuses it otherwise, whatever
     # the facing): its first space tells which.
     if geo.area.get(cells[0]) == "country":
@@ -1336,20 +1348,25 @@ def produce(state, seat: int, extras: list[str]) -> None:
     Farmer phase. Version 1, and the balance variant 'resow', harvest and sow every field."""
     player = state["players"][seat]
     resow = ruleset(state) < 2 or bool(state["options"].get("resow"))
-    received = {"fish": 0, "grain": 0, "livestock": 0}
+    grain = livestock = sown = 0  # harvested into stock, fields sown
     planted: dict[str, list[dict]] = {"grain": [], "livestock": []}
-    fields = [
-        b
-        for b in state["buildings"].values()
-        if b["owner"] == seat and b["kind"] in ("grainfield", "pasture")
-    ]
-    sown = 0
-    for b in fields:
-        good = "grain" if b["kind"] == "grainfield" else "livestock"
+    for b in state["buildings"].values():
+        if b["owner"] != seat:
+            continue
+        kind = b["kind"]
+        if kind == "grainfield":
+            good = "grain"
+        elif kind == "pasture":
+            good = "livestock"
+        else:
+            continue
         harvest = b["crop"]
         if harvest > 0:  # placed in an earlier turn: into stock
             player[good] += harvest
-            received[good] += harvest
+            if good == "grain":
+                grain += harvest
+            else:
+                livestock += harvest
             b["crop"] = 0
         if harvest == 0 or resow:  # an empty field is sown
             b["crop"] = 1
@@ -1357,7 +1374,7 @@ def produce(state, seat: int, extras: list[str]) -> None:
             sown += 1
     fish = boats_of(state, seat)
     player["fish"] += fish
-    received["fish"] += fish
+    received = {"fish": fish, "grain": grain, "livestock": livestock}
     for good in extras:
         if good == "fish" or received[good] > 0:
             player[good] += 1

@@ -31,6 +31,18 @@ def plain_card_points_gates(state, seat):
     return len(gates) * len(outer)
 
 
+def plain_best_district_party(state, seat):
+    best = 0
+    for cells in BOARDS[state["board"]].districts.values():
+        mine = {
+            state["cells"][c]
+            for c in cells
+            if c in state["cells"] and state["buildings"][state["cells"][c]]["owner"] == seat
+        }
+        best = max(best, len(mine) + (3 if all(c in state["cells"] for c in cells) else 0))
+    return best
+
+
 @pytest.mark.parametrize(("version", "players", "options"), VARIANTS)
 def test_replay_move_gives_the_positions_apply_gives(version, players, options):
     game = get_game("nieuwstad", version)
@@ -78,10 +90,12 @@ def test_replay_rows_narrates_the_position_it_ends_on():
 
 # (version, players, options, seed, whether a City Gate is built): the second seed was
 # picked for its City Gate (so the card points look for one), in the "joint" variant (so
-# every building may be proposed).
+# every building may be proposed); the third for the end-of-game cards its players hold
+# (the District Party among them).
 SHORT_CUT_GAMES = [
     (1, 2, {"blue_alone": True}, "short-1-2", False),
     (2, 4, {"joint": True}, "dig-joint-2-4-0", True),
+    (2, 4, {}, "bd-4", False),
 ]
 
 
@@ -96,6 +110,9 @@ def test_short_cuts_match_the_plain_definitions(version, players, options, seed,
             assert R.clockwise(state, s) == [(s + i) % players for i in range(players)]
             gates = R.card_points(state, s).get("citygate", 0)
             assert gates == plain_card_points_gates(state, s)
+            plain_total = state["players"][s]["points"] + sum(R.card_points(state, s).values())
+            assert R.total_points(state, s) == plain_total
+            assert R.best_district_party(state, s) == plain_best_district_party(state, s)
         assert R.any_starting_option(state) == bool(R.starting_options(state, 0))
         if state["phase"] == "act":
             for s in range(players):
@@ -112,6 +129,15 @@ def test_a_tile_is_named_by_its_first_space_in_board_order():
         geo = B.geometry(key)
         for a, b in geo.board.tiles:
             assert geo.tile_first[a] == geo.tile_first[b] == B.sort_cells([a, b])[0]
+
+
+def test_a_buildings_spaces_sort_as_sort_cells_sorts_them():
+    for key in ("small", "large"):
+        spaces = list(B.geometry(key).area)
+        for a in spaces:
+            assert B.sort_spaces([a]) == B.sort_cells([a])
+            for b in spaces:
+                assert B.sort_spaces([a, b]) == B.sort_cells([a, b])
 
 
 def test_the_farmers_extra_goes_onto_the_field_first_by_its_spaces_name():
