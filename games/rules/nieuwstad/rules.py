@@ -318,6 +318,10 @@ def advance(state) -> None:
             act = state["act"]
             order = act["order"]
             idx = act["idx"]
+            if act["char"] == "farmer":  # its actors who choose nothing produce at once
+                if idx < len(order) and not farm_unasked(state, act):
+                    return
+                idx = len(order)
             while idx < len(order):  # skipping an actor asks nobody
                 if not skip_actor(state, act, order[idx]):
                     return
@@ -380,12 +384,7 @@ def skip_actor(state, act: dict, seat: int) -> bool:
                     say(state, f"{name(state, seat)} received {bonus} guilder(s) as Bailiff.")
             return player["guilders"] < 1 or not state["deck"]
         return not player["hand"] or act["turn"].get("played", 0) >= 2
-    if char == "farmer":
-        if farmer_extras(state, seat) == [[]]:
-            produce(state, seat, [])
-            return True
-        return False
-    return False
+    return False  # the Farmer's actors: see farm_unasked
 
 
 def privileged(state, seat: int) -> bool:
@@ -1346,12 +1345,22 @@ def produce(state, seat: int, extras: list[str]) -> None:
     """[rulebook Farmer], read in its order: grain and livestock go onto the empty fields;
     tokens placed in an earlier turn come off into stock, so a field yields every other
     Farmer phase. Version 1, and the balance variant 'resow', harvest and sow every field."""
-    player = state["players"][seat]
+    produce_all(state, {seat: extras})
+
+
+def produce_all(state, extras_of: dict[int, list[str]]) -> None:
+    """`produce` for each seat of `extras_of` (with its extras) in one pass over the
+    buildings: a seat's fields and stock are its own, so each seat produces what it would
+    alone; narrated seat by seat in the dict's order."""
+    players = state["players"]
     resow = ruleset(state) < 2 or bool(state["options"].get("resow"))
-    grain = livestock = sown = 0  # harvested into stock, fields sown
-    planted: dict[str, list[dict]] = {"grain": [], "livestock": []}
+    # Per seat: what came into stock (fish first, as the history tells it), fields sown.
+    received = {seat: {"fish": 0, "grain": 0, "livestock": 0} for seat in extras_of}
+    sown = dict.fromkeys(extras_of, 0)
+    planted: dict[int, list[dict]] = {seat: [] for seat in extras_of}
     for b in state["buildings"].values():
-        if b["owner"] != seat:
+        seat = b["owner"]
+        if seat not in extras_of:  # another's, or the city's (None)
             continue
         kind = b["kind"]
         if kind == "grainfield":
@@ -1362,35 +1371,51 @@ def produce(state, seat: int, extras: list[str]) -> None:
             continue
         harvest = b["crop"]
         if harvest > 0:  # placed in an earlier turn: into stock
-            player[good] += harvest
-            if good == "grain":
-                grain += harvest
-            else:
-                livestock += harvest
+            players[seat][good] += harvest
+            received[seat][good] += harvest
             b["crop"] = 0
         if harvest == 0 or resow:  # an empty field is sown
             b["crop"] = 1
-            planted[good].append(b)
-            sown += 1
-    fish = boats_of(state, seat)
-    player["fish"] += fish
-    received = {"fish": fish, "grain": grain, "livestock": livestock}
-    for good in extras:
-        if good == "fish" or received[good] > 0:
-            player[good] += 1
-            received[good] += 1
-        else:  # only sown: the extra goes onto the fields too [rulebook Farmer], the first
-            # in the order of their first spaces' names (as the fields were once sorted)
-            min(planted[good], key=lambda b: b["cells"][0])["crop"] += 1
-    if state["news"] is None:
-        return
-    parts = [f"{a} {g}" for g, a in received.items() if a]
-    text = f"{name(state, seat)} farmed: " + (", ".join(parts) if parts else "nothing harvested")
-    if sown:
-        text += f"; sowed {sown} field(s)"
-    if extras:
-        text += f" (extra {', '.join(extras)})"
-    say(state, text + ".")
+            planted[seat].append(b)
+            sown[seat] += 1
+    for seat, extras in extras_of.items():
+        player = players[seat]
+        got = received[seat]
+        fish = boats_of(state, seat)
+        player["fish"] += fish
+        got["fish"] = fish
+        for good in extras:
+            if good == "fish" or got[good] > 0:
+                player[good] += 1
+                got[good] += 1
+            else:  # only sown: the extra goes onto the fields too [rulebook Farmer], the
+                # first in the order of their first spaces' names (as they were once sorted)
+                field = "grainfield" if good == "grain" else "pasture"
+                fields = [b for b in planted[seat] if b["kind"] == field]
+                min(fields, key=lambda b: b["cells"][0])["crop"] += 1
+        if state["news"] is not None:
+            parts = [f"{a} {g}" for g, a in got.items() if a]
+            text = f"{name(state, seat)} farmed: " + (
+                ", ".join(parts) if parts else "nothing harvested"
+            )
+            if sown[seat]:
+                text += f"; sowed {sown[seat]} field(s)"
+            if extras:
+                text += f" (extra {', '.join(extras)})"
+            say(state, text + ".")
+
+
+def farm_unasked(state, act: dict) -> bool:
+    """The Farmer's phase from its actor to act on: when none of them has an extra to
+    choose (only a privileged chooser, the first in order, may), each produces, all in one
+    pass over the buildings, and their turns are over; False when the actor must choose."""
+    order = act["order"]
+    if farmer_extras(state, order[act["idx"]]) != [[]]:
+        return False
+    produce_all(state, {seat: [] for seat in order[act["idx"] :]})
+    act["idx"] = len(order)
+    act["turn"] = {}
+    return True
 
 
 def farm(state, seat: int, move: dict, checked: bool = True) -> None:
@@ -1403,8 +1428,13 @@ def farm(state, seat: int, move: dict, checked: bool = True) -> None:
                 + " or ".join("+".join(o) or "nothing" for o in options)
                 + " (something you also produce)."
             )
-    produce(state, seat, sorted(extras))
-    next_actor(state)
+    # Only the privileged chooser (the first in order) chooses: the actors after him choose
+    # nothing, so they produce now, all in one pass over the buildings (see farm_unasked).
+    act = state["act"]
+    later = act["order"][act["idx"] + 1 :]
+    produce_all(state, {seat: sorted(extras), **{s: [] for s in later}})
+    act["idx"] = len(act["order"])
+    act["turn"] = {}
 
 
 # --- the Bailiff ------------------------------------------------------------------------
