@@ -109,6 +109,8 @@ def sort_cells(cells) -> list[str]:
 def sort_spaces(cells: list[str]) -> list[str]:
     """sort_cells for a building's spaces known to be board spaces (checked, or a logged
     move's): one or two, so a pair is compared rather than sorted."""
+    if len(cells) == 1:
+        return list(cells)
     if len(cells) == 2:
         a, b = cells
         return [a, b] if _ROW_COL[a] <= _ROW_COL[b] else [b, a]
