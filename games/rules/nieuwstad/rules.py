@@ -151,13 +151,12 @@ def say_to(state, text: str, seat: int, own: str) -> None:
 
 
 # The seats clockwise from each seat, per player count: most moves ask for them.
-CLOCKWISE = {
-    (n, first): tuple((first + i) % n for i in range(n)) for n in range(2, 5) for first in range(n)
-}
+# CLOCKWISE[n][first]: indexed, not keyed by a pair, as no pair need be built to look up.
+CLOCKWISE = [[tuple((first + i) % n for i in range(n)) for first in range(n)] for n in range(5)]
 
 
 def clockwise(state, first: int) -> list[int]:
-    return list(CLOCKWISE[state["n"], first])
+    return list(CLOCKWISE[state["n"]][first])
 
 
 def wood_value(player: dict) -> int:
@@ -1064,7 +1063,7 @@ def named_terms(state, proposer: int, move: dict) -> dict[int, dict]:
     seats = move["seats"]
     guilders, wood, points = move["guilders"], move["wood"], move["points"]
     split = {}
-    for s in CLOCKWISE[state["n"], proposer]:
+    for s in CLOCKWISE[state["n"]][proposer]:
         if s in seats:
             i = seats.index(s)
             split[s] = {"guilders": guilders[i], "wood": wood[i], "points": points[i]}
@@ -1198,9 +1197,8 @@ def counter(state, seat: int, move: dict, checked: bool = True) -> None:
         )
 
 
-def propose(state, seat: int, move: dict, checked: bool = True) -> None:
-    key = move.get("building")
-    building = BUILDINGS.get(key)
+def check_proposal(state, seat: int, key, building: Building | None) -> None:
+    """IllegalMove unless `seat` may propose to build `building` (named `key`) now."""
     if building is None or not proposable(state, seat, building):
         if building is not None and building.colour != "blue":
             raise IllegalMove(
@@ -1210,6 +1208,13 @@ def propose(state, seat: int, move: dict, checked: bool = True) -> None:
         raise IllegalMove(f"You cannot propose to build {key} now.")
     if seat in state["act"]["proposed"]:
         raise IllegalMove("You already made a proposal in this Master Builder phase.")
+
+
+def propose(state, seat: int, move: dict, checked: bool = True) -> None:
+    key = move.get("building")
+    building = BUILDINGS.get(key)
+    if checked:
+        check_proposal(state, seat, key, building)
     if ruleset(state) >= 2:
         propose_terms(state, seat, building, move, checked)
         return
@@ -2536,8 +2541,10 @@ def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
                 + (f" and {', '.join(food)}" if food else "")
                 + ".",
             )
-    if any(str(s) not in pending["answers"] for s in pending["waiting"]):
-        return
+    answers = pending["answers"]
+    for s in pending["waiting"]:
+        if str(s) not in answers:  # more answers to come
+            return
     resume = pending.get("resume")
     if kind == "proposal":
         resolve_proposal(state)
