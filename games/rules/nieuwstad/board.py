@@ -106,6 +106,17 @@ def sort_cells(cells) -> list[str]:
     return sorted(cells, key=_cell_key)
 
 
+def sort_spaces(cells: list[str]) -> list[str]:
+    """sort_cells for a building's spaces known to be board spaces (checked, or a logged
+    move's): one or two, so a pair is compared rather than sorted."""
+    if len(cells) == 1:
+        return list(cells)
+    if len(cells) == 2:
+        a, b = cells
+        return [a, b] if _ROW_COL[a] <= _ROW_COL[b] else [b, a]
+    return sorted(cells, key=_ROW_COL.__getitem__)
+
+
 def footprint(anchor: str, size: int, facing: str) -> list[str] | None:
     """The cells of a building whose front faces `facing`; a 2-space building extends to
     the right of its anchor (seen from the front)."""
@@ -155,7 +166,14 @@ def any_forest_open(state) -> bool:
     still covered (fewer as the game goes on); both spaces of a tile give the same answer."""
     geo = geometry(state["board"])
     forest = state["forest"]
-    return any(_cell_open(geo, forest, cell) for cell in forest)
+    always, borders = geo.forest_always, geo.forest_borders
+    for cell in forest:  # _cell_open, written out: the Woodcutter asks after every move
+        if always[cell]:
+            return True
+        for other in borders[cell]:
+            if other not in forest:
+                return True
+    return False
 
 
 def placement_error(state, building: Building, cells: list[str], facing: str | None) -> str:

@@ -109,7 +109,8 @@ class Nieuwstad(Game):
     def replay_move(self, state, seat, move, rng, narrate=True):
         # A logged move was accepted by `apply` when it was appended: replaying it skips
         # the checks that can only refuse it (verify_match still replays through `apply`).
-        return R.play(state, seat, move, checked=False)
+        # Not `narrate`: nobody reads its news, which are not written.
+        return R.play(state, seat, move, False, narrate)
 
     def default_move(self, state, seat):
         return R.default_move(state, seat)

@@ -130,24 +130,33 @@ def name(state, seat: int) -> str:
     return state["names"][seat]
 
 
+# A move's narration goes to state["news"], which `play` starts afresh. A replayed move
+# whose news nobody reads (`play` not narrating) has None there: its narration is not
+# written, and the calls below whose text takes work to build are skipped by their callers
+# (`if state["news"] is not None:`).
+
+
 def say(state, text: str) -> None:
     """Record public narration."""
-    state["news"].append({"all": text})
+    news = state["news"]
+    if news is not None:
+        news.append({"all": text})
 
 
 def say_to(state, text: str, seat: int, own: str) -> None:
     """Record narration: public `text`; `own` replaces it for `seat` alone."""
-    state["news"].append({"all": text, "seat": seat, "own": own})
+    news = state["news"]
+    if news is not None:
+        news.append({"all": text, "seat": seat, "own": own})
 
 
 # The seats clockwise from each seat, per player count: most moves ask for them.
-CLOCKWISE = {
-    (n, first): tuple((first + i) % n for i in range(n)) for n in range(2, 5) for first in range(n)
-}
+# CLOCKWISE[n][first]: indexed, not keyed by a pair, as no pair need be built to look up.
+CLOCKWISE = [[tuple((first + i) % n for i in range(n)) for first in range(n)] for n in range(5)]
 
 
 def clockwise(state, first: int) -> list[int]:
-    return list(CLOCKWISE[state["n"], first])
+    return list(CLOCKWISE[state["n"]][first])
 
 
 def wood_value(player: dict) -> int:
@@ -308,6 +317,10 @@ def advance(state) -> None:
             act = state["act"]
             order = act["order"]
             idx = act["idx"]
+            if act["char"] == "farmer":  # its actors who choose nothing produce at once
+                if idx < len(order) and not farm_unasked(state, act):
+                    return
+                idx = len(order)
             while idx < len(order):  # skipping an actor asks nobody
                 if not skip_actor(state, act, order[idx]):
                     return
@@ -335,7 +348,8 @@ def advance(state) -> None:
             if state["idx"] >= len(state["order"]):
                 start_round(state)
             elif not any_starting_option(state):
-                say(state, f"{name(state, state['order'][state['idx']])} found no room.")
+                if state["news"] is not None:
+                    say(state, f"{name(state, state['order'][state['idx']])} found no room.")
                 state["idx"] += 1
             else:
                 return
@@ -353,7 +367,8 @@ def skip_actor(state, act: dict, seat: int) -> bool:
             act["turn"]["paid"] = True
             bonus = privilege_count(state, seat)
             state["players"][seat]["guilders"] += bonus
-            say(state, f"{name(state, seat)} received {bonus} guilder(s) as Merchant.")
+            if state["news"] is not None:
+                say(state, f"{name(state, seat)} received {bonus} guilder(s) as Merchant.")
         return not can_trade(state, seat)
     if char == "woodcutter":
         return not B.any_forest_open(state)
@@ -364,15 +379,11 @@ def skip_actor(state, act: dict, seat: int) -> bool:
                 act["turn"]["paid"] = True
                 bonus = privilege_count(state, seat)
                 player["guilders"] += bonus
-                say(state, f"{name(state, seat)} received {bonus} guilder(s) as Bailiff.")
+                if state["news"] is not None:
+                    say(state, f"{name(state, seat)} received {bonus} guilder(s) as Bailiff.")
             return player["guilders"] < 1 or not state["deck"]
         return not player["hand"] or act["turn"].get("played", 0) >= 2
-    if char == "farmer":
-        if farmer_extras(state, seat) == [[]]:
-            produce(state, seat, [])
-            return True
-        return False
-    return False
+    return False  # the Farmer's actors: see farm_unasked
 
 
 def privileged(state, seat: int) -> bool:
@@ -403,7 +414,8 @@ def begin_phase(state, char: str, chooser: int, privilege: bool) -> None:
                 rent += privilege_count(state, seat)
             if rent:
                 gain_points(player, rent)
-                say(state, f"{name(state, seat)} collected {rent} point(s) of rent.")
+                if state["news"] is not None:
+                    say(state, f"{name(state, seat)} collected {rent} point(s) of rent.")
         state["act"]["idx"] = len(state["act"]["order"])
 
 
@@ -433,10 +445,12 @@ def next_actor(state) -> None:
 def game_ends(state) -> bool:
     """Someone has 30 or more points, cards and City Gates included [rulebook End of the
     Game], or the round limit [design] is reached."""
-    return (
-        max(total_points(state, s) for s in range(state["n"])) >= END_POINTS
-        or state["round"] >= ROUND_LIMIT
-    )
+    if state["round"] >= ROUND_LIMIT:
+        return True
+    for seat in range(state["n"]):
+        if total_points(state, seat) >= END_POINTS:
+            return True
+    return False
 
 
 def end_round(state) -> None:
@@ -461,13 +475,15 @@ def pay_income(state, taxed: bool) -> None:
             income = counts[seat]
             if income:
                 state["players"][seat]["guilders"] += income
-                say(state, f"{name(state, seat)} received {income} guilder(s) income.")
+                if state["news"] is not None:
+                    say(state, f"{name(state, seat)} received {income} guilder(s) income.")
     if ruleset(state) < 2 and game_ends(state):  # version 1 checked after income
         finish_game(state)
         return
     state["start"] = (state["start"] + 1) % state["n"]
     state["round"] += 1
-    say(state, f"Round {state['round']}: {name(state, state['start'])} is the starting player.")
+    if state["news"] is not None:
+        say(state, f"Round {state['round']}: {name(state, state['start'])} is the starting player.")
     start_round(state)
 
 
@@ -506,25 +522,33 @@ def card_points(state, seat: int) -> dict[str, int]:
 
 
 def best_district_party(state, seat: int) -> int:
+    built_on, buildings = state["cells"], state["buildings"]
     best = 0
     for cells in BOARDS[state["board"]].districts.values():
-        mine = {
-            state["cells"][c]
-            for c in cells
-            if c in state["cells"] and state["buildings"][state["cells"][c]]["owner"] == seat
-        }
-        value = len(mine) + (3 if all(c in state["cells"] for c in cells) else 0)
-        best = max(best, value)
+        mine = set()  # the seat's buildings in the district (a 2-space one counts once)
+        full = True
+        for c in cells:
+            bid = built_on.get(c)
+            if bid is None:
+                full = False
+            elif buildings[bid]["owner"] == seat:
+                mine.add(bid)
+        value = len(mine) + (3 if full else 0)
+        if value > best:
+            best = value
     return best
 
 
 def total_points(state, seat: int) -> int:
-    return state["players"][seat]["points"] + sum(card_points(state, seat).values())
+    player = state["players"][seat]
+    if not player["hand"] and state["supply"]["citygate"] >= BUILDINGS["citygate"].count:
+        return player["points"]  # no card in hand, no City Gate built: card_points is {}
+    return player["points"] + sum(card_points(state, seat).values())
 
 
 def finish_game(state) -> None:
-    scores = [total_points(state, s) for s in range(state["n"])]
     details = {str(s): card_points(state, s) for s in range(state["n"])}
+    scores = [p["points"] + sum(details[str(s)].values()) for s, p in enumerate(state["players"])]
     # Ties [design; the rulebook is silent]: more guilders, then a shared place.
     ranking = sorted(
         range(state["n"]), key=lambda s: (-scores[s], -state["players"][s]["guilders"])
@@ -532,7 +556,11 @@ def finish_game(state) -> None:
     state["phase"] = "over"
     state["pending"] = None
     state["final"] = {"scores": scores, "ranking": ranking, "cards": details}
-    say(state, "The game is over: " + ", ".join(f"{name(state, s)} {scores[s]}" for s in ranking))
+    if state["news"] is not None:
+        say(
+            state,
+            "The game is over: " + ", ".join(f"{name(state, s)} {scores[s]}" for s in ranking),
+        )
 
 
 # --- the opening ------------------------------------------------------------------------
@@ -582,11 +610,12 @@ def take_forest(state, seat: int, cell: str, checked: bool = True) -> None:
     player = state["players"][seat]
     for good, amount in gains:
         player[good] += amount
-    say(
-        state,
-        f"{name(state, seat)} cleared the forest at {geo.tile_first[cell]} "
-        f"({FOREST_NAMES[tile]}): +{got}.",
-    )
+    if state["news"] is not None:
+        say(
+            state,
+            f"{name(state, seat)} cleared the forest at {geo.tile_first[cell]} "
+            f"({FOREST_NAMES[tile]}): +{got}.",
+        )
 
 
 @cache
@@ -627,6 +656,8 @@ def base_cost(state, building: Building) -> tuple[int, int]:
 
 def cost_after(state, building: Building, discount: str) -> tuple[int, int]:
     g, w = base_cost(state, building)
+    if not discount:  # most builds: the costs are never below 0
+        return g, w
     return max(0, g - discount.count("g")), max(0, w - discount.count("w"))
 
 
@@ -761,7 +792,7 @@ def check_place(
                 raise IllegalMove(f"{str(cell)[:10] or 'That'} is not a space on this board.")
         if facing is not None and facing not in DIR_NAMES:
             raise IllegalMove("A building faces north, east, south or west (N, E, S or W).")
-    cells = B.sort_cells(cells)
+    cells = B.sort_spaces(cells)
     # A building stands wholly in one area (placement_error refuses it otherwise, whatever
     # the facing): its first space tells which.
     if geo.area.get(cells[0]) == "country":
@@ -813,7 +844,8 @@ def where(cells: list[str], facing) -> str:
 def build_start(state, seat: int, move: dict) -> None:
     building, cells, facing = check_build(state, seat, move, free=True)
     place(state, seat, building, cells, facing)
-    say(state, f"{name(state, seat)} placed a starting {building.name} {where(cells, facing)}.")
+    if state["news"] is not None:
+        say(state, f"{name(state, seat)} placed a starting {building.name} {where(cells, facing)}.")
     state["idx"] += 1
 
 
@@ -851,11 +883,12 @@ def build(state, seat: int, move: dict, checked: bool = True) -> None:
     place(state, seat, building, cells, facing)
     moved = change_burghers(state, building.burghers)
     gain_points(player, building.points)
-    say(  # "a Office": put right in the history (text.worded), as the "acceptd" below
-        state,
-        f"{name(state, seat)} built a {building.name} {where(cells, facing)} for {g} g and "
-        f"{w} wood: {building.points} point(s), Burghers {moved:+d}.",
-    )
+    if state["news"] is not None:
+        say(  # "a Office": put right in the history (text.worded), as the "acceptd" below
+            state,
+            f"{name(state, seat)} built a {building.name} {where(cells, facing)} for {g} g and "
+            f"{w} wood: {building.points} point(s), Burghers {moved:+d}.",
+        )
     next_actor(state)
 
 
@@ -1030,7 +1063,7 @@ def named_terms(state, proposer: int, move: dict) -> dict[int, dict]:
     seats = move["seats"]
     guilders, wood, points = move["guilders"], move["wood"], move["points"]
     split = {}
-    for s in CLOCKWISE[state["n"], proposer]:
+    for s in CLOCKWISE[state["n"]][proposer]:
         if s in seats:
             i = seats.index(s)
             split[s] = {"guilders": guilders[i], "wood": wood[i], "points": points[i]}
@@ -1156,16 +1189,16 @@ def counter(state, seat: int, move: dict, checked: bool = True) -> None:
     pending["cells"], pending["facing"] = cells, facing
     pending["waiting"] = [s for s in split if s != seat]
     pending["answers"] = {}
-    say(
-        state,
-        f"{name(state, seat)} made a counter-offer: the {building.name} "
-        f"{where(cells, facing)}; {terms_text(state, split)}.",
-    )
+    if state["news"] is not None:
+        say(
+            state,
+            f"{name(state, seat)} made a counter-offer: the {building.name} "
+            f"{where(cells, facing)}; {terms_text(state, split)}.",
+        )
 
 
-def propose(state, seat: int, move: dict, checked: bool = True) -> None:
-    key = move.get("building")
-    building = BUILDINGS.get(key)
+def check_proposal(state, seat: int, key, building: Building | None) -> None:
+    """IllegalMove unless `seat` may propose to build `building` (named `key`) now."""
     if building is None or not proposable(state, seat, building):
         if building is not None and building.colour != "blue":
             raise IllegalMove(
@@ -1175,6 +1208,13 @@ def propose(state, seat: int, move: dict, checked: bool = True) -> None:
         raise IllegalMove(f"You cannot propose to build {key} now.")
     if seat in state["act"]["proposed"]:
         raise IllegalMove("You already made a proposal in this Master Builder phase.")
+
+
+def propose(state, seat: int, move: dict, checked: bool = True) -> None:
+    key = move.get("building")
+    building = BUILDINGS.get(key)
+    if checked:
+        check_proposal(state, seat, key, building)
     if ruleset(state) >= 2:
         propose_terms(state, seat, building, move, checked)
         return
@@ -1207,11 +1247,15 @@ def propose(state, seat: int, move: dict, checked: bool = True) -> None:
         "waiting": partners,
         "answers": {},
     }
-    terms = "; ".join(
-        f"{name(state, s)} pays {d['guilders']} g {d['wood']} wood for {d['points']} pt"
-        for s, d in split.items()
-    )
-    say(state, f"{name(state, seat)} proposed a {building.name} {where(cells, facing)}: {terms}.")
+    if state["news"] is not None:
+        terms = "; ".join(
+            f"{name(state, s)} pays {d['guilders']} g {d['wood']} wood for {d['points']} pt"
+            for s, d in split.items()
+        )
+        say(
+            state,
+            f"{name(state, seat)} proposed a {building.name} {where(cells, facing)}: {terms}.",
+        )
 
 
 def propose_terms(state, seat: int, building: Building, move: dict, checked: bool = True) -> None:
@@ -1241,11 +1285,12 @@ def propose_terms(state, seat: int, building: Building, move: dict, checked: boo
         "offered_by": seat,
         "countered": [],
     }
-    say(
-        state,
-        f"{name(state, seat)} proposed a {building.name} {where(cells, facing)}: "
-        f"{terms_text(state, split)}.",
-    )
+    if state["news"] is not None:
+        say(
+            state,
+            f"{name(state, seat)} proposed a {building.name} {where(cells, facing)}: "
+            f"{terms_text(state, split)}.",
+        )
 
 
 def resolve_proposal(state) -> None:
@@ -1255,12 +1300,13 @@ def resolve_proposal(state) -> None:
     building = BUILDINGS[pending["building"]]
     declined = [int(s) for s, a in pending["answers"].items() if a != "accept"]
     if declined:
-        say(
-            state,
-            f"The {building.name} was not built: "
-            + ", ".join(name(state, s) for s in sorted(declined))
-            + " declined.",
-        )
+        if state["news"] is not None:
+            say(
+                state,
+                f"The {building.name} was not built: "
+                + ", ".join(name(state, s) for s in sorted(declined))
+                + " declined.",
+            )
         return  # the proposer's turn goes on
     for s, d in pending["split"].items():
         player = state["players"][int(s)]
@@ -1270,11 +1316,12 @@ def resolve_proposal(state) -> None:
     owner = None if building.colour == "blue" else seat
     place(state, owner, building, pending["cells"], pending["facing"])
     moved = change_burghers(state, building.burghers)
-    say(
-        state,
-        f"The {building.name} was built together {where(pending['cells'], pending['facing'])}; "
-        f"Burghers {moved:+d}.",
-    )
+    if state["news"] is not None:
+        say(
+            state,
+            f"The {building.name} was built together {where(pending['cells'], pending['facing'])}; "
+            f"Burghers {moved:+d}.",
+        )
     next_actor(state)  # it cost the proposer his build [rulebook Exceptions]
 
 
@@ -1303,44 +1350,77 @@ def produce(state, seat: int, extras: list[str]) -> None:
     """[rulebook Farmer], read in its order: grain and livestock go onto the empty fields;
     tokens placed in an earlier turn come off into stock, so a field yields every other
     Farmer phase. Version 1, and the balance variant 'resow', harvest and sow every field."""
-    player = state["players"][seat]
+    produce_all(state, {seat: extras})
+
+
+def produce_all(state, extras_of: dict[int, list[str]]) -> None:
+    """`produce` for each seat of `extras_of` (with its extras) in one pass over the
+    buildings: a seat's fields and stock are its own, so each seat produces what it would
+    alone; narrated seat by seat in the dict's order."""
+    players = state["players"]
     resow = ruleset(state) < 2 or bool(state["options"].get("resow"))
-    received = {"fish": 0, "grain": 0, "livestock": 0}
-    planted: dict[str, list[dict]] = {"grain": [], "livestock": []}
-    fields = [
-        b
-        for b in state["buildings"].values()
-        if b["owner"] == seat and b["kind"] in ("grainfield", "pasture")
-    ]
-    sown = 0
-    for b in fields:
-        good = "grain" if b["kind"] == "grainfield" else "livestock"
+    # Per seat: what came into stock (fish first, as the history tells it), fields sown.
+    received = {seat: {"fish": 0, "grain": 0, "livestock": 0} for seat in extras_of}
+    sown = dict.fromkeys(extras_of, 0)
+    planted: dict[int, list[dict]] = {seat: [] for seat in extras_of}
+    for b in state["buildings"].values():
+        seat = b["owner"]
+        if seat not in extras_of:  # another's, or the city's (None)
+            continue
+        kind = b["kind"]
+        if kind == "grainfield":
+            good = "grain"
+        elif kind == "pasture":
+            good = "livestock"
+        else:
+            continue
         harvest = b["crop"]
         if harvest > 0:  # placed in an earlier turn: into stock
-            player[good] += harvest
-            received[good] += harvest
+            players[seat][good] += harvest
+            received[seat][good] += harvest
             b["crop"] = 0
         if harvest == 0 or resow:  # an empty field is sown
             b["crop"] = 1
-            planted[good].append(b)
-            sown += 1
-    fish = boats_of(state, seat)
-    player["fish"] += fish
-    received["fish"] += fish
-    for good in extras:
-        if good == "fish" or received[good] > 0:
-            player[good] += 1
-            received[good] += 1
-        else:  # only sown: the extra goes onto the fields too [rulebook Farmer], the first
-            # in the order of their first spaces' names (as the fields were once sorted)
-            min(planted[good], key=lambda b: b["cells"][0])["crop"] += 1
-    parts = [f"{a} {g}" for g, a in received.items() if a]
-    text = f"{name(state, seat)} farmed: " + (", ".join(parts) if parts else "nothing harvested")
-    if sown:
-        text += f"; sowed {sown} field(s)"
-    if extras:
-        text += f" (extra {', '.join(extras)})"
-    say(state, text + ".")
+            planted[seat].append(b)
+            sown[seat] += 1
+    for seat, extras in extras_of.items():
+        player = players[seat]
+        got = received[seat]
+        fish = boats_of(state, seat)
+        player["fish"] += fish
+        got["fish"] = fish
+        for good in extras:
+            if good == "fish" or got[good] > 0:
+                player[good] += 1
+                got[good] += 1
+            else:  # only sown: the extra goes onto the fields too [rulebook Farmer], the
+                # first in the order of their first spaces' names (as they were once sorted)
+                field = "grainfield" if good == "grain" else "pasture"
+                fields = [b for b in planted[seat] if b["kind"] == field]
+                min(fields, key=lambda b: b["cells"][0])["crop"] += 1
+        if state["news"] is not None:
+            parts = [f"{a} {g}" for g, a in got.items() if a]
+            text = f"{name(state, seat)} farmed: " + (
+                ", ".join(parts) if parts else "nothing harvested"
+            )
+            if sown[seat]:
+                text += f"; sowed {sown[seat]} field(s)"
+            if extras:
+                text += f" (extra {', '.join(extras)})"
+            say(state, text + ".")
+
+
+def farm_unasked(state, act: dict) -> bool:
+    """The Farmer's phase from its actor to act on: when none of them has an extra to
+    choose (only a privileged chooser, the first in order, may), each produces, all in one
+    pass over the buildings, and their turns are over; False when the actor must choose."""
+    order = act["order"]
+    if farmer_extras(state, order[act["idx"]]) != [[]]:
+        return False
+    produce_all(state, {seat: [] for seat in order[act["idx"] :]})
+    act["idx"] = len(order)
+    act["turn"] = {}
+    return True
 
 
 def farm(state, seat: int, move: dict, checked: bool = True) -> None:
@@ -1353,8 +1433,13 @@ def farm(state, seat: int, move: dict, checked: bool = True) -> None:
                 + " or ".join("+".join(o) or "nothing" for o in options)
                 + " (something you also produce)."
             )
-    produce(state, seat, sorted(extras))
-    next_actor(state)
+    # Only the privileged chooser (the first in order) chooses: the actors after him choose
+    # nothing, so they produce now, all in one pass over the buildings (see farm_unasked).
+    act = state["act"]
+    later = act["order"][act["idx"] + 1 :]
+    produce_all(state, {seat: sorted(extras), **{s: [] for s in later}})
+    act["idx"] = len(act["order"])
+    act["turn"] = {}
 
 
 # --- the Bailiff ------------------------------------------------------------------------
@@ -1371,10 +1456,12 @@ def buy_cards(state, seat: int, count: int) -> None:
         raise IllegalMove(f"Only {len(state['deck'])} card(s) are left in the deck.")
     player["guilders"] -= price
     if count == 0:
-        say(state, f"{name(state, seat)} bought no cards.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} bought no cards.")
         next_actor(state)
         return
-    say(state, f"{name(state, seat)} bought {count} card(s) for {price} guilder(s).")
+    if state["news"] is not None:
+        say(state, f"{name(state, seat)} bought {count} card(s) for {price} guilder(s).")
     state["act"]["turn"]["to_draw"] = count
     continue_drawing(state)
 
@@ -1387,7 +1474,8 @@ def continue_drawing(state) -> None:
     while act["turn"].get("to_draw", 0) > 0 and state["deck"]:
         card = state["deck"].pop()
         if CARDS[card].kind == "event":
-            say(state, f"{name(state, seat)} drew the event {CARDS[card].name}.")
+            if state["news"] is not None:
+                say(state, f"{name(state, seat)} drew the event {CARDS[card].name}.")
             state["discard"].append(card)
             start_event(state, card, seat)
             if state["pending"] is not None:
@@ -1396,7 +1484,10 @@ def continue_drawing(state) -> None:
             continue
         player["hand"].append(card)
         act["turn"]["to_draw"] -= 1
-        say_to(state, f"{name(state, seat)} drew a card.", seat, f"You drew {CARDS[card].name}.")
+        if state["news"] is not None:
+            say_to(
+                state, f"{name(state, seat)} drew a card.", seat, f"You drew {CARDS[card].name}."
+            )
     next_actor(state)
 
 
@@ -1457,7 +1548,8 @@ def play_card(state, seat: int, move: dict, checked: bool = True) -> None:
     if card == "boatbuilding":
         state["loose_boats"].append(seat)
         player["light"] -= 1
-        say(state, label + ": a Boat was launched on the lake.")
+        if state["news"] is not None:
+            say(state, label + ": a Boat was launched on the lake.")
     elif card == "fire":
         burn_house(state, move["target"], label)
     elif card == "crime":
@@ -1466,20 +1558,25 @@ def play_card(state, seat: int, move: dict, checked: bool = True) -> None:
         start_festival(state, seat, move["district"], label)
     elif card == "knowledge":
         player["knowledge"] = True
-        say(state, label + ": from now on their privileges count double.")
+        if state["news"] is not None:
+            say(state, label + ": from now on their privileges count double.")
     elif card == "rottenfish":
         for p in state["players"]:
             p["fish"] = 0
-        say(state, label + ": all fresh fish spoiled.")
+        if state["news"] is not None:
+            say(state, label + ": all fresh fish spoiled.")
     elif card == "locusts":
         wipe_fields(state, "grainfield")
-        say(state, label + ": the grain on every Grain field was eaten.")
+        if state["news"] is not None:
+            say(state, label + ": the grain on every Grain field was eaten.")
     elif card == "wolves":
         wipe_fields(state, "pasture")
-        say(state, label + ": the livestock on every Pasture was eaten.")
+        if state["news"] is not None:
+            say(state, label + ": the livestock on every Pasture was eaten.")
     elif card == "gatherer":
         player["wood"] += 2
-        say(state, label + ": +2 wood.")
+        if state["news"] is not None:
+            say(state, label + ": +2 wood.")
     if state["pending"] is None:
         after_play(state, seat)
     else:
@@ -1539,11 +1636,16 @@ def burn_house(state, cell: str, label: str) -> None:
     bid = state["cells"][cell]
     b = remove_building(state, bid)
     moved = change_burghers(state, -FIRE_BURGHERS)
-    say(state, f"{label}: {name(state, b['owner'])}'s House at {cell} burned; Burghers {moved:+d}.")
+    if state["news"] is not None:
+        say(
+            state,
+            f"{label}: {name(state, b['owner'])}'s House at {cell} burned; Burghers {moved:+d}.",
+        )
 
 
 def start_crime(state, seat: int, district: str, take: str, label: str) -> None:
-    say(state, f"{label} in the {DISTRICT_NAMES[district]} district.")
+    if state["news"] is not None:
+        say(state, f"{label} in the {DISTRICT_NAMES[district]} district.")
     if unplayed_copies(state, "watch") > 0:
         # Everyone else holding any card is asked, so no answer reveals the holder.
         asked = [s for s in clockwise(state, seat)[1:] if state["players"][s]["hand"]]
@@ -1568,11 +1670,12 @@ def resolve_watch(state) -> None:
         if pending["answers"].get(str(s)) == "watch" and "watch" in state["players"][s]["hand"]:
             state["players"][s]["hand"].remove("watch")
             state["discard"].append("watch")
-            say(
-                state,
-                f"{name(state, s)} played Citizens' Watch: the "
-                f"{DISTRICT_NAMES[pending['district']]} district was protected.",
-            )
+            if state["news"] is not None:
+                say(
+                    state,
+                    f"{name(state, s)} played Citizens' Watch: the "
+                    f"{DISTRICT_NAMES[pending['district']]} district was protected.",
+                )
             return
     commit_crime(state, thief, pending["district"], pending["take"])
 
@@ -1592,11 +1695,13 @@ def commit_crime(state, thief: int, district: str, take: str) -> None:
                     f"1 {'guilder' if good == 'guilders' else 'wood'} from {name(state, s)}"
                 )
                 break
-    say(state, "The thieves took " + (", ".join(robbed) if robbed else "nothing") + ".")
+    if state["news"] is not None:
+        say(state, "The thieves took " + (", ".join(robbed) if robbed else "nothing") + ".")
 
 
 def start_festival(state, seat: int, district: str, label: str) -> None:
-    say(state, f"{label} in the {DISTRICT_NAMES[district]} district.")
+    if state["news"] is not None:
+        say(state, f"{label} in the {DISTRICT_NAMES[district]} district.")
     asked = [s for s in clockwise(state, seat) if any(state["players"][s][p] for p in PRODUCTS)]
     state["pending"] = {
         "kind": "festival",
@@ -1624,7 +1729,8 @@ def resolve_festival(state) -> None:
         elif s in residents:
             gain_points(player, -1)
             parts.append(f"{name(state, s)} stayed away (-1)")
-    say(state, "The festival: " + (", ".join(parts) if parts else "nobody came") + ".")
+    if state["news"] is not None:
+        say(state, "The festival: " + (", ".join(parts) if parts else "nobody came") + ".")
 
 
 # --- events -----------------------------------------------------------------------------
@@ -1644,10 +1750,12 @@ def start_event(state, card: str, drawer: int) -> None:
     if card in ("smallbirth", "greatbirth"):
         per = 1 if card == "smallbirth" else 2
         moved = change_burghers(state, per * houses_on_board(state))
-        say(state, f"{CARDS[card].name}: Burghers {moved:+d}.")
+        if state["news"] is not None:
+            say(state, f"{CARDS[card].name}: Burghers {moved:+d}.")
     elif card == "crusade":
         moved = change_burghers(state, -CRUSADE_BURGHERS)
-        say(state, f"Crusade: Burghers {moved:+d}.")
+        if state["news"] is not None:
+            say(state, f"Crusade: Burghers {moved:+d}.")
     elif card == "vikings":
         if built(state, "watchtower"):
             say(state, "Vikings: the Watchtower kept them away.")
@@ -1674,12 +1782,13 @@ def open_pledges(state, card: str, drawer: int, guilders: int, food: int) -> Non
     ]
     total_g = sum(state["players"][s]["guilders"] for s in asked)
     total_f = sum(state["players"][s][p] for s in asked for p in PRODUCTS)
-    say(
-        state,
-        f"To prevent the {CARDS[card].name} the players may pay together {guilders} guilder(s)"
-        + (f" and {food} food" if food else "")
-        + ".",
-    )
+    if state["news"] is not None:
+        say(
+            state,
+            f"To prevent the {CARDS[card].name} the players may pay together {guilders} guilder(s)"
+            + (f" and {food} food" if food else "")
+            + ".",
+        )
     if total_g < guilders or total_f < food:
         say(state, "Together they could not pay it.")
         strike(state, card)
@@ -1737,9 +1846,11 @@ def resolve_pledges(state) -> None:
                 player[p] -= 1
             if g or food:
                 paid.append(f"{name(state, s)} {g} g" + (f" + {', '.join(food)}" if food else ""))
-        say(state, f"The {CARDS[card].name} was prevented: " + ", ".join(paid) + ".")
+        if state["news"] is not None:
+            say(state, f"The {CARDS[card].name} was prevented: " + ", ".join(paid) + ".")
         return
-    say(state, f"Not enough was pledged against the {CARDS[card].name}.")
+    if state["news"] is not None:
+        say(state, f"Not enough was pledged against the {CARDS[card].name}.")
     strike(state, card)
 
 
@@ -1754,17 +1865,20 @@ def strike(state, card: str) -> None:
             state["players"][owner]["light"] += 1
         state["loose_boats"] = []
         moved = change_burghers(state, -VIKING_BURGHERS * len(shore))
-        say(state, f"The Vikings burned every Boat; Burghers {moved:+d}.")
+        if state["news"] is not None:
+            say(state, f"The Vikings burned every Boat; Burghers {moved:+d}.")
     elif card == "blackdeath":
         geo = B.geometry(state["board"])
         for b in state["buildings"].values():
             if b["owner"] is not None and geo.area[b["cells"][0]] == "city":
                 gain_points(state["players"][b["owner"]], -1)
         moved = change_burghers(state, -(state["burghers"] - state["burghers"] // 2))
-        say(
-            state,
-            f"The Black Death struck: owners lost a point per city building; Burghers {moved:+d}.",
-        )
+        if state["news"] is not None:
+            say(
+                state,
+                "The Black Death struck: owners lost a point per city building; "
+                f"Burghers {moved:+d}.",
+            )
 
 
 # --- the Merchant -----------------------------------------------------------------------
@@ -1903,9 +2017,9 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
     kind = move["type"]
     player = state["players"][seat]
     turn = state["act"]["turn"]
-    who = name(state, seat)
     if kind == "done":
-        say(state, f"{who} finished trading.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} finished trading.")
         next_actor(state)
         return
     if kind == "sawmill":
@@ -1921,7 +2035,8 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
         turn["sawmill"] = True
         player["wood"] -= SAWMILL_WOOD
         player["plank"] += SAWMILL_WOOD
-        say(state, f"{who} sawed 2 wood into 2 planks at the Sawmill.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} sawed 2 wood into 2 planks at the Sawmill.")
         return
     count = move.get("count", 1)
     if checked and kind != "pasty" and (not isinstance(count, int) or count < 1):
@@ -1951,7 +2066,11 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
         use_stall(state, seat, stall)
         player[good] -= count
         player[done] += count
-        say(state, f"{who} turned {count} {GOOD_NAMES[good]} into {GOOD_NAMES[done]}.")
+        if state["news"] is not None:
+            say(
+                state,
+                f"{name(state, seat)} turned {count} {GOOD_NAMES[good]} into {GOOD_NAMES[done]}.",
+            )
         return
     if kind == "buy":
         if checked:
@@ -1976,7 +2095,8 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
         turn["timber"] = "buy"
         player["guilders"] -= count
         player["wood"] += count
-        say(state, f"{who} bought {count} wood at the Timber trade.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} bought {count} wood at the Timber trade.")
         return
     if kind == "pasty":
         pasty = move.get("filling")
@@ -1997,7 +2117,8 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
         state["slots"]["inn"] = state["slots"].get("inn", 0) + 1
         player["guilders"] += g
         gain_points(player, p)
-        say(state, f"{who} sold a {pasty} pasty at the Inn: +{g} g, +{p} points.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} sold a {pasty} pasty at the Inn: +{g} g, +{p} points.")
         return
     raise IllegalMove("Trade at the Market or a stall, or say 'done'.")
 
@@ -2011,10 +2132,11 @@ def market_sale(state, seat: int, good, count: int, checked: bool) -> None:
             raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]}.")
     player[good] -= count
     player["guilders"] += count
-    say(
-        state,
-        f"{name(state, seat)} sold {count} {GOOD_NAMES[good]} at the Market for {count} g.",
-    )
+    if state["news"] is not None:
+        say(
+            state,
+            f"{name(state, seat)} sold {count} {GOOD_NAMES[good]} at the Market for {count} g.",
+        )
 
 
 def timber_sale(state, seat: int, good, count: int, checked: bool) -> None:
@@ -2034,7 +2156,8 @@ def timber_sale(state, seat: int, good, count: int, checked: bool) -> None:
     turn["timber"] = "sell"
     player["wood"] -= count
     player["guilders"] += count
-    say(state, f"{name(state, seat)} sold {count} wood at the Timber trade for {count} g.")
+    if state["news"] is not None:
+        say(state, f"{name(state, seat)} sold {count} wood at the Timber trade for {count} g.")
 
 
 def stall_sale(state, seat: int, good, count: int, at, checked: bool) -> None:
@@ -2068,11 +2191,12 @@ def stall_sale(state, seat: int, good, count: int, at, checked: bool) -> None:
     state["slots"][stall] = state["slots"].get(stall, 0) + count
     player["guilders"] += g * count
     gain_points(player, p * count)
-    say(
-        state,
-        f"{name(state, seat)} sold {count} {GOOD_NAMES[good]} at the "
-        f"{BUILDINGS[stall].name}: +{g * count} g, +{p * count} points.",
-    )
+    if state["news"] is not None:
+        say(
+            state,
+            f"{name(state, seat)} sold {count} {GOOD_NAMES[good]} at the "
+            f"{BUILDINGS[stall].name}: +{g * count} g, +{p * count} points.",
+        )
 
 
 # --- choosing characters ----------------------------------------------------------------
@@ -2114,15 +2238,17 @@ def choose(state, seat: int, move: dict, checked: bool = True) -> None:
     if char == "count":
         repeat = move.get("repeat")
         state["chosen"].append(char)
-        say(
-            state,
-            f"{name(state, seat)} chose the Count and repeated the "
-            f"{CHARACTER_NAMES[repeat]} (no privilege).",
-        )
+        if state["news"] is not None:
+            say(
+                state,
+                f"{name(state, seat)} chose the Count and repeated the "
+                f"{CHARACTER_NAMES[repeat]} (no privilege).",
+            )
         begin_phase(state, repeat, seat, privilege=False)
         return
     state["chosen"].append(char)
-    say(state, f"{name(state, seat)} chose the {CHARACTER_NAMES[char]}.")
+    if state["news"] is not None:
+        say(state, f"{name(state, seat)} chose the {CHARACTER_NAMES[char]}.")
     begin_phase(state, char, seat, privilege=True)
 
 
@@ -2231,12 +2357,13 @@ def apply(state, seat: int, move: dict) -> dict:
         raise
 
 
-def play(state, seat: int, move: dict, checked: bool) -> dict:
+def play(state, seat: int, move: dict, checked: bool, narrate: bool = True) -> dict:
     """Make the move of the seat to act (see `apply`). Not `checked`: a move read back from
     the log, which `apply` accepted when it was appended; the checks that can only refuse a
     move (where a building may stand, a proposal's terms, ...) are skipped, and the state
-    changes exactly as with them."""
-    state["news"] = []
+    changes exactly as with them. Not `narrate`: a replayed move whose news nobody reads
+    (`Game.replay_move`); its narration is not written, and it leaves `news` empty."""
+    state["news"] = [] if narrate else None
     if state["pending"] is not None:
         answer_pending(state, seat, move, checked)
     else:
@@ -2259,6 +2386,8 @@ def play(state, seat: int, move: dict, checked: bool) -> dict:
         else:
             raise AssertionError(f"no moves in phase {phase}")
     advance(state)
+    if not narrate:
+        state["news"] = []
     return state
 
 
@@ -2267,7 +2396,8 @@ def woodcutter_move(state, seat: int, move: dict, checked: bool = True) -> None:
     if kind == "forest":
         take_forest(state, seat, move.get("cell"), checked)
     elif kind == "pass":
-        say(state, f"{name(state, seat)} passed.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} passed.")
     else:
         raise IllegalMove("Take a forest tile ('take forest C4') or pass.")
     next_actor(state)
@@ -2280,7 +2410,8 @@ def builder_move(state, seat: int, move: dict, checked: bool = True) -> None:
     elif kind == "propose":
         propose(state, seat, move, checked)
     elif kind == "pass":
-        say(state, f"{name(state, seat)} built nothing.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} built nothing.")
         next_actor(state)
     elif kind == "play" and move.get("card") == "housebuilding":
         player = state["players"][seat]
@@ -2292,11 +2423,12 @@ def builder_move(state, seat: int, move: dict, checked: bool = True) -> None:
         player["hand"].remove("housebuilding")
         state["discard"].append("housebuilding")
         turn["housebuilding"] = True
-        say(
-            state,
-            f"{name(state, seat)} played House Building: 2 g and 2 wood off a House or "
-            "Manor house.",
-        )
+        if state["news"] is not None:
+            say(
+                state,
+                f"{name(state, seat)} played House Building: 2 g and 2 wood off a House or "
+                "Manor house.",
+            )
     else:
         raise IllegalMove("Build ('build house at D5 facing north'), propose, or pass.")
 
@@ -2314,7 +2446,8 @@ def bailiff_move(state, seat: int, move: dict, checked: bool = True) -> None:
             raise IllegalMove("Buy 0, 1 or 2 cards: 'buy 1 card' or 'buy 0'.")
         buy_cards(state, seat, move.get("count"))
     elif kind == "done" or kind == "pass" and ruleset(state) >= 2:
-        say(state, f"{name(state, seat)} played no more cards.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} played no more cards.")
         next_actor(state)
     elif kind == "play":
         play_card(state, seat, move, checked)
@@ -2336,7 +2469,6 @@ def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
     pending = state["pending"]
     kind = pending["kind"]
     answer = move.get("type")
-    who = name(state, seat)
     if kind == "proposal":
         if answer == "counter":
             counter(state, seat, move, checked)
@@ -2353,7 +2485,8 @@ def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
         pending["answers"][str(seat)] = answer
         # Worded wrongly ("acceptd"), but narration is part of the hashed position: the
         # history puts it right (text.worded), so stored logs keep their digests.
-        say(state, f"{who} {answer}d the proposal.")
+        if state["news"] is not None:
+            say(state, f"{name(state, seat)} {answer}d the proposal.")
         if answer == "decline" and ruleset(state) >= 2:  # one decline ends it: ask no more
             resolve_proposal(state)
             return
@@ -2366,16 +2499,19 @@ def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
                 else "Answer 'tax' (play Income Tax if you hold it) or 'no tax'."
             )
         pending["answers"][str(seat)] = answer
-        say(state, f"{who} answered.")  # the answer stays secret until the window closes
+        if state["news"] is not None:  # the answer stays secret until the window closes
+            say(state, f"{name(state, seat)} answered.")
     elif kind == "festival":
         if answer == "skip":
             pending["answers"][str(seat)] = "skip"
-            say(state, f"{who} stayed away from the festival.")
+            if state["news"] is not None:
+                say(state, f"{name(state, seat)} stayed away from the festival.")
         elif answer == "join" and move.get("food") in PRODUCTS:
             if not state["players"][seat][move["food"]]:
                 raise IllegalMove(f"You have no {move['food']}.")
             pending["answers"][str(seat)] = move["food"]
-            say(state, f"{who} joined the festival with 1 {move['food']}.")
+            if state["news"] is not None:
+                say(state, f"{name(state, seat)} joined the festival with 1 {move['food']}.")
         else:
             raise IllegalMove("Answer 'join with fish' (or grain, livestock, game) or 'skip'.")
     elif kind == "pledge":
@@ -2398,12 +2534,17 @@ def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
                 f"Pledge up to {f_cost} food you hold (fish, grain, livestock, game)."
             )
         pending["answers"][str(seat)] = {"guilders": g, "food": sorted(food)}
-        say(
-            state,
-            f"{who} pledged {g} guilder(s)" + (f" and {', '.join(food)}" if food else "") + ".",
-        )
-    if any(str(s) not in pending["answers"] for s in pending["waiting"]):
-        return
+        if state["news"] is not None:
+            say(
+                state,
+                f"{name(state, seat)} pledged {g} guilder(s)"
+                + (f" and {', '.join(food)}" if food else "")
+                + ".",
+            )
+    answers = pending["answers"]
+    for s in pending["waiting"]:
+        if str(s) not in answers:  # more answers to come
+            return
     resume = pending.get("resume")
     if kind == "proposal":
         resolve_proposal(state)
@@ -2429,7 +2570,10 @@ def resolve_tax(state) -> None:
         if pending["answers"].get(str(s)) == "tax" and "incometax" in state["players"][s]["hand"]:
             state["players"][s]["hand"].remove("incometax")
             state["discard"].append("incometax")
-            say(state, f"{name(state, s)} played Income Tax: nobody received income this round.")
+            if state["news"] is not None:
+                say(
+                    state, f"{name(state, s)} played Income Tax: nobody received income this round."
+                )
             pay_income(state, taxed=True)
             return
     pay_income(state, taxed=False)

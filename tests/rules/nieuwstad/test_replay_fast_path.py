@@ -5,6 +5,7 @@ the short cuts the replay leans on give what the plain definitions give."""
 import pytest
 
 from games.engine import copy_state, event_rng, get_game, playout
+from games.replay import replay_rows
 from games.rules.nieuwstad import board as B
 from games.rules.nieuwstad import rules as R
 from games.rules.nieuwstad.data import BOARDS, BUILDINGS, STALL_SLOTS
@@ -30,6 +31,18 @@ def plain_card_points_gates(state, seat):
     return len(gates) * len(outer)
 
 
+def plain_best_district_party(state, seat):
+    best = 0
+    for cells in BOARDS[state["board"]].districts.values():
+        mine = {
+            state["cells"][c]
+            for c in cells
+            if c in state["cells"] and state["buildings"][state["cells"][c]]["owner"] == seat
+        }
+        best = max(best, len(mine) + (3 if all(c in state["cells"] for c in cells) else 0))
+    return best
+
+
 @pytest.mark.parametrize(("version", "players", "options"), VARIANTS)
 def test_replay_move_gives_the_positions_apply_gives(version, players, options):
     game = get_game("nieuwstad", version)
@@ -44,12 +57,45 @@ def test_replay_move_gives_the_positions_apply_gives(version, players, options):
     assert trusted == log.final
 
 
+@pytest.mark.parametrize(("version", "players", "options"), VARIANTS)
+def test_an_unnarrated_replay_differs_from_apply_only_in_news(version, players, options):
+    """`narrate` False (a move whose news nobody reads): every key but `news` as `apply`
+    leaves it, move by move; the last move narrated gives `apply`'s position exactly."""
+    game = get_game("nieuwstad", version)
+    log = playout.play(game, players, seed=f"replay-quiet-{version}-{players}", options=options)
+    names = playout.player_names(players)
+    checked = game.setup(names, log.options, event_rng(log.seed, 0))
+    quiet = copy_state(checked)
+    last = len(log.log)
+    for seq, (seat, move, _source) in enumerate(log.log, start=1):
+        checked = game.apply(checked, seat, move, event_rng(log.seed, seq))
+        narrate = seq == last
+        quiet = game.replay_move(quiet, seat, dict(move), event_rng(log.seed, seq), narrate)
+        if narrate:
+            assert quiet == checked
+        else:
+            assert quiet["news"] == []
+            assert {**quiet, "news": None} == {**checked, "news": None}, f"move {seq}: {move}"
+    assert quiet == log.final
+
+
+def test_replay_rows_narrates_the_position_it_ends_on():
+    """The whole replay path (only the last move narrated) ends on the logged position."""
+    game = get_game("nieuwstad", 2)
+    log = playout.play(game, 3, seed="replay-rows-quiet", options={"joint": True})
+    state = game.setup(playout.player_names(3), log.options, event_rng(log.seed, 0))
+    rows = [(seq, seat, "move", move) for seq, (seat, move, _s) in enumerate(log.log, start=1)]
+    assert replay_rows(game, state, rows, log.seed) == log.final
+
+
 # (version, players, options, seed, whether a City Gate is built): the second seed was
 # picked for its City Gate (so the card points look for one), in the "joint" variant (so
-# every building may be proposed).
+# every building may be proposed); the third for the end-of-game cards its players hold
+# (the District Party among them).
 SHORT_CUT_GAMES = [
     (1, 2, {"blue_alone": True}, "short-1-2", False),
     (2, 4, {"joint": True}, "dig-joint-2-4-0", True),
+    (2, 4, {}, "bd-4", False),
 ]
 
 
@@ -64,6 +110,9 @@ def test_short_cuts_match_the_plain_definitions(version, players, options, seed,
             assert R.clockwise(state, s) == [(s + i) % players for i in range(players)]
             gates = R.card_points(state, s).get("citygate", 0)
             assert gates == plain_card_points_gates(state, s)
+            plain_total = state["players"][s]["points"] + sum(R.card_points(state, s).values())
+            assert R.total_points(state, s) == plain_total
+            assert R.best_district_party(state, s) == plain_best_district_party(state, s)
         assert R.any_starting_option(state) == bool(R.starting_options(state, 0))
         if state["phase"] == "act":
             for s in range(players):
@@ -80,6 +129,15 @@ def test_a_tile_is_named_by_its_first_space_in_board_order():
         geo = B.geometry(key)
         for a, b in geo.board.tiles:
             assert geo.tile_first[a] == geo.tile_first[b] == B.sort_cells([a, b])[0]
+
+
+def test_a_buildings_spaces_sort_as_sort_cells_sorts_them():
+    for key in ("small", "large"):
+        spaces = list(B.geometry(key).area)
+        for a in spaces:
+            assert B.sort_spaces([a]) == B.sort_cells([a])
+            for b in spaces:
+                assert B.sort_spaces([a, b]) == B.sort_cells([a, b])
 
 
 def test_the_farmers_extra_goes_onto_the_field_first_by_its_spaces_name():
