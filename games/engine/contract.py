@@ -372,6 +372,16 @@ class Game:
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         raise NotImplementedError
 
+    def only_move(self, state: State, seat: int) -> Move | None:
+        """The one legal move of `seat` now, or None when it has several or none.
+
+        The driver asks this for every seat to act after every move, only to learn whether
+        the rulebook leaves that seat a choice. The default lists `legal_moves`; a game whose
+        menus are long (every proposal a builder could make) answers without listing them,
+        and must answer exactly as the default would (tests/test_only_move.py)."""
+        legal = self.legal_moves(state, seat)
+        return legal[0] if len(legal) == 1 else None
+
     def apply(self, state: State, seat: int, move: Move, rng) -> State:
         """Play `move` for `seat`; raise IllegalMove if it is not legal. May mutate `state`,
         but only once the move is known to be legal: a refused move leaves it unchanged."""

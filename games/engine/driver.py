@@ -41,9 +41,9 @@ def next_automatic(
     seats = game.to_act(state)
     forced: list[AutomaticMove] = []
     for seat in seats:
-        legal = game.legal_moves(state, seat)
-        if len(legal) == 1 and not game.asks_when_forced(state, seat):
-            forced.append(AutomaticMove(seat, legal[0], FORCED))
+        only = game.only_move(state, seat)
+        if only is not None and not game.asks_when_forced(state, seat):
+            forced.append(AutomaticMove(seat, only, FORCED))
             continue
         seat_orders = (orders or {}).get(seat)
         if seat_orders:
@@ -62,5 +62,5 @@ def seats_to_ask(game: Game, state: State) -> list[int]:
     return [
         s
         for s in game.to_act(state)
-        if len(game.legal_moves(state, s)) != 1 or game.asks_when_forced(state, s)
+        if game.only_move(state, s) is None or game.asks_when_forced(state, s)
     ]

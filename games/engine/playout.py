@@ -114,6 +114,9 @@ def _check_position(game: Game, state: State, players: int) -> None:
         assert seats, "nobody to act and no result"
         assert all(0 <= s < players for s in seats), f"bad seats to act: {seats}"
         for seat in seats:
-            assert game.legal_moves(state, seat), f"seat {seat} must act but has no legal move"
+            legal = game.legal_moves(state, seat)
+            assert legal, f"seat {seat} must act but has no legal move"
+            only = legal[0] if len(legal) == 1 else None
+            assert game.only_move(state, seat) == only, f"only_move of seat {seat} is wrong"
     for seat in [None, *range(players)]:
         json.dumps(game.view(state, seat))
