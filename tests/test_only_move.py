@@ -15,7 +15,9 @@ VERSIONS = [
 SIZES = [
     (game, n)
     for game in VERSIONS
-    for n in sorted({game.min_players, (game.min_players + game.max_players) // 2, game.max_players})
+    for n in sorted(
+        {game.min_players, (game.min_players + game.max_players) // 2, game.max_players}
+    )
 ]
 
 
