@@ -30,8 +30,7 @@ from games.engine import (
     event_rng,
     get_game,
     new_seed,
-    next_automatic,
-    seats_to_ask,
+    next_step,
     seed_commitment,
 )
 from games.engine.preview import reveals_hidden
@@ -241,6 +240,7 @@ class _Turn:
         self.changed_seats: dict[int, Seat] = {}  # written once, by save_seats()
         self.changed_fields: set[str] = set()
         self.restored: dict[int, Move] = {}  # seat: the decision a takeback cancelled
+        self.asked: list[int] = []  # who is awaited at the head, as `advance` left it
 
     def seat_changed(self, seat: Seat, *fields: str) -> None:
         self.changed_seats[seat.number] = seat
@@ -301,7 +301,7 @@ class _Turn:
         for _ in range(MAX_AUTOMATIC_MOVES):
             if self.game.result(self.state) is not None:
                 return
-            automatic = next_automatic(self.game, self.state, orders)
+            automatic, self.asked = next_step(self.game, self.state, orders)
             if automatic is not None:
                 self.append(
                     seat=automatic.seat,
@@ -310,7 +310,7 @@ class _Turn:
                     source=automatic.source,
                 )
                 continue
-            bots = [s for s in seats_to_ask(self.game, self.state) if self.seats[s].played_by_bot]
+            bots = [s for s in self.asked if self.seats[s].played_by_bot]
             if not bots:
                 return
             seat = bots[0]
@@ -341,7 +341,7 @@ class _Turn:
         match.prompt = game.prompt(self.state, to_act[0]) if to_act else ""
         update_rows([match], PROJECTION_FIELDS)
         remember_position(match, self.state)
-        asked = set(seats_to_ask(game, self.state))  # a forced seat waits unasked, see driver
+        asked = set(self.asked)  # a forced seat waits unasked: see the driver's next_step
         newly = []
         for seat in self.seats:
             waiting = seat.number in asked and not seat.played_by_bot

@@ -7,8 +7,8 @@ import functools
 
 from hypothesis import strategies as st
 
-from games.engine import Game, IllegalMove, copy_state, event_rng, next_automatic
-from games.engine.playout import player_names, seats_to_ask
+from games.engine import Game, IllegalMove, copy_state, event_rng, next_automatic, seats_to_ask
+from games.engine.playout import player_names
 
 json_scalars = (
     st.none()

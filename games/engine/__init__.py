@@ -18,7 +18,7 @@ from .contract import (
     shared_groups,
 )
 from .digest import GENESIS, canonical_json, chain_digest
-from .driver import AutomaticMove, next_automatic, seats_to_ask
+from .driver import AutomaticMove, next_automatic, next_step, seats_to_ask
 from .registry import available_games, get_game, register
 from .rng import event_rng, new_seed, seed_commitment
 
@@ -44,6 +44,7 @@ __all__ = [
     "get_game",
     "new_seed",
     "next_automatic",
+    "next_step",
     "places",
     "register",
     "score_line",

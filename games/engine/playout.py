@@ -12,7 +12,7 @@ from typing import Any
 
 from .contract import Game, IllegalMove, Move, State
 from .digest import GENESIS, chain_digest
-from .driver import next_automatic, seats_to_ask
+from .driver import next_step
 from .rng import event_rng
 
 
@@ -56,12 +56,11 @@ def play(
     while game.result(state) is None:
         if len(playout.log) >= max_moves:
             raise AssertionError(f"no end after {max_moves} moves (seed {seed})")
-        automatic = next_automatic(game, state)
+        automatic, seats = next_step(game, state)
         if automatic is not None:
             seat, move, source = automatic.seat, automatic.move, automatic.source
             playout.forced += 1
         else:
-            seats = seats_to_ask(game, state)
             bot_rng = event_rng(seed + ":bot", len(playout.log) + 1)
             seat = seats[0] if len(seats) == 1 else bot_rng.choice(seats)
             move = game.bot_move(state, seat, bot_rng)
