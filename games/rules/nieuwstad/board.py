@@ -322,19 +322,14 @@ def canonical_facing(board_key: str, building: Building, cells: list[str], facin
     return facing
 
 
-def _shape_key(building: Building) -> tuple:
-    """What decides where a building may stand: its roads, size and colour (the City Gate
-    has its own rule)."""
-    key = (building.edges, building.size, building.colour == "green", building.key)
-    return key if building.key == "citygate" else key[:3]
-
-
 def placements(
     state, building: Building, memo: dict | None = None
 ) -> list[tuple[list[str], str | None]]:
     """Every (cells, facing) where `building` may stand now (one per distinct result).
     `memo` shares the search between buildings of the same shape within one enumeration."""
-    shape_key = _shape_key(building)
+    shape_key = (building.edges, building.size, building.colour == "green", building.key)
+    if building.key != "citygate":
+        shape_key = shape_key[:3]
     if memo is not None and shape_key in memo:
         return memo[shape_key]
     result = list(_each_placement(state, building))
@@ -343,12 +338,9 @@ def placements(
     return result
 
 
-def has_placement(state, building: Building, memo: dict | None = None) -> bool:
+def has_placement(state, building: Building) -> bool:
     """bool(placements(...)), stopping at the first place found (the driver asks after every
     move whether the builder has a choice)."""
-    shape_key = _shape_key(building)
-    if memo is not None and shape_key in memo:
-        return bool(memo[shape_key])
     return next(_each_placement(state, building), None) is not None
 
 

@@ -764,7 +764,6 @@ def builder_has_choice(state, seat: int) -> bool:
     stopping at the first it finds: the driver asks after every move."""
     if can_play_housebuilding(state, seat):
         return True
-    memo: dict = {}
     player = state["players"][seat]
     for key, building in BUILDABLE:
         if build_error(state, seat, building) or not any(
@@ -772,9 +771,9 @@ def builder_has_choice(state, seat: int) -> bool:
             for d in discount_options(state, seat, building)
         ):
             continue
-        if key == "boat" or B.has_placement(state, building, memo):
+        if key == "boat" or B.has_placement(state, building):
             return True
-    return any_proposal(state, seat, memo)
+    return any_proposal(state, seat)
 
 
 def only_move(state, seat: int) -> dict | None:
@@ -1070,14 +1069,14 @@ def proposal_moves(state, seat: int, memo: dict | None = None) -> list[dict]:
     return moves
 
 
-def any_proposal(state, seat: int, memo: dict | None = None) -> bool:
+def any_proposal(state, seat: int) -> bool:
     """bool(proposal_moves(...)), stopping at the first proposal found."""
     if seat in state["act"]["proposed"]:
         return False
     return any(
         proposable(state, seat, building)
         and next(menu_partners(state, seat, building), None) is not None
-        and B.has_placement(state, building, memo)
+        and B.has_placement(state, building)
         for building in BUILDINGS.values()
     )
 
@@ -1159,13 +1158,15 @@ def within_limits(
     """Whether `check_terms` accepts terms the menu made (distinct seats, the proposer among
     them, no share below 0): they add up to an allowed cost and to the building's points,
     and everyone pays something they can pay."""
-    paid = (sum(d["guilders"] for d in split.values()), sum(d["wood"] for d in split.values()))
-    if paid not in allowed or sum(d["points"] for d in split.values()) != building.points:
-        return False
-    return all(
-        (d["guilders"] or d["wood"]) and can_afford(players[s], d["guilders"], d["wood"])
-        for s, d in split.items()
-    )
+    guilders = wood = points = 0
+    for s, share in split.items():
+        g, w = share["guilders"], share["wood"]
+        if not (g or w) or not can_afford(players[s], g, w):
+            return False
+        guilders += g
+        wood += w
+        points += share["points"]
+    return (guilders, wood) in allowed and points == building.points
 
 
 def clockwise_terms(state, proposer: int, split: dict[int, dict]) -> dict[int, dict]:

@@ -8,7 +8,7 @@ from games.engine import event_rng, playout
 from games.rules.nieuwstad import GAME, GAME_V1
 from games.rules.nieuwstad import rules as R
 
-from .helpers import NAMES, clear, give
+from .helpers import NAMES, clear, give, walk
 
 COR, EMILY, BRAM = 0, 1, 2
 PASS = {"type": "pass"}
@@ -87,6 +87,21 @@ def test_a_played_housebuilding_card_is_a_choice(builder):
     state["players"][COR]["hand"].append("housebuilding")
     assert game.legal_moves(state, COR)[0] == {"type": "play", "card": "housebuilding"}
     assert game.only_move(state, COR) is None
+
+
+def test_every_proposal_in_the_menu_is_within_the_rulebooks_limits():
+    """menu_split checks the terms it makes itself (within_limits) rather than through
+    check_terms: check_terms accepts every proposal the menu lists, with the same terms."""
+    proposals = 0
+    for state in walk(4, "limits"):
+        for seat in GAME.to_act(state):
+            for move in GAME.legal_moves(state, seat):
+                if move["type"] == "propose":
+                    building = R.BUILDINGS[move["building"]]
+                    terms = R.check_terms(state, seat, building, move)
+                    assert terms == R.move_terms(state, seat, move)
+                    proposals += 1
+    assert proposals > 0
 
 
 @pytest.mark.parametrize("game", [GAME_V1, GAME], ids=["v1", "v2"])
