@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 
 from .data import BOARDS, BUILDINGS, DIRS, STEP, Board, Building, cell_xy, xy_cell
@@ -331,10 +332,16 @@ def placements(
         shape_key = shape_key[:3]
     if memo is not None and shape_key in memo:
         return memo[shape_key]
-    result = _placements(state, building)
+    result = list(_each_placement(state, building))
     if memo is not None:
         memo[shape_key] = result
     return result
+
+
+def has_placement(state, building: Building) -> bool:
+    """bool(placements(...)), stopping at the first place found (the driver asks after every
+    move whether the builder has a choice)."""
+    return next(_each_placement(state, building), None) is not None
 
 
 # The road a standing building shows on each side: (kind, facing, side) -> material.
@@ -378,13 +385,13 @@ def _checks(board_key: str, edges: str | None, size: int, green: bool, gate: boo
     return tuple(found)
 
 
-def _placements(state, building: Building) -> list[tuple[list[str], str | None]]:
+def _each_placement(state, building: Building) -> Iterator[tuple[list[str], str | None]]:
+    """The places `placements` lists, one at a time, in its order."""
     geo = geometry(state["board"])
     forest, occupied, buildings = state["forest"], state["cells"], state["buildings"]
     free = {c for c in geo.land if c not in forest and c not in occupied}
     if not free:
-        return []
-    result: list[tuple[list[str], str | None]] = []
+        return
     shape = _checks(
         state["board"],
         building.edges,
@@ -396,7 +403,7 @@ def _placements(state, building: Building) -> list[tuple[list[str], str | None]]
         if cells[0] not in free or (len(cells) == 2 and cells[1] not in free):
             continue
         if country:
-            result.append((list(cells), None))
+            yield list(cells), None
             continue
         touches = market
         for other, mine, side, city in rest:
@@ -408,8 +415,7 @@ def _placements(state, building: Building) -> list[tuple[list[str], str | None]]
                         break
         else:
             if touches:
-                result.append((list(cells), facing))
-    return result
+                yield list(cells), facing
 
 
 def district_of(state, cells: list[str]) -> set[str]:

@@ -103,6 +103,11 @@ class Nieuwstad(Game):
     def legal_moves(self, state, seat):
         return R.legal_moves(state, seat)
 
+    def only_move(self, state, seat):
+        # The builder's menu lists every proposal it could make: rules.only_move answers
+        # without listing them.
+        return R.only_move(state, seat)
+
     def apply(self, state, seat, move, rng):
         return R.apply(state, seat, move)
 

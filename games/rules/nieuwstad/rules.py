@@ -7,6 +7,7 @@ decision; every move function checks its preconditions, changes the state and ca
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
 from functools import cache
 from itertools import combinations_with_replacement
 
@@ -715,14 +716,23 @@ def blue_alone(state) -> bool:
     return bool(state["options"].get("blue_alone")) and state["n"] == 2
 
 
+# What a builder may build alone, in the order the menu lists it.
+BUILDABLE = (*BUILDINGS.items(), ("boat", BOAT))
+
+
+def can_play_housebuilding(state, seat: int) -> bool:
+    return "housebuilding" in state["players"][seat]["hand"] and not state["act"]["turn"].get(
+        "housebuilding"
+    )
+
+
 def builder_moves(state, seat: int) -> list[dict]:
     moves: list[dict] = []
     memo: dict = {}
     player = state["players"][seat]
-    turn = state["act"]["turn"]
-    if "housebuilding" in player["hand"] and not turn.get("housebuilding"):
+    if can_play_housebuilding(state, seat):
         moves.append({"type": "play", "card": "housebuilding"})
-    for key, building in list(BUILDINGS.items()) + [("boat", BOAT)]:
+    for key, building in BUILDABLE:
         if build_error(state, seat, building):
             continue
         options = [
@@ -747,6 +757,37 @@ def builder_moves(state, seat: int) -> list[dict]:
     moves += proposal_moves(state, seat, memo)
     moves.append({"type": "pass"})
     return moves
+
+
+def builder_has_choice(state, seat: int) -> bool:
+    """Whether `builder_moves` lists more than "pass" (the card, a build or a proposal),
+    stopping at the first it finds: the driver asks after every move."""
+    if can_play_housebuilding(state, seat):
+        return True
+    player = state["players"][seat]
+    for key, building in BUILDABLE:
+        if build_error(state, seat, building) or not any(
+            can_afford(player, *cost_after(state, building, d))
+            for d in discount_options(state, seat, building)
+        ):
+            continue
+        if key == "boat" or B.has_placement(state, building):
+            return True
+    return any_proposal(state, seat)
+
+
+def only_move(state, seat: int) -> dict | None:
+    """The one move `legal_moves` lists for `seat`, or None when it lists several or none;
+    for a builder without listing the proposals, which can be hundreds."""
+    if (
+        state["pending"] is None
+        and state["phase"] not in ("opening_forest", "opening_building", "choose")
+        and seat in to_act(state)
+        and state["act"]["char"] == "builder"
+    ):
+        return None if builder_has_choice(state, seat) else {"type": "pass"}
+    moves = legal_moves(state, seat)
+    return moves[0] if len(moves) == 1 else None
 
 
 def check_build(
@@ -910,23 +951,38 @@ def proposable(state, seat: int, building: Building) -> bool:
 
 def shares(state, seat: int, building: Building, partners: list[int]) -> dict[int, dict]:
     """Even split of cost and points; the proposer pays and takes the remainders."""
+    return split_evenly([seat, *partners], even_cost(state, seat, building), building.points)
+
+
+def even_cost(state, seat: int, building: Building) -> tuple[int, int]:
+    """What the even split shares out: the cost after the Master Builder's discount, taken
+    in guilders first."""
     discount = ""
     if state["phase"] == "act" and privileged(state, seat):
         k = privilege_count(state, seat)
         g, w = base_cost(state, building)
         dg = min(g, k)
         discount = "g" * dg + "w" * min(w, k - dg)
-    g, w = cost_after(state, building, discount)
-    people = [seat, *partners]
+    return cost_after(state, building, discount)
+
+
+def split_evenly(people: list[int], cost: tuple[int, int], points: int) -> dict[int, dict]:
+    """`shares` for a cost already worked out: the first of `people` takes the remainders."""
+    g, w = cost
     k = len(people)
     result = {}
     for i, s in enumerate(people):
         result[s] = {
             "guilders": g // k + (g % k if i == 0 else 0),
             "wood": w // k + (w % k if i == 0 else 0),
-            "points": building.points // k + (building.points % k if i == 0 else 0),
+            "points": points // k + (points % k if i == 0 else 0),
         }
     return result
+
+
+def allowed_costs(state, proposer: int, building: Building) -> list[tuple[int, int]]:
+    """The totals a proposal's shares may add up to: one per discount the proposer may take."""
+    return [cost_after(state, building, d) for d in discount_options(state, proposer, building)]
 
 
 def partner_sets(state, seat: int) -> list[list[int]]:
@@ -948,47 +1004,81 @@ def can_propose_any(state, seat: int) -> bool:
     return any(proposable(state, seat, b) for b in kinds)
 
 
+def menu_partners(state, seat: int, building: Building) -> Iterator[tuple[list[int], dict]]:
+    """Each partner set the menu proposes `building` with, clockwise, and the terms it names:
+    version 1 the even split, which everyone must afford; version 2 `menu_split`. One at a
+    time, so that `any_proposal` stops at the first."""
+    if ruleset(state) >= 2:
+        costs = even_cost(state, seat, building), allowed_costs(state, seat, building)
+        for partners in partner_sets(state, seat):
+            split = menu_split(state, seat, building, partners, costs)
+            if split is not None:
+                yield partners, split
+        return
+    cost = even_cost(state, seat, building)
+    players = state["players"]
+    for partners in partner_sets(state, seat):
+        split = split_evenly([seat, *partners], cost, building.points)
+        if all(can_afford(players[s], d["guilders"], d["wood"]) for s, d in split.items()):
+            yield partners, split
+
+
 def proposal_moves(state, seat: int, memo: dict | None = None) -> list[dict]:
     if seat in state["act"]["proposed"]:
         return []
     moves = []
+    named = ruleset(state) >= 2  # version 2 moves name the terms; version 1 the partners
     for key, building in BUILDINGS.items():
         if not proposable(state, seat, building):
             continue
-        if ruleset(state) >= 2:
-            spots = B.placements(state, building, memo)
-            if not spots:
-                continue
-            for partners in partner_sets(state, seat):
-                split = menu_split(state, seat, building, partners)
-                if split is None:
-                    continue
-                fields = terms_fields(split)
-                for cells, facing in spots:
-                    move = {"type": "propose", "building": key, "cells": cells, "facing": facing}
-                    move.update({k: list(v) for k, v in fields.items()})
-                    moves.append(move)
-            continue
         spots = None
-        for partners in partner_sets(state, seat):
-            split = shares(state, seat, building, partners)
-            if not all(
-                can_afford(state["players"][s], d["guilders"], d["wood"]) for s, d in split.items()
-            ):
-                continue
+        for partners, split in menu_partners(state, seat, building):
             if spots is None:
                 spots = B.placements(state, building, memo)
-            for cells, facing in spots:
+                if not spots:
+                    break
+            if not named:
+                for cells, facing in spots:
+                    moves.append(
+                        {
+                            "type": "propose",
+                            "building": key,
+                            "cells": cells,
+                            "facing": facing,
+                            "partners": partners,
+                        }
+                    )
+                continue
+            seats = list(split)
+            guilders = [d["guilders"] for d in split.values()]
+            wood = [d["wood"] for d in split.values()]
+            points = [d["points"] for d in split.values()]
+            for cells, facing in spots:  # each move its own lists, as terms_fields makes them
                 moves.append(
                     {
                         "type": "propose",
                         "building": key,
                         "cells": cells,
                         "facing": facing,
-                        "partners": partners,
+                        "seats": list(seats),
+                        "guilders": list(guilders),
+                        "wood": list(wood),
+                        "points": list(points),
                     }
                 )
     return moves
+
+
+def any_proposal(state, seat: int) -> bool:
+    """bool(proposal_moves(...)), stopping at the first proposal found."""
+    if seat in state["act"]["proposed"]:
+        return False
+    return any(
+        proposable(state, seat, building)
+        and next(menu_partners(state, seat, building), None) is not None
+        and B.has_placement(state, building)
+        for building in BUILDINGS.values()
+    )
 
 
 # Free negotiation (version 2). "The players may negotiate about everything: how the payment
@@ -1013,27 +1103,35 @@ def move_terms(state, seat: int, move: dict) -> dict[int, dict]:
     return shares(state, seat, building, move["partners"])
 
 
-def menu_split(state, seat: int, building: Building, partners: list[int]) -> dict | None:
+def menu_split(
+    state,
+    seat: int,
+    building: Building,
+    partners: list[int],
+    costs: tuple[tuple[int, int], list[tuple[int, int]]] | None = None,
+) -> dict | None:
     """The terms the menu offers for these partners: the even split if it is within the
     limits, else a split where everyone pays what they can (each at least one guilder or
     wood, the proposer most), so the menu lists a proposal whenever these partners can build
-    it together at all. Any other terms may be typed."""
+    it together at all. Any other terms may be typed. Keyed clockwise from `seat`, as
+    `check_terms` returns them. `costs`: (even_cost, allowed_costs), when the caller asks
+    for many partner sets."""
     people = [seat, *partners]
-    even = shares(state, seat, building, partners)
-    try:
-        return check_terms(state, seat, building, terms_fields(even))
-    except IllegalMove:
-        pass
-    candidates = []
+    n = state["n"]
+    if not partners or len(set(people)) != len(people) or not all(0 <= s < n for s in partners):
+        return None  # terms check_terms refuses, whatever they are
+    if costs is None:
+        costs = even_cost(state, seat, building), allowed_costs(state, seat, building)
+    total, allowed = costs
+    players = state["players"]
+    even = split_evenly(people, total, building.points)
+    if within_limits(players, building, even, allowed):
+        return clockwise_terms(state, seat, even)
     points = {s: even[s]["points"] for s in people}
-    for discount in discount_options(state, seat, building):
-        need = dict(zip(("guilders", "wood"), cost_after(state, building, discount), strict=True))
+    for cost in allowed:  # one split per discount: the first within the limits
+        need = dict(zip(("guilders", "wood"), cost, strict=True))
         have = {
-            s: {
-                "guilders": state["players"][s]["guilders"],
-                "wood": wood_value(state["players"][s]),
-            }
-            for s in people
+            s: {"guilders": players[s]["guilders"], "wood": wood_value(players[s])} for s in people
         }
         pay = {s: {"guilders": 0, "wood": 0} for s in people}
         for s in [*partners, seat]:  # everyone pays something, partners first
@@ -1048,13 +1146,32 @@ def menu_split(state, seat: int, building: Building, partners: list[int]) -> dic
                 part = min(need[key], have[s][key])
                 pay[s][key] += part
                 need[key] -= part
-        candidates.append({s: {**pay[s], "points": points[s]} for s in people})
-    for split in candidates:
-        try:
-            return check_terms(state, seat, building, terms_fields(split))
-        except IllegalMove:
-            continue
+        split = {s: {**pay[s], "points": points[s]} for s in people}
+        if within_limits(players, building, split, allowed):
+            return clockwise_terms(state, seat, split)
     return None
+
+
+def within_limits(
+    players: list[dict], building: Building, split: dict[int, dict], allowed: list[tuple[int, int]]
+) -> bool:
+    """Whether `check_terms` accepts terms the menu made (distinct seats, the proposer among
+    them, no share below 0): they add up to an allowed cost and to the building's points,
+    and everyone pays something they can pay."""
+    guilders = wood = points = 0
+    for s, share in split.items():
+        g, w = share["guilders"], share["wood"]
+        if not (g or w) or not can_afford(players[s], g, w):
+            return False
+        guilders += g
+        wood += w
+        points += share["points"]
+    return (guilders, wood) in allowed and points == building.points
+
+
+def clockwise_terms(state, proposer: int, split: dict[int, dict]) -> dict[int, dict]:
+    """A split keyed clockwise from the proposer, as `check_terms` returns it."""
+    return {s: split[s] for s in CLOCKWISE[state["n"]][proposer] if s in split}
 
 
 def named_terms(state, proposer: int, move: dict) -> dict[int, dict]:
@@ -1089,7 +1206,7 @@ def check_terms(state, proposer: int, building: Building, move: dict) -> dict[in
     if any(v < 0 for d in split.values() for v in d.values()):
         raise IllegalMove("Shares are 0 or more guilders, wood and points.")
     paid = (sum(d["guilders"] for d in split.values()), sum(d["wood"] for d in split.values()))
-    costs = [cost_after(state, building, d) for d in discount_options(state, proposer, building)]
+    costs = allowed_costs(state, proposer, building)
     if paid not in costs:
         raise IllegalMove(
             f"The {building.name} costs "
