@@ -25,7 +25,7 @@ from games import builder, selectors
 from games.engine import Game, State, seats_to_ask
 from games.engine.preview import preview
 from games.models import Match, MatchStatus, Seat, TimeControl
-from games.replay import LoggedMove, positions
+from games.replay import LoggedMove, states_after
 
 log = logging.getLogger(__name__)
 
@@ -507,7 +507,7 @@ def timeline(match: Match) -> tuple[list[tuple[int, int]], list[tuple[int | str,
         starts(current, 0, state)
     rows = match.moves.order_by("seq").values_list("seq", "seat", "kind", "payload")
     entries = [LoggedMove(*row) for row in rows]
-    for entry, _before, after in positions(game, state, entries, match.seed):
+    for entry, after in states_after(game, state, entries, match.seed):
         number = game.round_of(after)
         if number is not None and number != current:
             current = number

@@ -128,13 +128,42 @@ class NeedsEarlierPosition(Exception):
     started from a snapshot just before it): replay from further back."""
 
 
+def _replayed(game: Game, state: State, entry, seed: str, before: State | None) -> State:
+    """`apply_logged` for a row read back from the log: its move was accepted by `apply`
+    when it was appended, so it goes through the trusted `game.replay_move`, narrated (the
+    positions of `positions` and `states_after` are read whole)."""
+    if entry.kind in APPLIED_KINDS:
+        return game.replay_move(state, entry.seat, entry.payload, event_rng(seed, entry.seq))
+    if entry.kind == TAKEBACK:
+        if before is None:
+            raise NeedsEarlierPosition(entry.seq)
+        return copy_state(before)
+    return state
+
+
 def positions(
     game: Game, state: State, entries: Iterable[LoggedMove], seed: str
 ) -> Iterator[tuple[LoggedMove, State, State]]:
-    """Yield (entry, before, after) for each entry; `before` is a copy, `after` is live."""
+    """Yield (entry, before, after) for each entry; `before` is a copy, `after` is live.
+    An entry is anything with a LoggedMove's seq, seat, kind and payload."""
     prior = None
     for entry in entries:
         before = copy_state(state)
-        state = apply_logged(game, state, entry, seed, before=prior)
+        state = _replayed(game, state, entry, seed, prior)
         prior = before
         yield entry, before, state
+
+
+def states_after(
+    game: Game, state: State, entries: Sequence[LoggedMove], seed: str
+) -> Iterator[tuple[LoggedMove, State]]:
+    """Yield (entry, after) for each entry, `after` live: `positions` for a reader that
+    needs no position before a move, so a position is copied only where a takeback follows
+    (to restore it)."""
+    kept = None
+    for index, entry in enumerate(entries):
+        follows = entries[index + 1].kind if index + 1 < len(entries) else None
+        before = copy_state(state) if follows == TAKEBACK else None
+        state = _replayed(game, state, entry, seed, kept)
+        kept = before
+        yield entry, state

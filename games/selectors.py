@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from django.core.cache import BaseCache, caches
 
@@ -76,10 +77,6 @@ class PositionCache:
 # A move reads its head position from here (every web and worker process shares it) and
 # keeps the position it leaves for the next move, whichever process serves that one.
 POSITIONS = PositionCache()
-
-
-def _entries(moves) -> list[LoggedMove]:
-    return [LoggedMove(m.seq, m.seat, m.kind, m.payload) for m in moves]
 
 
 def seat_names(match: Match) -> list[str]:
@@ -288,6 +285,18 @@ def viewer_seat(match: Match, user) -> Seat | None:
     return next((s for s in match.seats.all() if s.user_id == user.pk), None)
 
 
+class HistoryRow(NamedTuple):
+    """What the history reads of a log entry (no model instance: a window is many rows)."""
+
+    seq: int
+    seat: int | None
+    kind: str
+    payload: dict[str, Any]
+    source: str
+    created_at: datetime
+    note: str
+
+
 HISTORY_WINDOW = 40  # entries a page shows; the replay page steps through the rest
 
 
@@ -308,16 +317,16 @@ def history(
     rows = match.moves.filter(seq__gt=start).order_by("seq")
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
-    rows = list(rows)
+    rows = [HistoryRow(*row) for row in rows.values_list(*HistoryRow._fields)]
     if start and rows and rows[0].kind == TAKEBACK:
         start -= 1  # and the position before the move it cancels
-        rows = [match.moves.get(seq=start + 1), *rows]
+        rows = [HistoryRow(*match.moves.values_list(*HistoryRow._fields).get(seq=start + 1)), *rows]
     cancelled = {row.payload.get("cancels") for row in rows if row.kind == TAKEBACK}
     out = []
     decisions = []  # (seq, seat, time, seats deciding before, seats deciding after)
     state = load_state(match, upto=start) if start else setup_state(match)
     for (_entry, before, after), row in zip(
-        positions(game, state, _entries(rows), match.seed), rows, strict=True
+        positions(game, state, rows, match.seed), rows, strict=True
     ):
         if row.kind in ("move", "timeout") and not match.is_over:
             decisions.append(
