@@ -28,7 +28,7 @@ def pytest_collection_modifyitems(config, items):
             item.get_closest_marker("django_db")
             or item.get_closest_marker("cache")
             or DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
-        )
+        ) and not item.get_closest_marker("once")
         (kept if uses else dropped).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)

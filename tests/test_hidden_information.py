@@ -50,6 +50,7 @@ HOSTED = [
 ]
 
 
+@pytest.mark.once  # what a page shows does not depend on the database behind it
 @pytest.mark.parametrize(("slug", "players"), HOSTED)
 def test_no_secret_of_a_hosted_game_reaches_another_seat(
     slug, players, django_capture_on_commit_callbacks
