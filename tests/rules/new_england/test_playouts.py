@@ -22,7 +22,7 @@ def replay_checking_every_move(game: playout.Playout) -> dict:
     """Replay a playout, checking the invariants after every move and every digest.
 
     Lighter than `playout.play(check=True)`, which also renders every seat's view at every
-    position: a thousand games per player count must fit in the slow suite's budget.
+    position: hundreds of games per player count must fit in the slow suite's budget.
     """
     names = playout.player_names(game.players)
     state = GAME.setup(names, game.options, event_rng(game.seed, 0))
@@ -42,9 +42,10 @@ def replay_checking_every_move(game: playout.Playout) -> dict:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4])
-def test_a_thousand_bot_games_per_player_count(players):
+def test_hundreds_of_bot_games_per_player_count(players):
+    """400 games per player count (1,000 until CI had to fit in 30 minutes)."""
     rounds = []
-    for n in range(1000):
+    for n in range(400):
         options = {"setup": "placed"} if n % 10 == 0 else {}
         # every 50th game also runs the platform's full per-position contract check
         check = n % 50 == 0

@@ -9,7 +9,7 @@ from games.rules.nieuwstad.bots import bot_choice
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_bot_games_end_and_replay(players):
-    for n in range(30):
+    for n in range(12):
         game = playout.play(GAME, players, seed=f"fast-{players}-{n}", check=n < 4)
         assert game.result is not None
         assert game.final["round"] <= 20, "a bot game should end in a sensible number of rounds"
@@ -60,11 +60,12 @@ def checked_game(players: int, seed: str) -> playout.Playout:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_thousand_games_with_invariants_and_replays(players):
-    """1,000 games per player count: invariants after every move, each replayed by digest;
-    every 250th game also runs the engine's full contract check."""
-    for n in range(1000):
-        if n % 250 == 0:
+def test_hundreds_of_games_with_invariants_and_replays(players):
+    """300 games per player count (1,000 until CI had to fit in 30 minutes): invariants after
+    every move, each replayed by digest; every 100th game also runs the engine's full
+    contract check."""
+    for n in range(300):
+        if n % 100 == 0:
             game = playout.play(GAME, players, seed=f"slow-{players}-{n}", check=True)
         else:
             game = checked_game(players, f"slow-{players}-{n}")
