@@ -33,12 +33,21 @@ def initial_digest(state: State) -> str:
 
 
 def apply_logged(
-    game: Game, state: State, entry: LoggedMove, seed: str, before: State | None = None
+    game: Game,
+    state: State,
+    entry: LoggedMove,
+    seed: str,
+    before: State | None = None,
+    *,
+    trusted: bool = False,
 ) -> State:
     """The position after `entry`. A takeback needs `before`: the position before the entry
-    it cancels (the one just before it in the log); the loops that replay keep it."""
+    it cancels (the one just before it in the log); the loops that replay keep it.
+    `trusted`: the entry was read back from the log, whose moves `apply` accepted when they
+    were appended, so it goes through `game.replay_move` (narrated), not `apply`."""
     if entry.kind in APPLIED_KINDS:
-        return game.apply(state, entry.seat, entry.payload, event_rng(seed, entry.seq))
+        play = game.replay_move if trusted else game.apply
+        return play(state, entry.seat, entry.payload, event_rng(seed, entry.seq))
     if entry.kind == TAKEBACK:
         if before is None:
             raise NeedsEarlierPosition(entry.seq)
@@ -128,28 +137,16 @@ class NeedsEarlierPosition(Exception):
     started from a snapshot just before it): replay from further back."""
 
 
-def _replayed(game: Game, state: State, entry, seed: str, before: State | None) -> State:
-    """`apply_logged` for a row read back from the log: its move was accepted by `apply`
-    when it was appended, so it goes through the trusted `game.replay_move`, narrated (the
-    positions of `positions` and `states_after` are read whole)."""
-    if entry.kind in APPLIED_KINDS:
-        return game.replay_move(state, entry.seat, entry.payload, event_rng(seed, entry.seq))
-    if entry.kind == TAKEBACK:
-        if before is None:
-            raise NeedsEarlierPosition(entry.seq)
-        return copy_state(before)
-    return state
-
-
 def positions(
     game: Game, state: State, entries: Iterable[LoggedMove], seed: str
 ) -> Iterator[tuple[LoggedMove, State, State]]:
     """Yield (entry, before, after) for each entry; `before` is a copy, `after` is live.
-    An entry is anything with a LoggedMove's seq, seat, kind and payload."""
+    An entry is anything with a LoggedMove's seq, seat, kind and payload; entries are read
+    back from the log, so they replay through the trusted `replay_move`."""
     prior = None
     for entry in entries:
         before = copy_state(state)
-        state = _replayed(game, state, entry, seed, prior)
+        state = apply_logged(game, state, entry, seed, prior, trusted=True)
         prior = before
         yield entry, before, state
 
@@ -164,6 +161,6 @@ def states_after(
     for index, entry in enumerate(entries):
         follows = entries[index + 1].kind if index + 1 < len(entries) else None
         before = copy_state(state) if follows == TAKEBACK else None
-        state = _replayed(game, state, entry, seed, kept)
+        state = apply_logged(game, state, entry, seed, kept, trusted=True)
         kept = before
         yield entry, state

@@ -16,7 +16,9 @@ from games.replay import (
     apply_logged,
     initial_digest,
     initial_state,
+    positions,
     replay_rows,
+    states_after,
 )
 
 # Every rules version still loadable (old matches replay with theirs), both ends of each
@@ -106,6 +108,40 @@ def test_trusted_replay_follows_a_takeback_like_the_checked_one(game):
     assert trusted_chain == checked_chain
     with pytest.raises(NeedsEarlierPosition):
         replay_rows(game, copy_state(setup), rows[k:], game_log.seed)
+
+
+@pytest.mark.parametrize("game", VERSIONS, ids=name)
+def test_the_history_and_the_timeline_see_the_checked_positions_across_a_takeback(game):
+    """`positions` (the history) and `states_after` (the replay's timeline) replay through
+    the trusted `replay_move`; each position after an entry is the checked replay's, and so
+    is each position before one, with a takeback in the log."""
+    players = game.min_players
+    names = playout.player_names(players)
+    game_log = playout.play(game, players, seed="history-takeback")
+    rows = stored_rows(game_log)[:12]
+    k = len(rows)
+    seat, move = rows[-1][1], rows[-1][3]
+    rows += [(k + 1, seat, TAKEBACK, {"cancels": k}), (k + 2, seat, "move", move)]
+    entries = [LoggedMove(*row) for row in rows]
+    setup = initial_state(game, names, game_log.options, game_log.seed)
+
+    checked, state, prior = [], copy_state(setup), None
+    for entry in entries:
+        before = copy_state(state)
+        state = apply_logged(game, state, entry, game_log.seed, prior)
+        prior = before
+        checked.append((before, copy_state(state)))
+
+    seen = [
+        (before, copy_state(after))
+        for _entry, before, after in positions(game, copy_state(setup), entries, game_log.seed)
+    ]
+    timeline = [
+        copy_state(after)
+        for _entry, after in states_after(game, copy_state(setup), entries, game_log.seed)
+    ]
+    assert seen == checked
+    assert timeline == [after for _before, after in checked]
 
 
 class NewsOfEachMove:
