@@ -8,7 +8,7 @@ from games.rules.blankenburg import GAME
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_fast_playouts_with_full_contract_checks(players):
-    for n in range(6):
+    for n in range(4):
         options = {"board": "back"} if n % 2 else {}
         if players == 2 and n % 3 == 2:
             options["master_builder"] = True

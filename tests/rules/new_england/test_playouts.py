@@ -10,7 +10,7 @@ from games.rules.new_england import GAME
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_bot_games_end_and_replay(players):
-    for n in range(20):
+    for n in range(10):
         options = {"setup": "placed"} if n % 5 == 0 else {}
         game = playout.play(GAME, players, seed=f"ne{players}-{n}", options=options, check=True)
         assert game.result is not None
