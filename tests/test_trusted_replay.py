@@ -86,19 +86,25 @@ def test_trusted_replay_gives_the_checked_positions_and_digests(game, players):
     assert trusted_chain == checked_chain
 
 
+def twelve_moves_and_a_takeback(game, seed: str):
+    """A bot game's first 12 moves, a takeback of the 12th, and the 12th made again (under a
+    new seq): the game's log, its setup, the rows and the seq taken back."""
+    players = game.min_players
+    game_log = playout.play(game, players, seed=seed)
+    rows = stored_rows(game_log)[:12]
+    k = len(rows)
+    seat, move = rows[-1][1], rows[-1][3]
+    rows += [(k + 1, seat, TAKEBACK, {"cancels": k}), (k + 2, seat, "move", move)]
+    setup = initial_state(game, playout.player_names(players), game_log.options, game_log.seed)
+    return game_log, setup, rows, k
+
+
 @pytest.mark.parametrize("game", VERSIONS, ids=name)
 def test_trusted_replay_follows_a_takeback_like_the_checked_one(game):
     """A takeback after move k returns to the position before it; the move is then made again
     (under a new seq, so with its own rng). Both replays agree, and a replay that starts on the
     takeback (no earlier position) asks for one."""
-    players = game.min_players
-    names = playout.player_names(players)
-    game_log = playout.play(game, players, seed="trusted-takeback")
-    rows = stored_rows(game_log)[:12]
-    k = len(rows)
-    seat, move = rows[-1][1], rows[-1][3]
-    rows += [(k + 1, seat, TAKEBACK, {"cancels": k}), (k + 2, seat, "move", move)]
-    setup = initial_state(game, names, game_log.options, game_log.seed)
+    game_log, setup, rows, k = twelve_moves_and_a_takeback(game, "trusted-takeback")
 
     checked, checked_chain = checked_digests(game, copy_state(setup), rows, game_log.seed)
     trusted = replay_rows(game, copy_state(setup), rows, game_log.seed)
@@ -115,15 +121,8 @@ def test_the_history_and_the_timeline_see_the_checked_positions_across_a_takebac
     """`positions` (the history) and `states_after` (the replay's timeline) replay through
     the trusted `replay_move`; each position after an entry is the checked replay's, and so
     is each position before one, with a takeback in the log."""
-    players = game.min_players
-    names = playout.player_names(players)
-    game_log = playout.play(game, players, seed="history-takeback")
-    rows = stored_rows(game_log)[:12]
-    k = len(rows)
-    seat, move = rows[-1][1], rows[-1][3]
-    rows += [(k + 1, seat, TAKEBACK, {"cancels": k}), (k + 2, seat, "move", move)]
+    game_log, setup, rows, _k = twelve_moves_and_a_takeback(game, "history-takeback")
     entries = [LoggedMove(*row) for row in rows]
-    setup = initial_state(game, names, game_log.options, game_log.seed)
 
     checked, state, prior = [], copy_state(setup), None
     for entry in entries:
