@@ -44,7 +44,9 @@ def hand_off(task, *args: Any) -> None:
 def publish(task, *args: Any) -> bool:
     """Publish now, once, with no retry; whether the broker took it."""
     try:
-        task.apply_async(args, retry=False)
+        # argsrepr: our arguments are a few ids; Celery's own bounded repr of them reads two
+        # settings and walks the arguments, a tenth of a publish.
+        task.apply_async(args, retry=False, argsrepr=repr(args), kwargsrepr="{}")
         return True
     except Exception as error:  # kombu raises several kinds for an unreachable broker
         log.warning("%s%r left for the sweep: broker: %s", task.name, args, error)

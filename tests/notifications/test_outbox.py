@@ -187,7 +187,7 @@ def test_a_process_that_exits_publishes_what_is_still_queued(monkeypatch):
                 task_always_eager = False
 
         @staticmethod
-        def apply_async(args, retry):
+        def apply_async(args, retry, **options):
             published.append(args)
 
     monkeypatch.setattr(handoff, "_ensure_thread", lambda: None)  # no thread takes them
