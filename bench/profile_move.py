@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> dict:
         from django.test import Client
 
         from bench.http import start_matches
+        from games.rows import statement_sql
 
         # Enough matches for every block below (a match's script ends with the match).
         matches = start_matches(game, game.min_players, 2 if args.quick else 4 + moves // 25)
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> dict:
             try:
                 return execute(sql, params, many, context)
             finally:
-                captured.append((time.perf_counter() - started, sql))
+                captured.append((time.perf_counter() - started, statement_sql(sql)))
 
         with connection.execute_wrapper(record):
             move()
@@ -94,7 +95,7 @@ def main(argv: list[str] | None = None) -> dict:
             statements: list[str] = []
 
             def keep(execute, sql, params, many, context, statements=statements):
-                statements.append(sql)
+                statements.append(statement_sql(sql))
                 return execute(sql, params, many, context)
 
             with connection.execute_wrapper(keep):

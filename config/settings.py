@@ -85,6 +85,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA busy_timeout=5000; PRAGMA journal_mode=WAL;",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+# A move's hot statements are PREPAREd once per PostgreSQL connection (games/rows.py). A
+# proxy that hands one client several server sessions (PgBouncer in transaction mode)
+# loses them between transactions: set this to false behind one.
+DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [

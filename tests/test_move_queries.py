@@ -18,6 +18,7 @@ from django.utils import timezone
 from games import services
 from games.api import api_token
 from games.models import Move
+from games.rows import statement_sql
 from games.selectors import load_state
 from notifications.models import Vacation
 from tests.factories import two_player_match
@@ -51,7 +52,9 @@ class Counted:
 
     @property
     def sql(self) -> list[str]:
-        return [q["sql"] for q in self.capture if not q["sql"].startswith(TRANSACTION_CONTROL)]
+        # A prepared statement is read as the SQL it stands for (games.rows.statement_sql).
+        sent = [q["sql"] for q in self.capture if not q["sql"].startswith(TRANSACTION_CONTROL)]
+        return [statement_sql(q) for q in sent]
 
     def __len__(self) -> int:
         return len(self.sql)
