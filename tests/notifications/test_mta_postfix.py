@@ -132,12 +132,21 @@ def mail_to(address: str, *, after: int = 0) -> list[email.message.EmailMessage]
 
 
 def turn_mail(anna: User):
-    """Start a Nieuwstad match against a bot; its turn email reaches Anna through Postfix."""
+    """Start a Nieuwstad match against a bot; its turn email reaches Anna through Postfix.
+
+    The start email has a reply address too, for the position the match began at: when the
+    bot sits first and moves at once, answering that one is rightly refused as outdated. So
+    this waits for the turn email itself, which can arrive a moment after the start email."""
     match = start_match(anna, bots=1, game_slug="nieuwstad")
     send_all()  # over SMTP, through Postfix, into the local mailbox
     mails = wait_for(
         "the turn email in the mailbox",
-        lambda: [m for m in mail_to(anna.email) if "play+" in str(m["Reply-To"])],
+        lambda: [
+            m
+            for m in mail_to(anna.email)
+            if "play+" in str(m["Reply-To"])
+            and "It is your turn" in m.get_body(("plain",)).get_content()
+        ],
     )
     return match, mails[-1]
 
