@@ -62,7 +62,8 @@ def _execute(cursor, sql: str, params: Sequence[Any]) -> None:
             cursor.execute(sql, params)
             return
         numbered = iter(range(1, len(params) + 1))
-        raw.execute(f"PREPARE {name} AS " + re.sub("%s", lambda _: f"${next(numbered)}", sql))
+        with database.wrap_database_errors:  # Django's errors, as for any other statement
+            raw.execute(f"PREPARE {name} AS " + re.sub("%s", lambda _: f"${next(numbered)}", sql))
         prepared.add(name)
     if params:
         cursor.execute(f"EXECUTE {name}({', '.join(['%s'] * len(params))})", params)

@@ -144,11 +144,15 @@ def turn_mail(anna: User):
         lambda: [
             m
             for m in mail_to(anna.email)
-            if "play+" in str(m["Reply-To"])
-            and "It is your turn" in m.get_body(("plain",)).get_content()
+            if "play+" in str(m["Reply-To"]) and "It is your turn" in plain_text(m)
         ],
     )
     return match, mails[-1]
+
+
+def plain_text(message) -> str:
+    body = message.get_body(("plain",))
+    return body.get_content() if body is not None else ""
 
 
 def reply(original, body: str) -> str:
