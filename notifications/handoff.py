@@ -26,7 +26,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-_queue: queue.SimpleQueue = queue.SimpleQueue()
+_queue: queue.Queue = queue.Queue()  # a Queue, not a SimpleQueue: `wait_until_idle` joins it
 _thread: threading.Thread | None = None
 _thread_pid: int | None = None
 _start_lock = threading.Lock()
@@ -70,8 +70,11 @@ def _ensure_thread() -> None:
 def _publish_queued() -> None:
     while True:
         task, args = _queue.get()
-        if not publish(task, *args):
-            _drop_queued()
+        try:
+            if not publish(task, *args):
+                _drop_queued()
+        finally:
+            _queue.task_done()
 
 
 def publish_remaining() -> None:
@@ -81,6 +84,7 @@ def publish_remaining() -> None:
             task, args = _queue.get_nowait()
         except queue.Empty:
             return
+        _queue.task_done()
         if not publish(task, *args):
             _drop_queued()
             return
@@ -93,6 +97,13 @@ def _drop_queued() -> None:
             _queue.get_nowait()
         except queue.Empty:
             break
+        _queue.task_done()
         dropped += 1
     if dropped:
         log.warning("%s hand-offs left for the sweep: the broker is not answering", dropped)
+
+
+def wait_until_idle() -> None:
+    """Return once everything handed off so far is published or dropped (for tests that
+    change the broker: a publish still queued would otherwise reach the next one)."""
+    _queue.join()

@@ -21,7 +21,7 @@ from django.utils import timezone
 from config.celery import app
 from games import services
 from games.selectors import load_state
-from notifications import deadlines, outbox
+from notifications import deadlines, handoff, outbox
 from notifications.models import Kind, Notification, Status
 
 from .conftest import reply_to, seat_of, start_match, turn_email
@@ -63,6 +63,7 @@ def broker_at(url: str):
     try:
         yield
     finally:
+        handoff.wait_until_idle()  # what was handed off inside met the broker that was down
         switch(None)
 
 
