@@ -194,3 +194,41 @@ def test_insert_rows_keeps_an_existing_row_and_hands_back_its_key(match_with_peo
     assert second[0].pk == first[1].pk and second[1].pk not in (first[0].pk, first[1].pk)
     assert Notification.objects.get(pk=first[1].pk).context == {"n": 1}
     assert Notification.objects.filter(dedupe_key__in="abc").count() == 3
+
+
+def test_instances_made_without_init_save_and_compare_like_the_orm_s(match_with_people):
+    match, anna_seat, _ = match_with_people
+    seat = seats_with_people(match.pk)[anna_seat]
+    assert seat == Seat.objects.get(match=match, number=anna_seat)
+    seat.timeouts = 3
+    seat.save(update_fields=["timeouts"])
+    assert Seat.objects.get(pk=seat.pk).timeouts == 3
+    assert seat.user.seats.filter(match=match).count() == 1  # related managers work
+
+
+def test_a_model_with_an_init_receiver_is_made_through_init(match_with_people):
+    from django.db.models.signals import post_init
+
+    from games.rows import Table
+
+    match, anna_seat, _ = match_with_people
+    table = Table(Seat, "s")
+    with connection.cursor() as cursor:  # the row as the database sends it
+        cursor.execute(
+            f"SELECT {table.columns()} FROM games_seat s WHERE s.match_id = %s AND s.number = %s",
+            [match.pk, anna_seat],
+        )
+        row = cursor.fetchone()
+    seen = []
+
+    def receiver(sender, instance, **kwargs):
+        seen.append(instance)
+
+    post_init.connect(receiver, sender=Seat)
+    try:
+        seat = table.instance(row)
+    finally:
+        post_init.disconnect(receiver, sender=Seat)
+    assert seen == [seat] and seat.number == anna_seat
+    plain = Table(Seat, "s").instance(row)
+    assert field_values(plain) == field_values(seat) and seen == [seat]
