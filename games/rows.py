@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -83,6 +84,23 @@ def statement_sql(sent: str) -> str:
     logs, benchmarks and tests that read what a move sent."""
     match = re.match(r"EXECUTE (pbm_[0-9a-f]+)\b", sent)
     return _statements.get(match.group(1), sent) if match else sent
+
+
+@contextmanager
+def one_round_trip() -> Iterator[None]:
+    """Statements sent inside go to PostgreSQL without waiting for each other's answers
+    (psycopg's pipeline mode) and are answered together: a move's closing writes (the
+    match, the seats, the notifications) cost one round trip instead of three. A statement
+    whose rows are read inside waits for everything sent before it. An error is raised
+    where the answers arrive, at the latest when the block ends, as Django's error; the
+    transaction the statements ran in is then rolled back as usual."""
+    database = _database()
+    if database.vendor != "postgresql":
+        yield
+        return
+    database.ensure_connection()
+    with database.wrap_database_errors, database.connection.pipeline():
+        yield
 
 
 class Table:

@@ -46,7 +46,7 @@ from games.models import (
     TimeoutPolicy,
 )
 from games.replay import LoggedMove, apply_logged, initial_digest, initial_state
-from games.rows import insert_rows, seats_with_people, update_rows
+from games.rows import insert_rows, one_round_trip, seats_with_people, update_rows
 from games.selectors import load_state, remember_position
 from notifications import api as notify
 from players import accounts
@@ -339,8 +339,17 @@ class _Turn:
         to_act = game.to_act(self.state)
         match.to_act = to_act
         match.prompt = game.prompt(self.state, to_act[0]) if to_act else ""
-        update_rows([match], PROJECTION_FIELDS)
         remember_position(match, self.state)
+        newly = self._set_deadlines(previous_to_act, now)  # reads and writes clocks: first
+        with one_round_trip():  # the match, the seats and the notices: see games/rows.py
+            update_rows([match], PROJECTION_FIELDS)
+            self.save_seats()
+            notify.moves_appended(match, self.appended, newly)
+
+    def _set_deadlines(self, previous_to_act: list[int], now) -> list[int]:
+        """Start, keep or clear each seat's deadline (in memory, saved by `save_seats`);
+        the seats newly asked to decide."""
+        match = self.match
         asked = set(self.asked)  # a forced seat waits unasked: see the driver's next_step
         newly = []
         for seat in self.seats:
@@ -362,8 +371,7 @@ class _Turn:
                 newly.append(seat.number)
             elif not waiting:
                 self.clear_deadlines([seat])
-        self.save_seats()
-        notify.moves_appended(match, self.appended, newly)
+        return newly
 
 
 # What a move changes on the match row: saved by name, never the whole row.
