@@ -89,18 +89,29 @@ def statement_sql(sent: str) -> str:
 @contextmanager
 def one_round_trip() -> Iterator[None]:
     """Statements sent inside go to PostgreSQL without waiting for each other's answers
-    (psycopg's pipeline mode) and are answered together: a move's closing writes (the
-    match, the seats, the notifications) cost one round trip instead of three. A statement
-    whose rows are read inside waits for everything sent before it. An error is raised
-    where the answers arrive, at the latest when the block ends, as Django's error; the
-    transaction the statements ran in is then rolled back as usual."""
+    (psycopg's pipeline mode) and are answered together: a move's writes (its moves, the
+    match, the seats, the notifications) cost one round trip instead of four. `insert_rows`
+    sets the new rows' keys as the block ends, when the answers are in. An error is raised
+    as the block ends, as Django's error; the transaction the statements ran in is then
+    rolled back as usual. Only statements whose failure needs no handling inside belong
+    here: the ORM's get_or_create, for one, expects its error where it sent the INSERT."""
     database = _database()
-    if database.vendor != "postgresql":
+    if database.vendor != "postgresql" or getattr(database, _ANSWERED_LATER, None) is not None:
         yield
         return
     database.ensure_connection()
-    with database.wrap_database_errors, database.connection.pipeline():
-        yield
+    answered_later: list[Callable[[], None]] = []
+    setattr(database, _ANSWERED_LATER, answered_later)
+    try:
+        with database.wrap_database_errors, database.connection.pipeline():
+            yield
+    finally:
+        setattr(database, _ANSWERED_LATER, None)
+    for read_answer in answered_later:
+        read_answer()
+
+
+_ANSWERED_LATER = "pbm_rows_answered_later"  # on the connection: inside `one_round_trip`
 
 
 class Table:
@@ -206,7 +217,8 @@ def update_rows(instances: Iterable[Model], fields: Sequence[str]) -> None:
 
 def insert_rows(instances: Sequence[Model], *, on_conflict_keep: str | None = None) -> None:
     """Insert every instance (all of one model, primary keys from the database) in one
-    statement and set their primary keys: what `bulk_create` does, without its compiler.
+    statement and set their primary keys (inside `one_round_trip`, as it ends): what
+    `bulk_create` does, without its compiler.
     With `on_conflict_keep` (a unique column), a row whose value exists already is left as
     it is and its existing key is handed back (ON CONFLICT ... DO UPDATE of that column to
     itself, so the statement returns it)."""
@@ -229,13 +241,26 @@ def insert_rows(instances: Sequence[Model], *, on_conflict_keep: str | None = No
         column = quote(meta.get_field(on_conflict_keep).column)
         sql += f" ON CONFLICT ({column}) DO UPDATE SET {column} = EXCLUDED.{column}"
     sql += f" RETURNING {quote(meta.pk.column)}"
-    with connection.cursor() as cursor:
+    cursor = connection.cursor()
+    try:
         _execute(cursor, sql, params)
-        keys = cursor.fetchall()
-    for obj, (key,) in zip(instances, keys, strict=True):
-        obj.pk = key
-        obj._state.adding = False
-        obj._state.db = connection.alias
+    except BaseException:
+        cursor.close()
+        raise
+
+    def set_keys() -> None:
+        with cursor:
+            keys = cursor.fetchall()
+        for obj, (key,) in zip(instances, keys, strict=True):
+            obj.pk = key
+            obj._state.adding = False
+            obj._state.db = connection.alias
+
+    answered_later = getattr(connection, _ANSWERED_LATER, None)
+    if answered_later is None:
+        set_keys()
+    else:
+        answered_later.append(set_keys)
 
 
 def _tables() -> tuple[Table, Table, Table, Table, Any]:

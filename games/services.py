@@ -241,6 +241,10 @@ class _Turn:
         self.changed_fields: set[str] = set()
         self.restored: dict[int, Move] = {}  # seat: the decision a takeback cancelled
         self.asked: list[int] = []  # who is awaited at the head, as `advance` left it
+        # With `defer_inserts`, appended moves are inserted by finish_projections, with the
+        # turn's other writes in one round trip; the unique indexes still refuse a repeat.
+        self.defer_inserts = False
+        self.unsaved: list[Move] = []
 
     def seat_changed(self, seat: Seat, *fields: str) -> None:
         self.changed_seats[seat.number] = seat
@@ -285,7 +289,10 @@ class _Turn:
             asked_at=clock.waiting_since if clock else None,
             deadline_at=clock.deadline_at if clock else None,
         )
-        insert_rows([row])
+        if self.defer_inserts:
+            self.unsaved.append(row)
+        else:
+            insert_rows([row])
         self.match.head_seq = seq
         self.match.head_digest = digest
         if seq % settings.SNAPSHOT_EVERY == 0:
@@ -294,6 +301,11 @@ class _Turn:
         if seat is not None:
             self.moved_seats.add(seat)
         return row
+
+    def save_moves(self) -> None:
+        """The moves `append` kept back (`defer_inserts`), in one statement."""
+        insert_rows(self.unsaved)
+        self.unsaved = []
 
     def advance(self) -> None:
         """Play every decision that needs no person: forced moves, standing orders, bots."""
@@ -324,6 +336,7 @@ class _Turn:
         now = timezone.now()
         result = game.result(self.state)
         if result is not None:
+            self.save_moves()
             match.to_act = []
             match.prompt = ""
             match.result = _with_resignations(result.as_json(), self.seats)
@@ -340,8 +353,11 @@ class _Turn:
         match.to_act = to_act
         match.prompt = game.prompt(self.state, to_act[0]) if to_act else ""
         remember_position(match, self.state)
+        if notify.deadline_reads_log(match):
+            self.save_moves()  # a time bank reads the answer's time from its row
         newly = self._set_deadlines(previous_to_act, now)  # reads and writes clocks: first
-        with one_round_trip():  # the match, the seats and the notices: see games/rows.py
+        with one_round_trip():  # the moves, the match, the seats, the notices: games/rows.py
+            self.save_moves()
             update_rows([match], PROJECTION_FIELDS)
             self.save_seats()
             notify.moves_appended(match, self.appended, newly)
@@ -512,6 +528,7 @@ def submit_move(
                     message = f"That command could not be read. {game.help_text()}".strip()
                     return MoveResult(ok=False, match=match, message=message)
             turn = _Turn(match, game, state, seats)
+            turn.defer_inserts = True  # finish_projections writes them (below)
             previous_to_act = list(match.to_act)
             try:
                 turn.append(

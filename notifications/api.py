@@ -62,6 +62,14 @@ def deadline_for(match, seat, now: datetime) -> datetime | None:
     return deadlines.deadline_for(match, seat, now)
 
 
+def deadline_reads_log(match) -> bool:
+    """Whether `deadline_for` reads this transaction's moves from the log: a time bank
+    charges the time the seat's answer took, from the answer's row."""
+    from games.models import TimeControl
+
+    return match.time_control == TimeControl.BANK
+
+
 def deadline_restored(match, seat, cancelled) -> datetime | None:
     """The deadline `seat` had when it made the decision `cancelled`, which a takeback has
     just cancelled: the seat's clock (time bank included) is put back, not restarted."""

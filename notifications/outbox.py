@@ -159,9 +159,9 @@ def write_many(rows: list[Notification | None]) -> list[Notification]:
     if not rows:
         return []
     insert_rows(rows, on_conflict_keep="dedupe_key")
-    pending = [r.pk for r in rows if r.status == Status.PENDING]
-    if pending:
-        transaction.on_commit(lambda: enqueue(pending))
+    pending = [r for r in rows if r.status == Status.PENDING]
+    if pending:  # their keys are read at commit: inside one_round_trip they come later
+        transaction.on_commit(lambda: enqueue([r.pk for r in pending]))
     return rows
 
 

@@ -117,8 +117,9 @@ def test_an_api_move_that_asks_both_seats_again_sends_five_queries(client, duel)
     assert sum(q.startswith('INSERT INTO "notifications_notification"') for q in queries.sql) == 1
     assert sum(q.startswith('UPDATE "games_seat"') for q in queries.sql) == 1
     assert not any(q.startswith('SELECT "notifications_vacation"') for q in queries.sql)
-    if connection.vendor == "postgresql":  # the closing writes share one round trip
+    if connection.vendor == "postgresql":  # the writes share one round trip
         assert [q.split(" ")[:3] for q in queries.piped] == [
+            ["INSERT", "INTO", '"games_move"'],
             ["UPDATE", '"games_match"', "SET"],
             ["UPDATE", '"games_seat"', "SET"],
             ["INSERT", "INTO", '"notifications_notification"'],
@@ -151,10 +152,13 @@ def test_the_move_that_ends_the_match(client, duel):
     with Counted() as queries:  # the last cards are forced: this move ends the match
         response = post(client, match, tokens[second])
     assert response.status_code == 200 and response.json()["status"] == "finished"
-    # the lock; three inserts (this move, the two forced last cards); the match's
+    # the lock; this move and the two forced last cards in one insert; the match's
     # projections and result; both deadlines cleared in one update; the end notices in one
     # insert
-    assert len(queries) == 7, "\n".join(queries.sql)
+    assert len(queries) == 5, "\n".join(queries.sql)
+    inserted = [q for q in queries.sql if q.startswith('INSERT INTO "games_move"')]
+    assert len(inserted) == 1 and inserted[0].count("), (") == 2  # three rows
+    assert list(match.moves.order_by("seq").values_list("seq", flat=True)) == [1, 2, 3, 4, 5, 6]
 
 
 def test_a_repeated_key_is_answered_without_a_second_move(client, duel):

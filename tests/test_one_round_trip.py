@@ -27,9 +27,11 @@ def test_the_statements_inside_are_pipelined_and_answered_at_the_end():
         match.prompt = "pipelined"
         update_rows([match], ["prompt"])
         row = a_move(match, match.head_seq + 1)
-        insert_rows([row])  # reading its key waits for the answers so far, in the block
-        assert row.pk is not None
+        insert_rows([row])
+        assert row.pk is None  # its key is read with the other answers, as the block ends
     assert not connection.connection.pgconn.pipeline_status
+    assert Move.objects.get(pk=row.pk).seq == match.head_seq + 1
+    assert not row._state.adding
     assert Match.objects.get(pk=match.pk).prompt == "pipelined"
 
 
