@@ -90,12 +90,16 @@ def main(argv: list[str] | None = None) -> dict:
         queries_per_move = executed[0] / max(1, done)
 
         # Queries per move by kind: what the move wrote tells which kind it was.
-        kinds: dict[str, list[int]] = {}
+        kinds: dict[str, list[tuple[int, int]]] = {}  # (queries, round trips) per move
         for _ in range(moves):
             statements: list[str] = []
 
-            def keep(execute, sql, params, many, context, statements=statements):
+            piped: list[bool] = []
+
+            def keep(execute, sql, params, many, context, statements=statements, piped=piped):
                 statements.append(statement_sql(sql))
+                raw = connection.connection  # PostgreSQL: a statement sent in a pipeline
+                piped.append(bool(getattr(getattr(raw, "pgconn", None), "pipeline_status", 0)))
                 return execute(sql, params, many, context)
 
             with connection.execute_wrapper(keep):
@@ -108,7 +112,9 @@ def main(argv: list[str] | None = None) -> dict:
                 kind = "asks someone new (deadlines, turn notices)"
             else:
                 kind = "asks nobody new"
-            kinds.setdefault(kind, []).append(len(statements))
+            # Round trips: BEGIN, COMMIT, each statement sent alone, each pipeline once.
+            trips = 2 + sum(1 for i, p in enumerate(piped) if not p or i == 0 or not piped[i - 1])
+            kinds.setdefault(kind, []).append((len(statements), trips))
 
         # The position cache off and on, in alternating blocks of the same run.
         from games.selectors import POSITIONS
@@ -156,13 +162,29 @@ def main(argv: list[str] | None = None) -> dict:
         + (f"{pg_per_move * 1e3:.2f} ms" if backend else "not readable (not on this host)")
         + ".\n\n"
         + table(
-            ["kind of move", "moves", "queries per move (mean)", "min", "max"],
             [
-                [k, len(v), f"{sum(v) / len(v):.1f}", min(v), max(v)]
+                "kind of move",
+                "moves",
+                "queries per move (mean)",
+                "min",
+                "max",
+                "round trips per move (mean)",
+            ],
+            [
+                [
+                    k,
+                    len(v),
+                    f"{sum(q for q, _ in v) / len(v):.1f}",
+                    min(q for q, _ in v),
+                    max(q for q, _ in v),
+                    f"{sum(t for _, t in v) / len(v):.1f}",
+                ]
                 for k, v in sorted(kinds.items())
             ],
         )
-        + "\n\nTransaction control (BEGIN, COMMIT) is not counted: add 2 round trips.\n\n"
+        + "\n\nQueries: the statements sent (BEGIN and COMMIT not counted). Round trips: BEGIN "
+        "and COMMIT, each statement sent alone, and one for the statements sent together in "
+        "pipeline mode (`games.rows.one_round_trip`).\n\n"
         f"Position cache off: {off * 1e3:.2f} ms per move; on: {on * 1e3:.2f} ms "
         f"(off ÷ on = {off / on:.2f}, alternating blocks of {count[True]} moves each).\n\n"
         "The SQL of one move:\n\n"
