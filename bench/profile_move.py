@@ -128,6 +128,25 @@ def main(argv: list[str] | None = None) -> dict:
                 spent[cache] += time.perf_counter() - started
         POSITIONS.enabled = True
         off, on = (spent[c] / max(1, count[c]) for c in (False, True))
+
+        # The writes' pipeline (games.rows.one_round_trip) off and on, the same way: CPU of
+        # this process and of its PostgreSQL backend, which the round trips cost both.
+        from django.conf import settings
+
+        piped_cpu = {False: [0.0, 0.0], True: [0.0, 0.0]}
+        piped_count = {False: 0, True: 0}
+        for _ in range(2 if args.quick else 6):
+            for pipeline in (False, True):
+                settings.DATABASE_PIPELINE = pipeline
+                cpu, pg_cpu = time.process_time(), cpu_seconds(backend)
+                piped_count[pipeline] += sum(move() for _ in range(max(1, moves // 6)))
+                piped_cpu[pipeline][0] += time.process_time() - cpu
+                piped_cpu[pipeline][1] += cpu_seconds(backend) - pg_cpu
+        settings.DATABASE_PIPELINE = True
+        piped = {
+            p: [1e3 * spent / max(1, piped_count[p]) for spent in piped_cpu[p]]
+            for p in (False, True)
+        }
         # CPU time, not wall time: waiting on PostgreSQL and a busy box's other processes
         # are left out, so the shares say where this process's own work goes.
         profiler = cProfile.Profile(time.process_time)
@@ -187,6 +206,9 @@ def main(argv: list[str] | None = None) -> dict:
         "pipeline mode (`games.rows.one_round_trip`).\n\n"
         f"Position cache off: {off * 1e3:.2f} ms per move; on: {on * 1e3:.2f} ms "
         f"(off ÷ on = {off / on:.2f}, alternating blocks of {count[True]} moves each).\n\n"
+        f"The writes' pipeline off: CPU per move {piped[False][0]:.2f} ms here, "
+        f"{piped[False][1]:.2f} ms in PostgreSQL; on: {piped[True][0]:.2f} ms and "
+        f"{piped[True][1]:.2f} ms (alternating blocks, {piped_count[True]} moves each way).\n\n"
         "The SQL of one move:\n\n"
         f"{sql}\n\ncProfile (CPU time) of {profiled} moves; the project's functions by "
         "cumulative time:\n\n"
@@ -201,6 +223,7 @@ def main(argv: list[str] | None = None) -> dict:
         "pg_cpu_per_move_s": pg_per_move if backend else None,
         "queries_per_move": queries_per_move,
         "queries_by_kind": kinds,
+        "pipeline_cpu_ms": {"off": piped[False], "on": piped[True]},
         "cache_off_s": off,
         "cache_on_s": on,
     }

@@ -89,6 +89,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # proxy that hands one client several server sessions (PgBouncer in transaction mode)
 # loses them between transactions: set this to false behind one.
 DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", True)
+# PostgreSQL: a move's writes sent together in pipeline mode (games.rows.one_round_trip).
+DATABASE_PIPELINE = env_bool("DATABASE_PIPELINE", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [

@@ -96,7 +96,11 @@ def one_round_trip() -> Iterator[None]:
     rolled back as usual. Only statements whose failure needs no handling inside belong
     here: the ORM's get_or_create, for one, expects its error where it sent the INSERT."""
     database = _database()
-    if database.vendor != "postgresql" or getattr(database, _ANSWERED_LATER, None) is not None:
+    if (
+        database.vendor != "postgresql"
+        or not settings.DATABASE_PIPELINE
+        or getattr(database, _ANSWERED_LATER, None) is not None
+    ):
         yield
         return
     database.ensure_connection()

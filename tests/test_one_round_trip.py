@@ -51,3 +51,13 @@ def test_an_error_inside_is_django_s_and_nothing_is_written():
     assert Match.objects.get(pk=match.pk).prompt != "never saved"
     assert Move.objects.filter(match=match).count() == before
     assert Match.objects.filter(pk=match.pk).exists()  # the connection is usable again
+
+
+def test_switched_off_each_statement_waits_for_its_answer(settings):
+    settings.DATABASE_PIPELINE = False
+    match, _anna, _bram = two_player_match()
+    with transaction.atomic(), one_round_trip():
+        assert not connection.connection.pgconn.pipeline_status
+        row = a_move(match, match.head_seq + 1)
+        insert_rows([row])
+        assert row.pk is not None  # answered at once
