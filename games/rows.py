@@ -165,7 +165,8 @@ class Table:
         if self._plain is None:
             # Model.__init__ walks every field with the signals around it: for a row that
             # holds every concrete column it only sets their attributes, a tenth of a move's
-            # instances' cost here. Where a receiver listens for init, the model gets it.
+            # instances' cost here. Where a receiver listens for init (asked once, at the
+            # first row), the model goes through __init__ and the receiver is called.
             self._plain = not (
                 signals.pre_init.has_listeners(self.model)
                 or signals.post_init.has_listeners(self.model)
