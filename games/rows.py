@@ -63,14 +63,31 @@ def _execute(cursor, sql: str, params: Sequence[Any]) -> None:
         if len(prepared) >= MAX_PREPARED:
             cursor.execute(sql, params)
             return
-        numbered = iter(range(1, len(params) + 1))
-        with database.wrap_database_errors:  # Django's errors, as for any other statement
-            raw.execute(f"PREPARE {name} AS " + re.sub("%s", lambda _: f"${next(numbered)}", sql))
-        prepared.add(name)
+        answered_later = getattr(database, _ANSWERED_LATER, None)
+        if answered_later is not None:
+            # In a pipeline a PREPARE's failure, or its being skipped after another
+            # statement failed, shows only as the block ends: this time the SQL goes as it
+            # is, and it is prepared once the pipeline has gone through.
+            cursor.execute(sql, params)
+            answered_later.append(lambda: _prepare(database, name, sql, len(params)))
+            return
+        _prepare(database, name, sql, len(params))
     if params:
         cursor.execute(f"EXECUTE {name}({', '.join(['%s'] * len(params))})", params)
     else:
         cursor.execute(f"EXECUTE {name}")
+
+
+def _prepare(database, name: str, sql: str, count: int) -> None:
+    prepared = _prepared.setdefault(database.connection, set())
+    if name in prepared:  # the same statement twice in one pipeline
+        return
+    numbered = iter(range(1, count + 1))
+    with database.wrap_database_errors:  # Django's errors, as for any other statement
+        database.connection.execute(
+            f"PREPARE {name} AS " + re.sub("%s", lambda _: f"${next(numbered)}", sql)
+        )
+    prepared.add(name)
 
 
 def _statement_name(sql: str) -> str:

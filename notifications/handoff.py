@@ -103,7 +103,10 @@ def _drop_queued() -> None:
         log.warning("%s hand-offs left for the sweep: the broker is not answering", dropped)
 
 
-def wait_until_idle() -> None:
+def wait_until_idle(timeout: float = 30.0) -> None:
     """Return once everything handed off so far is published or dropped (for tests that
-    change the broker: a publish still queued would otherwise reach the next one)."""
-    _queue.join()
+    change the broker: a publish still queued would otherwise reach the next one). Raises
+    TimeoutError rather than wait forever on a thread that is not running."""
+    with _queue.all_tasks_done:
+        if not _queue.all_tasks_done.wait_for(lambda: _queue.unfinished_tasks == 0, timeout):
+            raise TimeoutError(f"{_queue.unfinished_tasks} hand-offs still queued")

@@ -61,3 +61,28 @@ def test_switched_off_each_statement_waits_for_its_answer(settings):
         row = a_move(match, match.head_seq + 1)
         insert_rows([row])
         assert row.pk is not None  # answered at once
+
+
+def test_a_failed_pipeline_leaves_no_statement_counted_as_prepared_that_is_not():
+    """In a pipeline a PREPARE after a failed statement is never run. A connection that took
+    it as prepared would answer every later move with "prepared statement does not exist"
+    (a repeated idempotency key, a double click, fails that way first)."""
+    match, _anna, _bram = two_player_match()
+    insert_rows([a_move(match, match.head_seq + 1)])
+    connection.close()  # a connection of its own: nothing prepared on it yet
+    with pytest.raises(IntegrityError), transaction.atomic(), one_round_trip():
+        insert_rows([a_move(match, match.head_seq + 1)])  # the (match, seq) index refuses it
+        match.prompt = "never saved"
+        update_rows([match], ["prompt"])  # a first time on this connection, after the error
+    with transaction.atomic(), one_round_trip():
+        match.prompt = "saved"
+        update_rows([match], ["prompt"])
+        insert_rows([a_move(match, match.head_seq + 2)])
+    assert Match.objects.get(pk=match.pk).prompt == "saved"
+    with connection.cursor() as cursor:  # prepared now, once the pipeline went through
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'pbm_%%'")
+        assert cursor.fetchone()[0] == 2
+    with transaction.atomic(), one_round_trip():
+        match.prompt = "again"
+        update_rows([match], ["prompt"])
+    assert Match.objects.get(pk=match.pk).prompt == "again"

@@ -1,5 +1,6 @@
 """The outbox: one row per message, claimed by compare-and-set, retried, reclaimed."""
 
+import queue
 from datetime import timedelta
 from unittest import mock
 
@@ -191,8 +192,33 @@ def test_a_process_that_exits_publishes_what_is_still_queued(monkeypatch):
             published.append(args)
 
     monkeypatch.setattr(handoff, "_ensure_thread", lambda: None)  # no thread takes them
+    monkeypatch.setattr(handoff, "_queue", queue.Queue())  # nor one an earlier test started
     handoff.hand_off(Task, 1)
     handoff.hand_off(Task, 2)
     assert published == []
     handoff.publish_remaining()
     assert published == [(1,), (2,)]
+
+
+def test_waiting_for_the_hand_off_thread_ends_when_its_queue_is_empty(monkeypatch):
+    from notifications import handoff
+
+    class Task:
+        name = "fake"
+
+        class app:
+            class conf:
+                task_always_eager = False
+
+        @staticmethod
+        def apply_async(args, retry, **options):
+            pass
+
+    # No thread takes from this queue (one started by an earlier test waits on its own).
+    monkeypatch.setattr(handoff, "_ensure_thread", lambda: None)
+    monkeypatch.setattr(handoff, "_queue", queue.Queue())
+    handoff.hand_off(Task, 1)
+    with pytest.raises(TimeoutError):
+        handoff.wait_until_idle(timeout=0.2)
+    handoff.publish_remaining()
+    handoff.wait_until_idle(timeout=0.2)  # published: nothing left to wait for
