@@ -173,52 +173,49 @@ def test_the_same_message_is_never_written_twice(match, anna):
     assert first is not None and second is None
 
 
-def test_a_process_that_exits_publishes_what_is_still_queued(monkeypatch):
-    """`receive_email` runs once per message and exits: the hand-off thread may not have
-    taken the answer's notification yet, and the exit hook publishes it."""
+class FakeTask:
+    """A task the hand-off publishes: it keeps what it was given."""
+
+    name = "fake"
+    published: list = []
+
+    class app:
+        class conf:
+            task_always_eager = False
+
+    @classmethod
+    def apply_async(cls, args, retry, **options):
+        cls.published.append(args)
+
+
+@pytest.fixture
+def handoff_without_thread(monkeypatch):
+    """The hand-off module with a queue of its own that no thread takes from (a thread an
+    earlier test started waits on its own queue)."""
     from notifications import handoff
 
-    published = []
-
-    class Task:
-        name = "fake"
-
-        class app:
-            class conf:
-                task_always_eager = False
-
-        @staticmethod
-        def apply_async(args, retry, **options):
-            published.append(args)
-
-    monkeypatch.setattr(handoff, "_ensure_thread", lambda: None)  # no thread takes them
-    monkeypatch.setattr(handoff, "_queue", queue.Queue())  # nor one an earlier test started
-    handoff.hand_off(Task, 1)
-    handoff.hand_off(Task, 2)
-    assert published == []
-    handoff.publish_remaining()
-    assert published == [(1,), (2,)]
-
-
-def test_waiting_for_the_hand_off_thread_ends_when_its_queue_is_empty(monkeypatch):
-    from notifications import handoff
-
-    class Task:
-        name = "fake"
-
-        class app:
-            class conf:
-                task_always_eager = False
-
-        @staticmethod
-        def apply_async(args, retry, **options):
-            pass
-
-    # No thread takes from this queue (one started by an earlier test waits on its own).
     monkeypatch.setattr(handoff, "_ensure_thread", lambda: None)
     monkeypatch.setattr(handoff, "_queue", queue.Queue())
-    handoff.hand_off(Task, 1)
+    monkeypatch.setattr(FakeTask, "published", [])
+    return handoff
+
+
+def test_a_process_that_exits_publishes_what_is_still_queued(handoff_without_thread):
+    """`receive_email` runs once per message and exits: the hand-off thread may not have
+    taken the answer's notification yet, and the exit hook publishes it."""
+    handoff = handoff_without_thread
+    handoff.hand_off(FakeTask, 1)
+    handoff.hand_off(FakeTask, 2)
+    assert FakeTask.published == []
+    handoff.publish_remaining()
+    assert FakeTask.published == [(1,), (2,)]
+
+
+def test_waiting_for_the_hand_off_thread_ends_when_its_queue_is_empty(handoff_without_thread):
+    handoff = handoff_without_thread
+    handoff.hand_off(FakeTask, 1)
     with pytest.raises(TimeoutError):
         handoff.wait_until_idle(timeout=0.2)
     handoff.publish_remaining()
     handoff.wait_until_idle(timeout=0.2)  # published: nothing left to wait for
+    assert FakeTask.published == [(1,)]
