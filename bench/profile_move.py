@@ -37,10 +37,15 @@ def main(argv: list[str] | None = None) -> dict:
         from django.test import Client
 
         from bench.http import start_matches
+        from games.engine import playout
         from games.rows import statement_sql
 
-        # Enough matches for every block below (a match's script ends with the match).
-        matches = start_matches(game, game.min_players, 2 if args.quick else 4 + moves // 25)
+        # Every block below plays about seven times `moves` in all: enough matches for that
+        # at half a bot game's length each (a match's script ends with the match, and counts
+        # a person's moves only).
+        length = min(playout.play(game, game.min_players, seed=f"p{n}").moves for n in range(3))
+        needed = 4 + (7 * moves + 10) // max(1, length // 2)
+        matches = start_matches(game, game.min_players, 2 if args.quick else needed)
         client = Client()
         sent = [0]
 

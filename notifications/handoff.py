@@ -45,8 +45,11 @@ def publish(task, *args: Any) -> bool:
     """Publish now, once, with no retry; whether the broker took it."""
     try:
         # argsrepr: our arguments are a few ids; Celery's own bounded repr of them reads two
-        # settings and walks the arguments, a tenth of a publish.
-        task.apply_async(args, retry=False, argsrepr=repr(args), kwargsrepr="{}")
+        # settings and walks the arguments, a tenth of a publish. declare=[]: Celery would
+        # declare the queue again on every publish (kombu copies and binds it to learn it has
+        # already, about an eighth of a publish); the task goes straight to the queue's list
+        # (a direct queue is published through the default exchange) and workers declare it.
+        task.apply_async(args, retry=False, argsrepr=repr(args), kwargsrepr="{}", declare=[])
         return True
     except Exception as error:  # kombu raises several kinds for an unreachable broker
         log.warning("%s%r left for the sweep: broker: %s", task.name, args, error)
