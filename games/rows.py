@@ -155,10 +155,10 @@ class Table:
         quote = connection.ops.quote_name
         return ", ".join(f"{self.alias}.{quote(f.column)}" for f in self.fields)
 
-    def converters(self) -> list[tuple[int, list[Callable]]]:
+    def converters(self, connection=None) -> list[tuple[int, list[Callable]]]:
         """What the ORM applies to each column as it leaves the database (SQLite's dates,
         JSON), per backend: only the columns that need any."""
-        connection = _database()
+        connection = connection or _database()
         vendor = connection.vendor
         if vendor not in self._converters:
             found = []
@@ -170,13 +170,14 @@ class Table:
             self._converters[vendor] = found
         return self._converters[vendor]
 
-    def instance(self, row: Sequence[Any], start: int = 0) -> Model | None:
-        """The instance in `row` from column `start`; None where an outer join found none."""
-        connection = _database()
+    def instance(self, row: Sequence[Any], start: int = 0, connection=None) -> Model | None:
+        """The instance in `row` from column `start`; None where an outer join found none.
+        `connection`: the one the row came from (looking it up again costs, row by row)."""
+        connection = connection or _database()
         values = list(row[start : start + self.width])
         if values[0] is None and self.fields[0].primary_key:
             return None
-        for i, fns in self.converters():
+        for i, fns in self.converters(connection):
             for fn, col in fns:
                 values[i] = fn(values[i], col, connection)
         if self._plain is None:
@@ -344,20 +345,20 @@ def seats_with_people(match_id: int, *, lock: bool = False) -> list:
     match_field = seat_t.model._meta.get_field("match")
     user_field = seat_t.model._meta.get_field("user")
     for row in found:
-        s = seat_t.instance(row)
+        s = seat_t.instance(row, 0, connection)
         at = seat_t.width
         for name in extra_names:
             setattr(s, name, bool(row[at]))
             at += 1
         if the_match is None:
-            the_match = match_t.instance(row, at)
+            the_match = match_t.instance(row, at, connection)
         at += match_t.width
         match_field.set_cached_value(s, the_match)
-        u = user_t.instance(row, at)
+        u = user_t.instance(row, at, connection)
         at += user_t.width
         user_field.set_cached_value(s, u)
         if u is not None:
-            p = prefs_t.instance(row, at)
+            p = prefs_t.instance(row, at, connection)
             prefs_rel.set_cached_value(u, p)
             if p is not None:
                 prefs_rel.field.set_cached_value(p, u)
