@@ -126,7 +126,10 @@ def new_salts(rng, n: int) -> list[str]:
     """A fresh salt for each of the n sealed bids (the generator's method is looked up once:
     the event's rng hands every attribute on through a Python-level __getattr__)."""
     getrandbits = rng.getrandbits
-    return [getrandbits(128).to_bytes(16, "big").hex() for _ in range(n)]  # 32 hex digits
+    salts = []
+    for _ in range(n):  # a loop: a comprehension's frame costs more than two or three draws
+        salts.append(getrandbits(128).to_bytes(16, "big").hex())  # 32 hex digits
+    return salts
 
 
 def receipt(salt: str, turn: int, bid: int) -> str:
@@ -188,6 +191,19 @@ def pay_silver(state: State, seat: int, amount: int, reason: str) -> None:
 
 # --- setup --------------------------------------------------------------------------------
 
+# What setup deals from, the same in every game: worked out once, copied per game.
+START_HOLDING = {r: START_RESOURCES.get(r, 0) for r in RESOURCES}
+UNSTARRED_BASIC = tuple(i for i in BASIC_IDS if i not in STARRED_PLANS)
+UNSTARRED_CITIZENS = tuple(c.id for c in CITIZENS if not c.starred)
+VISITOR_IDS = tuple(v.id for v in VISITORS)
+EVENT_IDS = tuple(e.id for e in EVENTS)
+EMPTY_WHEEL = {**{r: 0 for r in RESOURCES}, "gold": 0}
+# The characters in play on each board side (the City Planner needs the back's dual spaces).
+BOARD_CHARACTERS = {
+    board: tuple(c.key for c in CHARACTERS if board == "back" or c.key != "city_planner")
+    for board in SPACES
+}
+
 
 def new_state(names: list[str], options: dict[str, Any], rng) -> State:
     n = len(names)
@@ -196,7 +212,7 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
     supply["gold"] = GOLD_TOTAL
     players = []
     for _ in range(n):
-        res = {r: START_RESOURCES.get(r, 0) for r in RESOURCES}
+        res = dict(START_HOLDING)
         for r in RESOURCES:
             supply[r] -= res[r]
         players.append(
@@ -208,7 +224,7 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
     shuffle(starred)
     for seat in range(n):
         players[seat]["hand"].append(starred.pop())
-    basic_deck = [i for i in BASIC_IDS if i not in STARRED_PLANS]
+    basic_deck = list(UNSTARRED_BASIC)
     communal_basic = None
     if starred:
         communal_basic = starred.pop()
@@ -220,7 +236,7 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
     shuffle(grand_deck)
     communal_grand = grand_deck.pop(0)
     # Characters; the City Planner's ability needs the dual spaces of the alternate board.
-    characters = [c.key for c in CHARACTERS if board == "back" or c.key != "city_planner"]
+    characters = list(BOARD_CHARACTERS[board])
     shuffle(characters)
     for seat in range(n):
         players[seat]["char"] = characters[seat]
@@ -228,19 +244,18 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
     stars = list(STARRED_CITIZENS)
     shuffle(stars)
     track = stars[:n]
-    citizen_deck = [c.id for c in CITIZENS if not c.starred] + stars[n:]
+    citizen_deck = [*UNSTARRED_CITIZENS, *stars[n:]]
     shuffle(citizen_deck)
-    wheel = {r: 0 for r in RESOURCES}
-    wheel["gold"] = 0
+    wheel = dict(EMPTY_WHEEL)
     if n == 6:
         extra = citizen_deck.pop(0)
         track.append(extra)
         if CITIZENS[extra].gold:
             wheel["gold"] += min(1, supply["gold"])
             supply["gold"] -= wheel["gold"]
-    visitor_deck = [v.id for v in VISITORS]
+    visitor_deck = list(VISITOR_IDS)
     shuffle(visitor_deck)
-    event_deck = [e.id for e in EVENTS]
+    event_deck = list(EVENT_IDS)
     shuffle(event_deck)
     market = {}
     for r in RESOURCES:
@@ -372,7 +387,9 @@ def roll_dice(state: State, rng, dice: int) -> None:
     reroll = state["turn"] == 1 and state["n"] != 6
     on_wheel = {r for r in RESOURCES if wheel[r] > 0} if reroll else None
     for _ in range(50):
-        faces = [choice(DIE_FACES) for _ in range(dice)]
+        faces = []
+        for _ in range(dice):  # a loop costs less than a comprehension for five at most
+            faces.append(choice(DIE_FACES))
         if not reroll or len(on_wheel | {f for f in faces if f}) >= state["n"]:
             break
     for face in faces:
@@ -411,7 +428,11 @@ def reveal_bids(state: State) -> None:
     state["reveal"] = {"turn": state["turn"], "bids": list(bids), "salts": list(state["salts"])}
     if state["news"] is not None:
         tell_bids(state, ranked)
-    state["picks"] = [s for s in ranked if bids[s] > 0]
+    picks = []
+    for s in ranked:  # a loop costs less than a comprehension for a few seats
+        if bids[s] > 0:
+            picks.append(s)
+    state["picks"] = picks
     state["pick_i"] = 0
     advance_picks(state)
 
@@ -444,19 +465,27 @@ def wheel_categories(state: State) -> list[str]:
 
 def advance_picks(state: State) -> None:
     """Hand the wheel to the next bidder; a bidder with no real choice is served at once."""
+    wheel = state["wheel"]
     while state["pick_i"] < len(state["picks"]):
         seat = state["picks"][state["pick_i"]]
-        options = wheel_categories(state)
-        if not options and state["wheel"]["gold"] == 0:
+        # How many categories the wheel holds (`wheel_categories`), counted: the bidder
+        # chooses only among two or more; the last one counted is the only one otherwise.
+        options = 0
+        option = None
+        for r in RESOURCES:
+            if wheel[r]:
+                options += 1
+                option = r
+        if not options and wheel["gold"] == 0:
             if state["news"] is not None:
                 left = ", ".join(state["names"][s] for s in state["picks"][state["pick_i"] :])
                 news(state, f"the wheel is empty: {left} took nothing and paid nothing")
             break
-        if len(options) > 1:
+        if options > 1:
             state["phase"] = "pick"
             state["cur"] = seat
             return
-        take_pick(state, seat, options[0] if options else None)
+        take_pick(state, seat, option)
     end_bidding(state)
 
 
@@ -927,7 +956,10 @@ def apply_effect(state: State, effect: tuple, source: str) -> bool:
         # it needs is public); whoever cannot pay has only "decline", which waits unasked
         # for the others like a broke bidder's zero bid (games.engine.driver).
         purse = HIDDEN_PURSE if is_v2(state) else None
-        waiting = [s for s in range(n) if offer_moves(state, s, effect, purse)]
+        waiting = []
+        for s in range(n):  # a loop costs less than a comprehension for a few seats
+            if offer_moves(state, s, effect, purse):
+                waiting.append(s)
         if waiting:
             state["offer"] = {"source": source}
             if is_v2(state):
@@ -1091,7 +1123,8 @@ def lodge(state: State) -> None:
     n = state["n"]
     first = state["first"]
     people = [] if state["visitor"] is None else [VISITOR_GUESTS[state["visitor"]]]
-    people += [CITIZEN_GUESTS[c] for c in reversed(state["track"])]
+    for c in reversed(state["track"]):  # a loop costs less than a comprehension here
+        people.append(CITIZEN_GUESTS[c])
     # The undamaged structures with a bed left, by name, each list in the order ties are
     # broken (the first player's, then clockwise, the master builder's last; then by space):
     # a person's place is the first of the first wanted name that has one (one pass over the
@@ -1386,16 +1419,12 @@ def end_turn(state: State) -> None:
         if state["communal"][slot] is None and state[deck]:
             state["communal"][slot] = state[deck].pop(0)
     for seat, player in enumerate(state["players"]):
-        held = player["res"]
-        # Most hold no more of anything than the lowest limit: nothing to check one by one.
-        if max(held.values()) > LOWEST_RESOURCE_LIMIT:
-            for r in RESOURCES:
-                excess = held[r] - HOLDING_LIMIT[r]
-                if excess > 0:
-                    held[r] -= excess
-                    state["wheel"][r] += excess
-                    if state["news"] is not None:
-                        news(state, f"{state['names'][seat]} put {excess} {r} on the wheel (limit)")
+        # Most hold no more of anything than the lowest limit: nothing to check one by one
+        # (a loop that stops at the first such count costs less than max()).
+        for count in player["res"].values():
+            if count > LOWEST_RESOURCE_LIMIT:
+                return_over_limit(state, seat)
+                break
         excess = player["gold"] - HOLDING_LIMIT["gold"]
         if excess > 0:
             player["gold"] -= excess
@@ -1424,6 +1453,18 @@ def end_turn(state: State) -> None:
     state["turn"] += 1
     if state["news"] is not None:
         news(state, f"turn {state['turn']}: {state['names'][state['first']]} holds the key")
+
+
+def return_over_limit(state: State, seat: int) -> None:
+    """What the seat holds of each resource over its limit goes on the wheel."""
+    held = state["players"][seat]["res"]
+    for r in RESOURCES:
+        excess = held[r] - HOLDING_LIMIT[r]
+        if excess > 0:
+            held[r] -= excess
+            state["wheel"][r] += excess
+            if state["news"] is not None:
+                news(state, f"{state['names'][seat]} put {excess} {r} on the wheel (limit)")
 
 
 def final_repairers(state: State) -> list[int]:
