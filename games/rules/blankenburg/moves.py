@@ -321,16 +321,35 @@ def replayed_buy(state: State, seat: int, move: dict, rng) -> None:
     rules.take_resource(state, seat, move["resource"], rules.buy_price(state, seat))
 
 
+# The commonest moves that only hand the turn on go straight to the rule that does it: a
+# call less for each (a replay's cost is mostly such small steps).
+
+
+def replayed_done_building(state: State, seat: int, move: dict, rng) -> None:
+    rules.finish_builder(state)
+
+
+def replayed_pass_plans(state: State, seat: int, move: dict, rng) -> None:
+    rules.after_plan_buyer(state)
+
+
+def replayed_pass_trade(state: State, seat: int, move: dict, rng) -> None:
+    rules.after_trader(state)
+
+
 REPLAY_MOVES = {
     **MOVES,
     ("select", "select"): replayed_select,
     ("bid", "bid"): replayed_bid,
     ("pick", "take"): replayed_take,
     ("build", "build"): replayed_build,
+    ("build", "done"): replayed_done_building,
     ("offer", "accept"): replayed_answer,
     ("offer", "decline"): replayed_answer,
     ("plans", "buy_plan"): replayed_buy_plan,
+    ("plans", "pass"): replayed_pass_plans,
     ("resources", "buy"): replayed_buy,
+    ("resources", "pass"): replayed_pass_trade,
     ("final_repair", "repair"): replayed_final_repair,
 }
 # The same by phase, then move type: two lookups by string cost less than one by a new tuple.

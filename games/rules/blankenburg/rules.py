@@ -420,8 +420,14 @@ def reveal_bids(state: State) -> None:
     n = state["n"]
     bids = state["bids"]
     first = state["first"]
-    # Highest bid first, ties in turn order (a stable sort keeps that order among equals).
-    ranked = sorted(SEAT_ORDER[n][first], key=bids.__getitem__, reverse=True)
+    # Highest bid first, ties in turn order (a stable sort keeps that order among equals);
+    # two bids are compared without a sort, which costs more.
+    order = SEAT_ORDER[n][first]
+    if n == 2:
+        a, b = order
+        ranked = [b, a] if bids[b] > bids[a] else [a, b]
+    else:
+        ranked = sorted(order, key=bids.__getitem__, reverse=True)
     for s in range(n):
         if bids[s] == 0:
             state["players"][s]["silver"] += zero_bid_gain(state, s)
@@ -784,7 +790,8 @@ def place_plan(state: State, seat: int, card: int, space: int) -> None:
     else:
         state["communal"][state["communal"].index(card)] = None
     place_structure(state, seat, card, space)
-    state["locks"].pop(str(space), None)
+    if state["locks"]:  # most turns nothing was demolished
+        state["locks"].pop(str(space), None)
     player["prestige"] += plan.prestige + character_bonus(state, seat, plan.kind, space)
     state["built"] = True
     if state["news"] is not None:
@@ -1274,9 +1281,10 @@ def keep_plan(state: State, seat: int, card: int) -> None:
     if card not in state["drawn"]:
         raise IllegalMove("Keep one of the plans you drew.")
     state["players"][seat]["hand"].append(card)
+    pile = state[f"{state['drawn_deck']}_deck"]
     for c in state["drawn"]:
         if c != card:
-            state[f"{state['drawn_deck']}_deck"].append(c)
+            pile.append(c)
     state["drawn"] = []
     state["drawn_deck"] = ""
     after_plan_buyer(state)
