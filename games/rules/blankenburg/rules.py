@@ -1116,8 +1116,8 @@ def accept_offer(state: State, seat: int, effect: tuple, move: dict) -> None:
             news(state, f"{name} repaired the {PLANS[state['town'][move['space']]['card']].name}")
 
 
-# Each plan as lodging reads it: its name and how many it sleeps.
-PLAN_BEDS = tuple((plan.name, plan.capacity) for plan in PLANS)
+# Each plan as lodging reads it: its name, how many it sleeps and what each guest pays.
+PLAN_BEDS = tuple((plan.name, plan.capacity, plan.income) for plan in PLANS)
 # Each person as lodging reads them: their name and their wishes in order, a player's inn last.
 CITIZEN_GUESTS = tuple((c.name, (*c.prefs, INN)) for c in CITIZENS)
 VISITOR_GUESTS = tuple((v.name, (*v.prefs, INN)) for v in VISITORS)
@@ -1128,30 +1128,38 @@ def lodge(state: State) -> None:
     available preference, else a player's inn, else the board's inn [R]."""
     town = state["town"]
     n = state["n"]
-    first = state["first"]
+    # The undamaged structures with a bed left, by name, as [space, beds left]: a person's
+    # place is the first of the first wanted name that has one (one pass over the town; a
+    # structure leaves its list when it is full). A name the town holds more than once is
+    # put in the order ties are broken: the first player's, then clockwise, the master
+    # builder's last; then by space.
+    beds: dict[str, list[list[int]]] = {}
+    shared = []
+    for i, s in enumerate(town):
+        if s is not None and not s["damaged"]:
+            name, capacity, _ = PLAN_BEDS[s["card"]]
+            free = beds.get(name)
+            if free is None:
+                beds[name] = [[i, capacity]]
+            else:
+                free.append([i, capacity])
+                if len(free) == 2:
+                    shared.append(free)
+    if shared:
+        first = state["first"]
+
+        def tie_order(room: list[int]) -> tuple[int, int]:
+            owner = town[room[0]]["owner"]
+            return (n if owner == MASTER_BUILDER else (owner - first) % n, room[0])
+
+        for free in shared:
+            free.sort(key=tie_order)
     people = [] if state["visitor"] is None else [VISITOR_GUESTS[state["visitor"]]]
     for c in reversed(state["track"]):  # a loop costs less than a comprehension here
         people.append(CITIZEN_GUESTS[c])
-    # The undamaged structures with a bed left, by name, each list in the order ties are
-    # broken (the first player's, then clockwise, the master builder's last; then by space):
-    # a person's place is the first of the first wanted name that has one (one pass over the
-    # town; a structure leaves its list when it is full).
-    beds: dict[str, list[list[int]]] = {}
-    for i, s in enumerate(town):
-        if s is not None and not s["damaged"]:
-            name, capacity = PLAN_BEDS[s["card"]]
-            owner = s["owner"]
-            rank = n if owner == MASTER_BUILDER else (owner - first) % n
-            free = beds.get(name)
-            if free is None:
-                beds[name] = [[rank, i, capacity]]
-            else:  # the town has more than one: in the order ties are broken
-                free.append([rank, i, capacity])
-                free.sort()
     players = state["players"]
     income_mod = state["income_mod"]
     regular = REGULAR_DISTRICT[state["board"]]
-    earned = [0] * n
     at_board_inn = 0
     lodging = []
     for person, wishes in people:
@@ -1164,21 +1172,22 @@ def lodge(state: State) -> None:
             lodging.append([person, -1, -1, 0])
             continue
         room = free[0]
-        where = room[1]
-        room[2] -= 1
-        if not room[2]:
+        where = room[0]
+        room[1] -= 1
+        if not room[1]:
             free.pop(0)
         s = town[where]
         owner = s["owner"]
-        district = regular[where] or space_district(state, where)
         if owner == MASTER_BUILDER:
             pay = 0
         else:
-            pay = PLANS[s["card"]].income * income_mod.get(district, 1)
+            district = regular[where] or space_district(state, where)
+            pay = PLAN_BEDS[s["card"]][2]
+            if income_mod:  # most turns no event changes what a district earns
+                pay *= income_mod.get(district, 1)
             if district == "religious" and players[owner]["char"] == "abbess":
                 pay += 1
             players[owner]["silver"] += pay
-            earned[owner] += pay
         lodging.append([person, where, owner, pay])
     state["lodging"] = lodging
     if at_board_inn >= 3:
@@ -1189,6 +1198,10 @@ def lodge(state: State) -> None:
                     gain = at_board_inn // 3
                     news(state, f"{state['names'][s]} (Innkeeper) gained {gain} silver")
     if state["news"] is not None:
+        earned = [0] * n
+        for _, _, owner, pay in lodging:
+            if owner >= 0:
+                earned[owner] += pay
         news(state, "income: " + ", ".join(f"{state['names'][s]} {earned[s]}" for s in range(n)))
 
 
