@@ -111,11 +111,11 @@ class Nieuwstad(Game):
     def apply(self, state, seat, move, rng):
         return R.apply(state, seat, move)
 
-    def replay_move(self, state, seat, move, rng, narrate=True):
-        # A logged move was accepted by `apply` when it was appended: replaying it skips
-        # the checks that can only refuse it (verify_match still replays through `apply`).
-        # Not `narrate`: nobody reads its news, which are not written.
-        return R.play(state, seat, move, False, narrate)
+    # A logged move was accepted by `apply` when it was appended: replaying it skips the
+    # checks that can only refuse it (verify_match still replays through `apply`). Not
+    # `narrate`: nobody reads its news, which are not written. R.play takes replay_move's
+    # arguments (rng unused), so no method wraps it.
+    replay_move = staticmethod(R.play)
 
     def default_move(self, state, seat):
         return R.default_move(state, seat)

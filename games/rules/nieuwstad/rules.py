@@ -605,8 +605,10 @@ def take_forest(state, seat: int, cell: str, checked: bool = True) -> None:
     tile = forest.pop(cell)
     del forest[geo.partner[cell]]
     bonus = 0
-    if state["phase"] == "act" and privileged(state, seat):
-        bonus = privilege_count(state, seat)
+    if state["phase"] == "act":
+        act = state["act"]
+        if act["privilege"] and seat == act["chooser"]:  # privileged(), written out
+            bonus = privilege_count(state, seat)
     gains, got = forest_gains(tile, bonus)
     player = state["players"][seat]
     for good, amount in gains:
@@ -818,6 +820,19 @@ def check_build(
     return building, cells, facing
 
 
+def logged_build(state, move: dict) -> tuple[Building, list[str], str | None]:
+    """What `check_build` returns for a logged build (not `checked`), without the calls
+    that could only refuse it: the builds are most of a replay's moves."""
+    key = move["building"]
+    if key == "boat":
+        return BOAT, [], None
+    cells = B.sort_spaces(move["cells"])
+    facing = move.get("facing")
+    if B.geometry(state["board"]).area[cells[0]] == "country":
+        facing = None  # as check_place keeps it
+    return BUILDINGS[key], cells, facing
+
+
 def check_place(
     state, building: Building, cells, facing, checked: bool = True
 ) -> tuple[list[str], str | None]:
@@ -908,7 +923,10 @@ def check_discount(state, seat: int, building: Building, discount: str) -> None:
 
 
 def build(state, seat: int, move: dict, checked: bool = True) -> None:
-    building, cells, facing = check_build(state, seat, move, free=False, checked=checked)
+    if checked:
+        building, cells, facing = check_build(state, seat, move, free=False)
+    else:
+        building, cells, facing = logged_build(state, move)
     player = state["players"][seat]
     discount = move.get("discount", "")
     if checked:
@@ -1449,13 +1467,20 @@ def farmer_extras(state, seat: int) -> list[list[str]]:
     """The privilege's choices: an extra of something the player also produces."""
     if not privileged(state, seat):
         return [[]]
-    held = {b["kind"] for b in state["buildings"].values() if b["owner"] == seat}
+    grain = pasture = False
+    for b in state["buildings"].values():
+        if b["owner"] == seat:
+            kind = b["kind"]
+            if kind == "grainfield":
+                grain = True
+            elif kind == "pasture":
+                pasture = True
     kinds = []
     if boats_of(state, seat):
         kinds.append("fish")
-    if "grainfield" in held:
+    if grain:
         kinds.append("grain")
-    if "pasture" in held:
+    if pasture:
         kinds.append("livestock")
     if not kinds:
         return [[]]
@@ -1566,7 +1591,7 @@ def buy_cards(state, seat: int, count: int) -> None:
     player = state["players"][seat]
     if count not in (0, 1, 2):
         raise IllegalMove("Buy 0, 1 or 2 cards.")
-    price = {0: 0, 1: 1, 2: 3}[count]
+    price = (0, 1, 3)[count]
     if player["guilders"] < price:
         raise IllegalMove(f"{count} cards cost {price} guilders; you have {player['guilders']}.")
     if count > len(state["deck"]):
@@ -1857,9 +1882,8 @@ def viking_targets(state) -> tuple[int, list[str]]:
     """Boats, and city buildings by the water."""
     geo = B.geometry(state["board"])
     boats = sum(1 for s in state["boats"] if s is not None) + len(state["loose_boats"])
-    shore = [
-        bid for bid, b in state["buildings"].items() if any(c in geo.by_water for c in b["cells"])
-    ]
+    by_water = geo.by_water
+    shore = [bid for bid, b in state["buildings"].items() if not by_water.isdisjoint(b["cells"])]
     return boats, shore
 
 
@@ -2468,18 +2492,23 @@ def apply(state, seat: int, move: dict) -> dict:
         raise IllegalMove("It is not your turn.")
     news = state["news"]
     try:
-        return play(state, seat, move, True)
+        return play(state, seat, move, checked=True)
     except IllegalMove:
         state["news"] = news
         raise
 
 
-def play(state, seat: int, move: dict, checked: bool, narrate: bool = True) -> dict:
+def play(
+    state, seat: int, move: dict, _rng=None, narrate: bool = True, checked: bool = False
+) -> dict:
     """Make the move of the seat to act (see `apply`). Not `checked`: a move read back from
     the log, which `apply` accepted when it was appended; the checks that can only refuse a
     move (where a building may stand, a proposal's terms, ...) are skipped, and the state
     changes exactly as with them. Not `narrate`: a replayed move whose news nobody reads
-    (`Game.replay_move`); its narration is not written, and it leaves `news` empty."""
+    (`Game.replay_move`); its narration is not written, and it leaves `news` empty.
+    Its parameters are `Game.replay_move`'s (the rules draw nothing after the setup, so the
+    event's generator goes unused): it is the class's `replay_move` itself, as no wrapper
+    need run for every move a position is loaded with."""
     state["news"] = [] if narrate else None
     if state["pending"] is not None:
         answer_pending(state, seat, move, checked)
