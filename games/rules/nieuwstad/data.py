@@ -8,6 +8,7 @@ docs/rules/nieuwstad.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 # --- players and supplies -------------------------------------------------------------
 
@@ -310,5 +311,10 @@ VIKING_BURGHERS = 3
 
 def deck_for(players: int) -> list[str]:
     """Card keys for the player count, before shuffling [rulebook: remove marked cards]."""
+    return list(_deck(players))  # a list of its own: the setup shuffles it
+
+
+@cache
+def _deck(players: int) -> tuple[str, ...]:
     removed = {3: ("4",), 2: ("3", "4")}.get(players, ())
-    return [c.key for c in CARDS.values() for mark in c.copies if mark not in removed]
+    return tuple(c.key for c in CARDS.values() for mark in c.copies if mark not in removed)

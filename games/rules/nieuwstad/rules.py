@@ -66,17 +66,29 @@ def new_player(players: int) -> dict:
     return player
 
 
+# What a setup starts from, per player count: worked out once (every replay sets up).
+@cache
+def _forest_tiles(n: int) -> tuple[str, ...]:
+    tiles: list[str] = []
+    for kind, count in FOREST_TILES.items():
+        tiles += [kind] * (count - (FOREST_REMOVED_2P[kind] if n == 2 else 0))
+    return tuple(tiles)
+
+
+@cache
+def _supply(n: int) -> dict[str, int]:  # copied by setup, never changed
+    return {k: b.count - (REMOVED_2P.get(k, 0) if n == 2 else 0) for k, b in BUILDINGS.items()}
+
+
 def setup(names: list[str], options: dict, rng, ruleset: int = 1) -> dict:
     n = len(names)
     board = BOARDS["small" if n == 2 else "large"]
-    tiles = []
-    for kind, count in FOREST_TILES.items():
-        tiles += [kind] * (count - (FOREST_REMOVED_2P[kind] if n == 2 else 0))
+    tiles = list(_forest_tiles(n))
     rng.shuffle(tiles)
     forest = {}
     for (a, b), kind in zip(board.tiles, tiles, strict=False):  # 3 left over, unseen
         forest[a] = forest[b] = kind
-    supply = {k: b.count - (REMOVED_2P.get(k, 0) if n == 2 else 0) for k, b in BUILDINGS.items()}
+    supply = dict(_supply(n))
     deck = deck_for(n)
     rng.shuffle(deck)
     state = {
