@@ -410,7 +410,7 @@ def begin_phase(state, char: str, chooser: int, privilege: bool) -> None:
         "char": char,
         "chooser": chooser,
         "privilege": privilege,
-        "order": clockwise(state, chooser),
+        "order": list(CLOCKWISE[state["n"]][chooser]),  # clockwise(), written out
         "idx": 0,
         "part": "buy" if char == "bailiff" else "",
         "turn": {},
@@ -1420,14 +1420,19 @@ def propose_terms(state, seat: int, building: Building, move: dict, checked: boo
     else:
         split = named_terms(state, seat, move)
     state["act"]["proposed"].append(seat)
+    by_seat, waiting = {}, []  # one loop, no comprehension's frame: proposals are many at 4
+    for s, d in split.items():
+        by_seat[str(s)] = d
+        if s != seat:
+            waiting.append(s)
     state["pending"] = {
         "kind": "proposal",
         "by": seat,
         "building": building.key,
         "cells": cells,
         "facing": facing,
-        "split": {str(s): d for s, d in split.items()},
-        "waiting": [s for s in split if s != seat],
+        "split": by_seat,
+        "waiting": waiting,
         "answers": {},
         "offered_by": seat,
         "countered": [],
