@@ -1450,7 +1450,10 @@ def resolve_proposal(state) -> None:
     state["pending"] = None
     seat = pending["by"]
     building = BUILDINGS[pending["building"]]
-    declined = [int(s) for s, a in pending["answers"].items() if a != "accept"]
+    declined = []  # a loop, not a comprehension's frame: every proposal ends here
+    for s, a in pending["answers"].items():
+        if a != "accept":
+            declined.append(int(s))
     if declined:
         if state["news"] is not None:
             say(
@@ -1512,7 +1515,7 @@ def produce(state, seat: int, extras: list[str]) -> None:
     produce_all(state, {seat: extras})
 
 
-def produce_all(state, extras_of: dict[int, list[str]]) -> None:
+def produce_all(state, extras_of: dict[int, list[str] | tuple[()]]) -> None:
     """`produce` for each seat of `extras_of` (with its extras) in one pass over the
     buildings: a seat's fields and stock are its own, so each seat produces what it would
     alone; narrated seat by seat in the dict's order."""
@@ -1576,7 +1579,7 @@ def farm_unasked(state, act: dict) -> bool:
     order = act["order"]
     if farmer_extras(state, order[act["idx"]]) != [[]]:
         return False
-    produce_all(state, {seat: [] for seat in order[act["idx"] :]})
+    produce_all(state, dict.fromkeys(order[act["idx"] :], ()))  # no extras: read, never changed
     act["idx"] = len(order)
     act["turn"] = {}
     return True
@@ -1596,7 +1599,10 @@ def farm(state, seat: int, move: dict, checked: bool = True) -> None:
     # nothing, so they produce now, all in one pass over the buildings (see farm_unasked).
     act = state["act"]
     later = act["order"][act["idx"] + 1 :]
-    produce_all(state, {seat: sorted(extras), **{s: [] for s in later}})
+    extras_of = {seat: sorted(extras)}
+    for s in later:
+        extras_of[s] = ()  # no extras: read, never changed
+    produce_all(state, extras_of)
     act["idx"] = len(act["order"])
     act["turn"] = {}
 
