@@ -38,13 +38,12 @@ def main(argv: list[str] | None = None) -> dict:
 
         from bench.http import start_matches
         from games.engine import playout
-        from games.rows import statement_sql
 
-        # Every block below plays about seven times `moves` in all: enough matches for that
+        # Every block below plays about eight times `moves` in all: enough matches for that
         # at half a bot game's length each (a match's script ends with the match, and counts
         # a person's moves only).
         length = min(playout.play(game, game.min_players, seed=f"p{n}").moves for n in range(3))
-        needed = 4 + (7 * moves + 10) // max(1, length // 2)
+        needed = 4 + (9 * moves + 10) // max(1, length // 2)
         matches = start_matches(game, game.min_players, 2 if args.quick else needed)
         client = Client()
         sent = [0]
@@ -75,7 +74,7 @@ def main(argv: list[str] | None = None) -> dict:
             try:
                 return execute(sql, params, many, context)
             finally:
-                captured.append((time.perf_counter() - started, statement_sql(sql)))
+                captured.append((time.perf_counter() - started, sql))
 
         with connection.execute_wrapper(record):
             move()
@@ -102,7 +101,7 @@ def main(argv: list[str] | None = None) -> dict:
             piped: list[bool] = []
 
             def keep(execute, sql, params, many, context, statements=statements, piped=piped):
-                statements.append(statement_sql(sql))
+                statements.append(sql)
                 raw = connection.connection  # PostgreSQL: a statement sent in a pipeline
                 piped.append(bool(getattr(getattr(raw, "pgconn", None), "pipeline_status", 0)))
                 return execute(sql, params, many, context)
@@ -134,24 +133,30 @@ def main(argv: list[str] | None = None) -> dict:
         POSITIONS.enabled = True
         off, on = (spent[c] / max(1, count[c]) for c in (False, True))
 
-        # The writes' pipeline (games.rows.one_round_trip) off and on, the same way: CPU of
-        # this process and of its PostgreSQL backend, which the round trips cost both.
+        # The writes' pipeline (games.rows.one_round_trip) and the prepared statements
+        # (games.rows._cursor) off and on, the same way: CPU of this process and of its
+        # PostgreSQL backend, which the round trips and the parsing cost both.
         from django.conf import settings
 
-        piped_cpu = {False: [0.0, 0.0], True: [0.0, 0.0]}
-        piped_count = {False: 0, True: 0}
-        for _ in range(2 if args.quick else 6):
-            for pipeline in (False, True):
-                settings.DATABASE_PIPELINE = pipeline
-                cpu, pg_cpu = time.process_time(), cpu_seconds(backend)
-                piped_count[pipeline] += sum(move() for _ in range(max(1, moves // 6)))
-                piped_cpu[pipeline][0] += time.process_time() - cpu
-                piped_cpu[pipeline][1] += cpu_seconds(backend) - pg_cpu
-        settings.DATABASE_PIPELINE = True
-        piped = {
-            p: [1e3 * spent / max(1, piped_count[p]) for spent in piped_cpu[p]]
-            for p in (False, True)
-        }
+        def off_and_on(setting: str) -> tuple[dict[bool, list[float]], int]:
+            spent = {False: [0.0, 0.0], True: [0.0, 0.0]}
+            moved = {False: 0, True: 0}
+            for _ in range(2 if args.quick else 6):
+                for on in (False, True):
+                    setattr(settings, setting, on)
+                    cpu, pg_cpu = time.process_time(), cpu_seconds(backend)
+                    moved[on] += sum(move() for _ in range(max(1, moves // 6)))
+                    spent[on][0] += time.process_time() - cpu
+                    spent[on][1] += cpu_seconds(backend) - pg_cpu
+            setattr(settings, setting, True)
+            per_move = {on: [1e3 * t / max(1, moved[on]) for t in spent[on]] for on in spent}
+            return per_move, moved[True]
+
+        piped, piped_count = off_and_on("DATABASE_PIPELINE")
+        prepared, prepared_count = off_and_on("DATABASE_PREPARED_STATEMENTS")
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_prepared_statements")
+            prepared_now = cursor.fetchone()[0]
         # CPU time, not wall time: waiting on PostgreSQL and a busy box's other processes
         # are left out, so the shares say where this process's own work goes.
         profiler = cProfile.Profile(time.process_time)
@@ -213,7 +218,13 @@ def main(argv: list[str] | None = None) -> dict:
         f"(off ÷ on = {off / on:.2f}, alternating blocks of {count[True]} moves each).\n\n"
         f"The writes' pipeline off: CPU per move {piped[False][0]:.2f} ms here, "
         f"{piped[False][1]:.2f} ms in PostgreSQL; on: {piped[True][0]:.2f} ms and "
-        f"{piped[True][1]:.2f} ms (alternating blocks, {piped_count[True]} moves each way).\n\n"
+        f"{piped[True][1]:.2f} ms (alternating blocks, {piped_count} moves each way).\n\n"
+        f"Prepared statements off (SQL with its parameters quoted in): CPU per move "
+        f"{prepared[False][0]:.2f} ms here, {prepared[False][1]:.2f} ms in PostgreSQL; on "
+        f"(prepared once per connection, parameters bound on the server): "
+        f"{prepared[True][0]:.2f} ms and {prepared[True][1]:.2f} ms (alternating blocks, "
+        f"{prepared_count} moves each way); {prepared_now} statements prepared on the "
+        "connection at the end.\n\n"
         "The SQL of one move:\n\n"
         f"{sql}\n\ncProfile (CPU time) of {profiled} moves; the project's functions by "
         "cumulative time:\n\n"
@@ -229,6 +240,8 @@ def main(argv: list[str] | None = None) -> dict:
         "queries_per_move": queries_per_move,
         "queries_by_kind": kinds,
         "pipeline_cpu_ms": {"off": piped[False], "on": piped[True]},
+        "prepared_cpu_ms": {"off": prepared[False], "on": prepared[True]},
+        "prepared_on_connection": prepared_now,
         "cache_off_s": off,
         "cache_on_s": on,
     }

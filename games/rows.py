@@ -7,17 +7,15 @@ them (docs/benchmarks.md, "A move over HTTP"): the lock with the seats and their
 `_meta`, and rows become instances through `Model.from_db` with the converters the ORM would
 apply, so a new field needs no change here.
 
-On PostgreSQL each statement is PREPAREd once per connection and then EXECUTEd (`_execute`).
+On PostgreSQL each statement is prepared once per connection, its parameters bound on the
+server (`_cursor`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
-from weakref import WeakKeyDictionary
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -38,69 +36,65 @@ def _database():
 #
 # PostgreSQL parses and plans every statement it is sent. For the lock with the seats and
 # their people (four tables, about 80 columns) that is most of its cost: 0.49 ms of backend
-# CPU a time as SQL, 0.18 ms as EXECUTE of the same statement prepared (docs/benchmarks.md).
-# So each statement here is PREPAREd on a connection the first time that connection sends it
-# (a statement of its own, not counted among a move's queries: it is sent once per
-# connection), then EXECUTEd with the parameters. A PREPARE outlives the transaction it was
-# sent in, rolled back or not, and dies with its connection: the names prepared are kept per
-# connection object. Statements of many shapes (a bulk update of n seats) stop being
-# prepared at MAX_PREPARED a connection.
-
-MAX_PREPARED = 200
-_prepared: WeakKeyDictionary[Any, set[str]] = WeakKeyDictionary()  # connection: names
-_statements: dict[str, str] = {}  # name: the SQL it stands for
+# CPU a time as SQL, 0.18 ms prepared (docs/benchmarks.md). So on PostgreSQL the statements
+# here go through a cursor that binds parameters on the server and has psycopg prepare each
+# statement the first time a connection sends it. psycopg keeps the names per connection (up
+# to its `prepared_max`), and forgets them all on a rollback (DEALLOCATE ALL: what was rolled
+# back may have changed a table they read), so a refused move costs the next one a PREPARE.
+# Bound on the server, the parameters travel beside the statement: Django's own cursors quote
+# each one into the SQL text. Against SQL PREPARE and EXECUTE sent through Django's cursor,
+# the lock's transaction cost 20-25% less CPU here and 15% less in PostgreSQL
+# (docs/benchmarks.md, "What profiling changed").
 
 
-def _execute(cursor, sql: str, params: Sequence[Any]) -> None:
-    database = cursor.db
+def _cursor(database):
+    """A cursor for the statements here, wrapped as Django wraps its own (execute wrappers,
+    query logging, Django's errors): on PostgreSQL one that prepares what it sends, unless
+    DATABASE_PREPARED_STATEMENTS is off (a proxy that shares server sessions)."""
     if database.vendor != "postgresql" or not settings.DATABASE_PREPARED_STATEMENTS:
-        cursor.execute(sql, params)
-        return
-    name = _statement_name(sql)
+        return database.cursor()
+    database.close_if_health_check_failed()
+    database.ensure_connection()
     raw = database.connection
-    prepared = _prepared.setdefault(raw, set())
-    if name not in prepared:
-        if len(prepared) >= MAX_PREPARED:
-            cursor.execute(sql, params)
-            return
-        answered_later = getattr(database, _ANSWERED_LATER, None)
-        if answered_later is not None:
-            # In a pipeline a PREPARE's failure, or its being skipped after another
-            # statement failed, shows only as the block ends: this time the SQL goes as it
-            # is, and it is prepared once the pipeline has gone through.
-            cursor.execute(sql, params)
-            answered_later.append(lambda: _prepare(database, name, sql, len(params)))
-            return
-        _prepare(database, name, sql, len(params))
-    if params:
-        cursor.execute(f"EXECUTE {name}({', '.join(['%s'] * len(params))})", params)
-    else:
-        cursor.execute(f"EXECUTE {name}")
+    if raw.prepare_threshold is None:
+        # Django turns psycopg's preparing off on every connection it opens. Back on, psycopg
+        # prepares what this cursor asks it to; Django's own cursors bind on the client and
+        # never prepare, and nothing else is sent often enough to reach this threshold.
+        raw.prepare_threshold = PREPARE_UNASKED_AFTER
+    with database.wrap_database_errors:
+        return database._prepare_cursor(_preparing_cursor_class()(raw))
 
 
-def _prepare(database, name: str, sql: str, count: int) -> None:
-    prepared = _prepared.setdefault(database.connection, set())
-    if name in prepared:  # the same statement twice in one pipeline
-        return
-    numbered = iter(range(1, count + 1))
-    with database.wrap_database_errors:  # Django's errors, as for any other statement
-        database.connection.execute(
-            f"PREPARE {name} AS " + re.sub("%s", lambda _: f"${next(numbered)}", sql)
-        )
-    prepared.add(name)
+PREPARE_UNASKED_AFTER = 1_000_000
 
 
-def _statement_name(sql: str) -> str:
-    name = "pbm_" + hashlib.sha1(sql.encode(), usedforsecurity=False).hexdigest()[:20]
-    _statements[name] = sql
-    return name
+class SentStatement(NamedTuple):
+    """What Django's query log reads of a prepared statement sent: its SQL, placeholders in."""
+
+    query: bytes
+    params: None = None
 
 
-def statement_sql(sent: str) -> str:
-    """The SQL a statement sent to the database stands for: a prepared one's own text, for
-    logs, benchmarks and tests that read what a move sent."""
-    match = re.match(r"EXECUTE (pbm_[0-9a-f]+)\b", sent)
-    return _statements.get(match.group(1), sent) if match else sent
+_PREPARING_CURSOR: list[type] = []
+
+
+def _preparing_cursor_class() -> type:
+    """Django's server-binding cursor for psycopg, preparing every statement it executes
+    (made on first use: the class exists only where psycopg is installed)."""
+    if not _PREPARING_CURSOR:
+        from django.db.backends.postgresql.base import ServerBindingCursor
+
+        class PreparingCursor(ServerBindingCursor):
+            def execute(self, query, params=None, *, prepare=None, binary=None):
+                super().execute(query, params, prepare=prepare is not False, binary=binary)
+                if self._query is None:
+                    # psycopg keeps no query for a prepared statement; Django's query log
+                    # (tests, DEBUG) reads the statement from it.
+                    self._query = SentStatement(query.encode())
+                return self
+
+        _PREPARING_CURSOR.append(PreparingCursor)
+    return _PREPARING_CURSOR[0]
 
 
 @contextmanager
@@ -234,8 +228,8 @@ def update_rows(instances: Iterable[Model], fields: Sequence[str]) -> None:
         f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)} "
         f"WHERE {quote(pk.column)} IN ({', '.join(['%s'] * len(keys))})"
     )
-    with connection.cursor() as cursor:
-        _execute(cursor, sql, params + keys)
+    with _cursor(connection) as cursor:
+        cursor.execute(sql, params + keys)
 
 
 def insert_rows(instances: Sequence[Model], *, on_conflict_keep: str | None = None) -> None:
@@ -264,9 +258,9 @@ def insert_rows(instances: Sequence[Model], *, on_conflict_keep: str | None = No
         column = quote(meta.get_field(on_conflict_keep).column)
         sql += f" ON CONFLICT ({column}) DO UPDATE SET {column} = EXCLUDED.{column}"
     sql += f" RETURNING {quote(meta.pk.column)}"
-    cursor = connection.cursor()
+    cursor = _cursor(connection)
     try:
-        _execute(cursor, sql, params)
+        cursor.execute(sql, params)
     except BaseException:
         cursor.close()
         raise
@@ -338,8 +332,8 @@ def seats_with_people(match_id: int, *, lock: bool = False) -> list:
         _SEATS_WITH_PEOPLE[key] = (sql, (tables, tuple(extra)))
     sql, (tables, extra_names) = _SEATS_WITH_PEOPLE[key]
     seat_t, match_t, user_t, prefs_t, prefs_rel = tables
-    with connection.cursor() as cursor:
-        _execute(cursor, sql, [match_id])
+    with _cursor(connection) as cursor:
+        cursor.execute(sql, [match_id])
         found = cursor.fetchall()
     seats, the_match = [], None
     match_field = seat_t.model._meta.get_field("match")

@@ -18,7 +18,6 @@ from django.utils import timezone
 from games import services
 from games.api import api_token
 from games.models import Move
-from games.rows import statement_sql
 from games.selectors import load_state
 from notifications.models import Vacation
 from tests.factories import two_player_match
@@ -57,14 +56,12 @@ class Counted:
     def _note(self, execute, sql, params, many, context):
         raw = connection.connection
         if connection.vendor == "postgresql" and raw.pgconn.pipeline_status:
-            self.piped.append(statement_sql(sql))
+            self.piped.append(sql)
         return execute(sql, params, many, context)
 
     @property
     def sql(self) -> list[str]:
-        # A prepared statement is read as the SQL it stands for (games.rows.statement_sql).
-        sent = [q["sql"] for q in self.capture if not q["sql"].startswith(TRANSACTION_CONTROL)]
-        return [statement_sql(q) for q in sent]
+        return [q["sql"] for q in self.capture if not q["sql"].startswith(TRANSACTION_CONTROL)]
 
     def __len__(self) -> int:
         return len(self.sql)

@@ -5,7 +5,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import services
-from games.rows import statement_sql
 from games.selectors import load_state
 from notifications.models import Kind, Notification
 
@@ -28,7 +27,7 @@ def test_preferences_and_vacations_are_read_once_per_move(match, anna, ben):
     with CaptureQueriesContext(connection) as queries:
         result = _play(match, ben)  # ends the trick: both seats are asked again
     assert result.ok
-    sql = [statement_sql(q["sql"]) for q in queries]  # a prepared statement as its SQL
+    sql = [q["sql"] for q in queries]
     prefs = [q for q in sql if "notifications_preferences" in q]
     vacations = [q for q in sql if 'FROM "notifications_vacation"' in q]
     assert len(prefs) == 1, prefs
