@@ -58,10 +58,13 @@ def _cursor(database):
     raw = database.connection
     if raw.prepare_threshold is None:
         # Django turns psycopg's preparing off on every connection it opens. Back on, psycopg
-        # prepares what this cursor asks it to; Django's own cursors bind on the client and
-        # never prepare, and nothing else is sent often enough to reach this threshold.
+        # prepares what this cursor asks it to. Django's own cursors bind on the client and
+        # are never prepared; their statements only pass through psycopg's count of what
+        # is sent (a few µs each), and a rollback to a savepoint among them makes psycopg
+        # forget what it prepared, as a rollback does.
         raw.prepare_threshold = PREPARE_UNASKED_AFTER
     with database.wrap_database_errors:
+        # Django's own step from a driver's cursor to its wrapper (query log, wrappers).
         return database._prepare_cursor(_preparing_cursor_class()(raw))
 
 
