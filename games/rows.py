@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from typing import Any, NamedTuple
 
 from django.conf import settings
@@ -78,26 +79,22 @@ class SentStatement(NamedTuple):
     params: None = None
 
 
-_PREPARING_CURSOR: list[type] = []
-
-
+@cache
 def _preparing_cursor_class() -> type:
     """Django's server-binding cursor for psycopg, preparing every statement it executes
     (made on first use: the class exists only where psycopg is installed)."""
-    if not _PREPARING_CURSOR:
-        from django.db.backends.postgresql.base import ServerBindingCursor
+    from django.db.backends.postgresql.base import ServerBindingCursor
 
-        class PreparingCursor(ServerBindingCursor):
-            def execute(self, query, params=None, *, prepare=None, binary=None):
-                super().execute(query, params, prepare=prepare is not False, binary=binary)
-                if self._query is None:
-                    # psycopg keeps no query for a prepared statement; Django's query log
-                    # (tests, DEBUG) reads the statement from it.
-                    self._query = SentStatement(query.encode())
-                return self
+    class PreparingCursor(ServerBindingCursor):
+        def execute(self, query, params=None, *, prepare=None, binary=None):
+            super().execute(query, params, prepare=prepare is not False, binary=binary)
+            if self._query is None:
+                # psycopg keeps no query for a prepared statement; Django's query log
+                # (tests, DEBUG) reads the statement from it.
+                self._query = SentStatement(query.encode())
+            return self
 
-        _PREPARING_CURSOR.append(PreparingCursor)
-    return _PREPARING_CURSOR[0]
+    return PreparingCursor
 
 
 @contextmanager
