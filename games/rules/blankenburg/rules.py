@@ -78,7 +78,8 @@ def is_v2(state: State) -> bool:
 
 # For each player count (up to six), the seats clockwise from each start, SEAT_ORDER[n][start],
 # and the seats after each seat in that order, SEATS_AFTER[n][first][seat]: built once, asked
-# for nearly every move (indexing tuples costs less than a cached function's call).
+# for nearly every move (indexing tuples costs less than a cached function's call; the steps
+# that hand the turn on index them directly, not through the two helpers below).
 SEAT_ORDER = tuple(
     tuple(tuple((start + i) % n for i in range(n)) for start in range(n)) for n in range(7)
 )
@@ -542,7 +543,7 @@ def end_bidding(state: State) -> None:
 
 def start_building(state: State) -> None:
     state["phase"] = "build"
-    next_builder(state, turn_order(state))
+    next_builder(state, SEAT_ORDER[state["n"]][state["first"]])
 
 
 def next_builder(state: State, candidates: tuple[int, ...]) -> None:
@@ -559,7 +560,7 @@ def next_builder(state: State, candidates: tuple[int, ...]) -> None:
 
 
 def finish_builder(state: State) -> None:
-    next_builder(state, after_in_turn_order(state, state["cur"]))
+    next_builder(state, SEATS_AFTER[state["n"]][state["first"]][state["cur"]])
 
 
 def payment(state: State, seat: int, plan_id: int) -> dict[str, int] | None:
@@ -1164,18 +1165,20 @@ def lodge(state: State) -> None:
     lodging = []
     for person, wishes in people:
         for wanted in wishes:
-            free = beds.get(wanted)
-            if free:
+            if wanted in beds:  # a name leaves `beds` when its last bed is taken
                 break
         else:
             at_board_inn += 1
             lodging.append([person, -1, -1, 0])
             continue
+        free = beds[wanted]
         room = free[0]
         where = room[0]
         room[1] -= 1
         if not room[1]:
             free.pop(0)
+            if not free:
+                del beds[wanted]
         s = town[where]
         owner = s["owner"]
         if owner == MASTER_BUILDER:
@@ -1210,7 +1213,7 @@ def lodge(state: State) -> None:
 
 def start_market(state: State) -> None:
     state["phase"] = "plans"
-    next_plan_buyer(state, turn_order(state))
+    next_plan_buyer(state, SEAT_ORDER[state["n"]][state["first"]])
 
 
 def can_buy_plan(state: State, seat: int) -> bool:
@@ -1235,16 +1238,21 @@ def may_be_asked_for_plans(state: State, seat: int) -> bool:
 
 
 def next_plan_buyer(state: State, candidates: tuple[int, ...]) -> None:
-    for seat in candidates:
-        if may_be_asked_for_plans(state, seat):
-            state["cur"] = seat
+    if is_v2(state):  # as may_be_asked_for_plans, whose answer is then the same for all
+        if candidates and (state["basic_deck"] or state["grand_deck"]):
+            state["cur"] = candidates[0]
             return
+    else:
+        for seat in candidates:
+            if can_buy_plan(state, seat):
+                state["cur"] = seat
+                return
     start_resources(state, 1)
 
 
 def after_plan_buyer(state: State) -> None:
     state["phase"] = "plans"
-    next_plan_buyer(state, after_in_turn_order(state, state["cur"]))
+    next_plan_buyer(state, SEATS_AFTER[state["n"]][state["first"]][state["cur"]])
 
 
 def buy_plan(state: State, seat: int, deck: str, discards: list[int]) -> None:
@@ -1310,7 +1318,7 @@ def pass_plans(state: State, seat: int) -> None:
 def start_resources(state: State, round_: int) -> None:
     state["phase"] = "resources"
     state["round"] = round_
-    next_trader(state, turn_order(state))
+    next_trader(state, SEAT_ORDER[state["n"]][state["first"]])
 
 
 def can_trade(state: State, seat: int, silver: int | None = None) -> bool:
@@ -1353,7 +1361,7 @@ def next_trader(state: State, candidates: tuple[int, ...]) -> None:
 
 
 def after_trader(state: State) -> None:
-    next_trader(state, after_in_turn_order(state, state["cur"]))
+    next_trader(state, SEATS_AFTER[state["n"]][state["first"]][state["cur"]])
 
 
 def buy_price(state: State, seat: int) -> int:
