@@ -58,6 +58,13 @@ from .data import (
 
 
 def new_player(players: int) -> dict:
+    player = dict(_new_player(players))  # the keys in the template's order
+    player["hand"] = []  # a list of its own
+    return player
+
+
+@cache
+def _new_player(players: int) -> dict:  # copied by new_player, never changed
     player = {"guilders": START_GUILDERS, "points": 0, "hand": [], "knowledge": False}
     for good in GOODS:
         player[good] = 0
@@ -209,10 +216,13 @@ def built(state, kind: str) -> bool:
 def house_counts(state) -> list[int]:
     """Per seat: own Houses + 2 x own Manor houses (income and rent)."""
     counts = [0] * state["n"]
-    for b in state["buildings"].values():
+    for b in state["buildings"].values():  # every round: the kind tested once
         kind = b["kind"]
-        if (kind == "house" or kind == "manor") and b["owner"] is not None:
-            counts[b["owner"]] += 1 if kind == "house" else 2
+        if kind == "house":
+            if b["owner"] is not None:
+                counts[b["owner"]] += 1
+        elif kind == "manor" and b["owner"] is not None:
+            counts[b["owner"]] += 2
     return counts
 
 
@@ -909,8 +919,11 @@ def where(cells: list[str], facing) -> str:
     return text
 
 
-def build_start(state, seat: int, move: dict) -> None:
-    building, cells, facing = check_build(state, seat, move, free=True)
+def build_start(state, seat: int, move: dict, checked: bool = True) -> None:
+    if checked:
+        building, cells, facing = check_build(state, seat, move, free=True)
+    else:  # a logged starting building: the place was checked when it was made
+        building, cells, facing = logged_build(state, move)
     place(state, seat, building, cells, facing)
     if state["news"] is not None:
         say(state, f"{name(state, seat)} placed a starting {building.name} {where(cells, facing)}.")
@@ -1508,6 +1521,20 @@ def farmer_extras(state, seat: int) -> list[list[str]]:
     return [list(c) for c in combinations_with_replacement(kinds, k)]
 
 
+def farmer_has_extra(state, seat: int) -> bool:
+    """farmer_extras(...) != [[]]: the seat is the privileged chooser and produces something
+    (a Boat first: no search of the buildings)."""
+    if not privileged(state, seat):
+        return False
+    if state["boats"].count(seat) or state["loose_boats"].count(seat):  # boats_of()
+        return True
+    for b in state["buildings"].values():
+        kind = b["kind"]
+        if (kind == "grainfield" or kind == "pasture") and b["owner"] == seat:
+            return True
+    return False
+
+
 def produce(state, seat: int, extras: list[str]) -> None:
     """[rulebook Farmer], read in its order: grain and livestock go onto the empty fields;
     tokens placed in an earlier turn come off into stock, so a field yields every other
@@ -1522,19 +1549,23 @@ def produce_all(state, extras_of: dict[int, list[str] | tuple[()]]) -> None:
     players = state["players"]
     resow = ruleset(state) < 2 or bool(state["options"].get("resow"))
     # Per seat: what came into stock (fish first, as the history tells it), fields sown.
-    received = {seat: {"fish": 0, "grain": 0, "livestock": 0} for seat in extras_of}
-    sown = dict.fromkeys(extras_of, 0)
-    planted: dict[int, list[dict]] = {seat: [] for seat in extras_of}
+    received: dict[int, dict[str, int]] = {}
+    sown: dict[int, int] = {}
+    planted: dict[int, list[dict]] = {}
+    for seat in extras_of:  # a loop, not comprehensions' frames
+        received[seat] = {"fish": 0, "grain": 0, "livestock": 0}
+        sown[seat] = 0
+        planted[seat] = []
     for b in state["buildings"].values():
-        seat = b["owner"]
-        if seat not in extras_of:  # another's, or the city's (None)
-            continue
-        kind = b["kind"]
+        kind = b["kind"]  # most buildings are no field: the kind is tested first
         if kind == "grainfield":
             good = "grain"
         elif kind == "pasture":
             good = "livestock"
         else:
+            continue
+        seat = b["owner"]
+        if seat not in extras_of:  # another's
             continue
         harvest = b["crop"]
         if harvest > 0:  # placed in an earlier turn: into stock
@@ -1545,10 +1576,11 @@ def produce_all(state, extras_of: dict[int, list[str] | tuple[()]]) -> None:
             b["crop"] = 1
             planted[seat].append(b)
             sown[seat] += 1
+    boats, loose_boats = state["boats"], state["loose_boats"]
     for seat, extras in extras_of.items():
         player = players[seat]
         got = received[seat]
-        fish = boats_of(state, seat)
+        fish = boats.count(seat) + loose_boats.count(seat)  # boats_of(), written out
         player["fish"] += fish
         got["fish"] = fish
         for good in extras:
@@ -1577,7 +1609,7 @@ def farm_unasked(state, act: dict) -> bool:
     choose (only a privileged chooser, the first in order, may), each produces, all in one
     pass over the buildings, and their turns are over; False when the actor must choose."""
     order = act["order"]
-    if farmer_extras(state, order[act["idx"]]) != [[]]:
+    if farmer_has_extra(state, order[act["idx"]]):
         return False
     produce_all(state, dict.fromkeys(order[act["idx"] :], ()))  # no extras: read, never changed
     act["idx"] = len(order)
@@ -2551,7 +2583,7 @@ def play(
         elif phase == "opening_building":
             if move.get("type") != "build":
                 raise IllegalMove("Place your starting building: a House, a Grain field or a Boat.")
-            build_start(state, seat, move)
+            build_start(state, seat, move, checked)
         else:
             raise AssertionError(f"no moves in phase {phase}")
     advance(state)
