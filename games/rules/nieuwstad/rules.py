@@ -340,12 +340,13 @@ def advance(state) -> None:
             act = state["act"]
             order = act["order"]
             idx = act["idx"]
-            if act["char"] == "farmer":  # its actors who choose nothing produce at once
+            char = act["char"]
+            if char == "farmer":  # its actors who choose nothing produce at once
                 if idx < len(order) and not farm_unasked(state, act):
                     return
                 idx = len(order)
             while idx < len(order):  # skipping an actor asks nobody
-                if not skip_actor(state, act, order[idx]):
+                if not skip_actor(state, act, char, order[idx]):
                     return
                 idx += 1
                 act["idx"] = idx
@@ -380,9 +381,9 @@ def advance(state) -> None:
             raise AssertionError(f"unknown phase {phase}")
 
 
-def skip_actor(state, act: dict, seat: int) -> bool:
-    """Actors who cannot act are skipped [rulebook Course of play]; automatic actions run."""
-    char = act["char"]
+def skip_actor(state, act: dict, char: str, seat: int) -> bool:
+    """Actors who cannot act are skipped [rulebook Course of play]; automatic actions run.
+    `char`: act["char"], which the caller has read."""
     if char == "builder":
         return state["players"][seat]["light"] == 0 and not can_propose_any(state, seat)
     if char == "merchant":
@@ -470,8 +471,14 @@ def game_ends(state) -> bool:
     Game], or the round limit [design] is reached."""
     if state["round"] >= ROUND_LIMIT:
         return True
-    for seat in range(state["n"]):
-        if total_points(state, seat) >= END_POINTS:
+    # Asked every round: total_points's first case (no card in hand, no City Gate built)
+    # read here without a call per seat.
+    no_gate = state["supply"]["citygate"] >= BUILDINGS["citygate"].count
+    for seat, player in enumerate(state["players"]):
+        if no_gate and not player["hand"]:
+            if player["points"] >= END_POINTS:
+                return True
+        elif total_points(state, seat) >= END_POINTS:
             return True
     return False
 
@@ -484,7 +491,11 @@ def end_round(state) -> None:
         finish_game(state)
         return
     if unplayed_copies(state, "incometax") > 0:
-        holders = [s for s in clockwise(state, state["start"]) if state["players"][s]["hand"]]
+        players = state["players"]
+        holders = []  # a loop over CLOCKWISE, no list copied nor comprehension's frame
+        for s in CLOCKWISE[state["n"]][state["start"]]:
+            if players[s]["hand"]:
+                holders.append(s)
         if holders:
             state["pending"] = {"kind": "tax", "waiting": holders, "answers": {}}
             return
