@@ -445,12 +445,13 @@ def begin_phase(state, char: str, chooser: int, privilege: bool) -> None:
 
 def finish_phase(state) -> None:
     act = state["act"]
-    if act["char"] == "bailiff" and act["part"] == "buy":
+    char = act["char"]
+    if char == "bailiff" and act["part"] == "buy":
         act["part"] = "play"
         act["idx"] = 0
         act["turn"] = {}
         return
-    if act["char"] == "merchant":
+    if char == "merchant":
         state["slots"] = {}  # [rulebook] tokens leave the Market and stalls
     state["phase"] = "choose"
     state["act"] = None
@@ -2451,12 +2452,12 @@ def choose(state, seat: int, move: dict, checked: bool = True) -> None:
                 f"{name(state, seat)} chose the Count and repeated the "
                 f"{CHARACTER_NAMES[repeat]} (no privilege).",
             )
-        begin_phase(state, repeat, seat, privilege=False)
+        begin_phase(state, repeat, seat, False)  # no privilege
         return
     state["chosen"].append(char)
     if state["news"] is not None:
         say(state, f"{name(state, seat)} chose the {CHARACTER_NAMES[char]}.")
-    begin_phase(state, char, seat, privilege=True)
+    begin_phase(state, char, seat, True)  # the privilege (positional: a cheaper call)
 
 
 def choose_moves(state) -> list[dict]:
