@@ -79,7 +79,7 @@ def is_v2(state: State) -> bool:
 # For each player count (up to six), the seats clockwise from each start, SEAT_ORDER[n][start],
 # and the seats after each seat in that order, SEATS_AFTER[n][first][seat]: built once, asked
 # for nearly every move (indexing tuples costs less than a cached function's call; the steps
-# that hand the turn on index them directly, not through the two helpers below).
+# that hand the turn on index them directly).
 SEAT_ORDER = tuple(
     tuple(tuple((start + i) % n for i in range(n)) for start in range(n)) for n in range(7)
 )
@@ -91,11 +91,6 @@ SEATS_AFTER = tuple(
 
 def turn_order(state: State) -> tuple[int, ...]:
     return SEAT_ORDER[state["n"]][state["first"]]
-
-
-def after_in_turn_order(state: State, seat: int) -> tuple[int, ...]:
-    """The seats that come after `seat` this turn."""
-    return SEATS_AFTER[state["n"]][state["first"]][seat]
 
 
 def char_of(state: State, seat: int) -> str:
@@ -1229,16 +1224,11 @@ def plan_price(state: State, seat: int, deck: str) -> int:
     return PLAN_PRICE[deck]
 
 
-def may_be_asked_for_plans(state: State, seat: int) -> bool:
-    """Version 2 asks everyone while a plan deck holds a card, whatever their purse: skipping
-    those who cannot pay would tell the table who holds less than the price."""
-    if is_v2(state):
-        return bool(state["basic_deck"] or state["grand_deck"])
-    return can_buy_plan(state, seat)
-
-
 def next_plan_buyer(state: State, candidates: tuple[int, ...]) -> None:
-    if is_v2(state):  # as may_be_asked_for_plans, whose answer is then the same for all
+    """The first candidate who may be asked to buy a plan. Version 2 asks everyone while a
+    plan deck holds a card, whatever their purse: skipping those who cannot pay would tell
+    the table who holds less than the price (so the first candidate, or no one)."""
+    if is_v2(state):
         if candidates and (state["basic_deck"] or state["grand_deck"]):
             state["cur"] = candidates[0]
             return
