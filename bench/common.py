@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from games import speedups
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 BENCH_DATABASE_URL = os.environ.get(
@@ -63,6 +65,10 @@ def machine() -> dict[str, Any]:
         "memory": memory,
         "python": platform.python_version(),
         "load_average": [round(x, 2) for x in os.getloadavg()],
+        # Whether the rules ran compiled (games/speedups.py) and which generator the seeds
+        # select: the figures depend on both.
+        "rules": sorted(set(speedups.status().values())),
+        "seeds": "legacy (Mersenne Twister)" if bench_seed("") == "" else "hash stream",
     }
 
 
@@ -97,6 +103,14 @@ def bare_reducer(stored: list[tuple]) -> dict:
         move = json.loads(text)
         counts[(seat, move.get("type"))] = counts.get((seat, move.get("type")), 0) + 1
     return counts
+
+
+def bench_seed(name: str) -> str:
+    """A match seed as new matches draw from (`games.engine.rng.HASH_STREAM`); with
+    BENCH_LEGACY_SEEDS=1, as matches made before it (the Mersenne Twister)."""
+    from games.engine.rng import HASH_STREAM
+
+    return name if os.environ.get("BENCH_LEGACY_SEEDS") == "1" else HASH_STREAM + name
 
 
 def us(seconds: float) -> str:

@@ -34,7 +34,7 @@ import time
 import urllib.error
 import urllib.request
 
-from bench.common import RESULTS, ROOT, games, report, table
+from bench.common import RESULTS, ROOT, bench_seed, games, report, table
 from bench.db import bench_database
 
 LUA = ROOT / "bench" / "wrk" / "pbm.lua"
@@ -215,7 +215,9 @@ def users(count: int, prefix: str) -> list:
 def asked_per_match(game, players: int) -> float:
     from games.engine import playout
 
-    runs = [playout.play(game, players, seed=f"bench-http-estimate:{n}") for n in range(3)]
+    runs = [
+        playout.play(game, players, seed=bench_seed(f"bench-http-estimate:{n}")) for n in range(3)
+    ]
     return sum(r.asked for r in runs) / len(runs)
 
 
@@ -240,7 +242,10 @@ def start_matches(game, players: int, count: int) -> list[dict]:
     out = []
     for n in range(count):
         match = services.create_match(
-            creator=people[0], game_slug=game.slug, players=players, seed=f"bench-http:{n}"
+            creator=people[0],
+            game_slug=game.slug,
+            players=players,
+            seed=bench_seed(f"bench-http:{n}"),
         )
         for user in people[1:]:
             services.join_match(match_id=match.pk, user=user)

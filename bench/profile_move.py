@@ -17,7 +17,7 @@ import os
 import pstats
 import time
 
-from bench.common import ROOT, games, report, table
+from bench.common import ROOT, bench_seed, games, report, table
 from bench.db import bench_database
 
 
@@ -42,7 +42,9 @@ def main(argv: list[str] | None = None) -> dict:
         # Every block below plays about eight times `moves` in all: enough matches for that
         # at half a bot game's length each (a match's script ends with the match, and counts
         # a person's moves only).
-        length = min(playout.play(game, game.min_players, seed=f"p{n}").moves for n in range(3))
+        length = min(
+            playout.play(game, game.min_players, seed=bench_seed(f"p{n}")).moves for n in range(3)
+        )
         needed = 4 + (9 * moves + 10) // max(1, length // 2)
         matches = start_matches(game, game.min_players, 2 if args.quick else needed)
         client = Client()

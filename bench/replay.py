@@ -28,7 +28,17 @@ import os
 import pstats
 import time
 
-from bench.common import ROOT, bare_reducer, game_sizes, median, repeat, report, table, us
+from bench.common import (
+    ROOT,
+    bare_reducer,
+    bench_seed,
+    game_sizes,
+    median,
+    repeat,
+    report,
+    table,
+    us,
+)
 from games.engine import GENESIS, canonical_json, chain_digest, playout
 from games.replay import LoggedMove, apply_logged, initial_state, replay_rows
 
@@ -79,7 +89,9 @@ def load_with_snapshot(game, game_log, rows, kept: dict[int, str], upto: int):
 
 def measure(game, players: int, *, matches: int, seconds: float) -> dict:
     names = playout.player_names(players)
-    logs = [playout.play(game, players, seed=f"bench-replay:{n}") for n in range(matches)]
+    logs = [
+        playout.play(game, players, seed=bench_seed(f"bench-replay:{n}")) for n in range(matches)
+    ]
     all_rows = [stored(g) for g in logs]
     moves = sum(g.moves for g in logs)
     for g, rows in zip(logs, all_rows):  # the replay must reproduce the playout
@@ -145,7 +157,9 @@ def measure(game, players: int, *, matches: int, seconds: float) -> dict:
 def profile(game, players: int, *, seconds: float, top: int = 8) -> str:
     """cProfile's top functions (own time) while replaying bot games: what `apply` costs."""
     names = playout.player_names(players)
-    logs = [playout.play(game, players, seed=f"bench-replay-profile:{n}") for n in range(3)]
+    logs = [
+        playout.play(game, players, seed=bench_seed(f"bench-replay-profile:{n}")) for n in range(3)
+    ]
     all_rows = [stored(g) for g in logs]
     profiler = cProfile.Profile()
     started = time.perf_counter()

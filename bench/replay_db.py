@@ -25,7 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from bench.common import bare_reducer, game_sizes, median, repeat, report, table, us
+from bench.common import bare_reducer, bench_seed, game_sizes, median, repeat, report, table, us
 from bench.db import bench_database
 
 
@@ -71,7 +71,7 @@ def measure(game, players: int, *, matches: int, seconds: float) -> dict:
             game_slug=game.slug,
             players=players,
             bots=players,
-            seed=f"bench-replay-db:{players}:{n}",
+            seed=bench_seed(f"bench-replay-db:{players}:{n}"),
         )
         for n in range(matches)
     ]

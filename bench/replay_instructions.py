@@ -25,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.common import ROOT, bare_reducer, game_sizes, games, report, table
+from bench.common import ROOT, bare_reducer, bench_seed, game_sizes, games, report, table
 from bench.replay import stored
 from games.engine import get_game, playout
 from games.replay import initial_state, replay_rows
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> dict:
             names = playout.player_names(players)
             kept, moves = [], 0
             for n in range(matches):
-                log = playout.play(game, players, seed=f"count-{players}-{n}")
+                log = playout.play(game, players, seed=bench_seed(f"count-{players}-{n}"))
                 kept.append((names, log.options, log.seed, stored(log)))
                 moves += len(log.log)
             path = Path(folder) / f"{game.slug}-{players}.pickle"

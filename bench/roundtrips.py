@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 
-from bench.common import game_sizes, report, table
+from bench.common import bench_seed, game_sizes, report, table
 from games.engine import event_rng, playout
 
 
@@ -25,7 +25,7 @@ def measure(game, players: int, *, matches: int) -> dict:
     decisions = forced = asked = single = single_to_hide = same_seat_again = 0
     answers = []
     for n in range(matches):
-        log = playout.play(game, players, seed=f"bench-roundtrips:{n}")
+        log = playout.play(game, players, seed=bench_seed(f"bench-roundtrips:{n}"))
         decisions += log.moves
         forced += log.forced
         asked += log.asked

@@ -16,7 +16,7 @@ import io
 import pstats
 import time
 
-from bench.common import ROOT, game_sizes, report, table, us
+from bench.common import ROOT, bench_seed, game_sizes, report, table, us
 from games.engine import playout
 
 
@@ -24,7 +24,7 @@ def measure(game, players: int, *, seconds: float, at_least: int) -> dict:
     played = moves = 0
     started = time.perf_counter()
     while played < at_least or time.perf_counter() - started < seconds:
-        moves += playout.play(game, players, seed=f"bench-throughput:{played}").moves
+        moves += playout.play(game, players, seed=bench_seed(f"bench-throughput:{played}")).moves
         played += 1
     elapsed = time.perf_counter() - started
     return {
@@ -44,7 +44,7 @@ def profile(game, players: int, *, seconds: float, top: int = 10) -> str:
     started = time.perf_counter()
     profiler.enable()
     while games < 1 or time.perf_counter() - started < seconds:
-        playout.play(game, players, seed=f"bench-profile:{games}")
+        playout.play(game, players, seed=bench_seed(f"bench-profile:{games}"))
         games += 1
     profiler.disable()
     out = io.StringIO()

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine import GENESIS, Game, State, chain_digest, copy_state, event_rng
-from games.engine.rng import EventRng
 
 # Log entries whose payload is a move for the rules; resignations and system events leave
 # the game state as it was (who plays a seat is the platform's business, not the rules').
@@ -70,7 +69,7 @@ def replay_rows(game: Game, state: State, rows: Sequence[Sequence[Any]], seed: s
         return _replay_with_takebacks(replay_move, state, rows, seed)
     # No takeback: the moves before the narrated one in a loop kept short (it is most of a
     # load's time beside the rules), one event generator moved from move to move.
-    rng = EventRng(seed, 0)
+    rng = event_rng(seed, 0)
     for row in rows[:narrated]:
         if row[2] in APPLIED_KINDS:
             rng.seq = row[0]
@@ -105,7 +104,7 @@ def _replay_with_takebacks(replay_move, state: State, rows, seed: str) -> State:
         seq, seat, kind, payload = row[0], row[1], row[2], row[3]
         kept = copy_state(state) if index < last and rows[index + 1][2] == TAKEBACK else None
         if kind in APPLIED_KINDS:
-            state = replay_move(state, seat, payload, EventRng(seed, seq), narrate[index])
+            state = replay_move(state, seat, payload, event_rng(seed, seq), narrate[index])
         elif kind == TAKEBACK:
             if before is None:
                 raise NeedsEarlierPosition(seq)

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from games.engine.rng import EventRng
+from games.engine.rng import HASH_STREAM, EventRng, StreamRng, event_rng, new_seed
 
 
 def reference(seed: str, seq: int) -> random.Random:
@@ -64,3 +64,96 @@ def test_an_empty_choice_or_range_is_refused():
         rng.choice([])
     with pytest.raises(ValueError):
         rng.randrange(0)
+
+
+# --- the hash stream (seeds made since HASH_STREAM) -----------------------------------------
+
+
+def stream_bits(seed: str, seq: int, count: int) -> int:
+    """The first `count` bits of an event's stream, worked out from its definition: block 0
+    is D = SHA-256(seed:seq), block i is SHA-256(D || i, 8 bytes big-endian), each read as a
+    little-endian number, the blocks laid end to end from the lowest bit."""
+    digest = hashlib.sha256(f"{seed}:{seq}".encode()).digest()
+    blocks = [digest] + [
+        hashlib.sha256(digest + i.to_bytes(8, "big")).digest() for i in range(1, count // 256 + 2)
+    ]
+    stream = sum(int.from_bytes(b, "little") << (256 * i) for i, b in enumerate(blocks))
+    return stream & ((1 << count) - 1)
+
+
+def draw_below(take, n):
+    """`random.Random._randbelow` over a stream of bits."""
+    k = n.bit_length()
+    while (r := take(k)) >= n:
+        pass
+    return r
+
+
+class Bits:
+    def __init__(self, value):
+        self.value = value
+
+    def take(self, k):
+        taken = self.value & ((1 << k) - 1)
+        self.value >>= k
+        return taken
+
+
+def test_new_seeds_draw_from_the_hash_stream():
+    seed = new_seed()
+    assert seed.startswith(HASH_STREAM)
+    assert isinstance(event_rng(seed, 1), StreamRng)
+    assert isinstance(event_rng("f3a9c1d2e4b5a6978877665544332211", 1), EventRng)
+
+
+@pytest.mark.parametrize("seq", [0, 1, 7, 250])
+def test_the_stream_is_sha256_in_counter_mode(seq):
+    seed = HASH_STREAM + "f3a9c1d2e4b5a6978877665544332211"
+    rng = StreamRng(seed, seq)
+    widths = [3, 128, 1, 64, 200, 7, 300, 0, 53]  # crosses several block edges
+    drawn = [rng.getrandbits(k) for k in widths]
+    bits = Bits(stream_bits(seed, seq, sum(widths)))
+    assert drawn == [bits.take(k) for k in widths]
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 6, 17, 40, 64, 65, 100, 300])
+def test_shuffle_choice_and_randrange_draw_as_random_random_does_over_the_stream(size):
+    seed = HASH_STREAM + "pinned"
+    rng = StreamRng(seed, 3)
+    deck = list(range(size))
+    rng.shuffle(deck)
+    picked = rng.choice(deck)
+    below = rng.randrange(size)
+    bits = Bits(stream_bits(seed, 3, 8 * 4096))
+    expected = list(range(size))
+    for i in range(size - 1, 0, -1):  # Fisher-Yates from the end, as random.shuffle
+        j = draw_below(bits.take, i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert deck == expected
+    assert picked == expected[draw_below(bits.take, size)]
+    assert below == draw_below(bits.take, size)
+
+
+def test_the_stream_draws_are_frozen():
+    """What logs made since HASH_STREAM hold: pinned, so no change can move them."""
+    rng = StreamRng(HASH_STREAM + "pinned", 3)
+    deck = list(range(10))
+    rng.shuffle(deck)
+    assert deck == [2, 5, 9, 3, 4, 8, 1, 7, 0, 6]
+    assert [rng.choice("abcdef") for _ in range(6)] == ["a", "a", "c", "f", "c", "e"]
+    assert rng.randrange(1000) == 317
+
+
+def test_the_stream_moves_from_event_to_event_and_says_whether_it_drew():
+    moved = StreamRng(HASH_STREAM + "seed", 0)
+    for seq in (1, 2, 5, 9):
+        moved.seq = seq
+        assert not moved.drawn
+        fresh = StreamRng(HASH_STREAM + "seed", seq)
+        assert [moved.randrange(97) for _ in range(5)] == [fresh.randrange(97) for _ in range(5)]
+        assert moved.drawn
+    assert 0 <= moved.random() < 1
+    with pytest.raises(IndexError):
+        moved.choice([])
+    with pytest.raises(ValueError):
+        moved.randrange(0)

@@ -1,0 +1,135 @@
+"""Building the compiled rules modules (`games/speedups.py` says why and how they load).
+
+    uv run python -m games.compile_rules
+
+The test suite builds what is missing before it starts (tests/conftest.py), `manage.py serve`
+and `bench/run_all.sh` too; a deployment runs it once after installing.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from games.speedups import (
+    COMPILED,
+    LIBRARY_SUFFIX,
+    build_dir,
+    enabled,
+    extension_file,
+    is_built,
+    source_path,
+)
+
+
+def compilable_source(source: bytes) -> str:
+    """The module without its annotations (see the module's docstring)."""
+    import ast
+
+    class StripAnnotations(ast.NodeTransformer):
+        def visit_FunctionDef(self, node):
+            self.generic_visit(node)
+            if not any(getattr(d, "id", None) == "property" for d in node.decorator_list):
+                node.returns = None  # mypyc needs a property's, and checks only that
+            args = node.args
+            for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+                if arg is not None:
+                    arg.annotation = None
+            return node
+
+        visit_AsyncFunctionDef = visit_FunctionDef
+
+        def visit_ClassDef(self, node):
+            # A class's own annotations may be its fields (a dataclass): kept; its methods'
+            # are stripped.
+            node.body = [
+                self.visit(item) if isinstance(item, ast.FunctionDef) else item
+                for item in node.body
+            ]
+            return node
+
+        def visit_AnnAssign(self, node):
+            if node.value is None:
+                return None
+            return ast.copy_location(ast.Assign(targets=[node.target], value=node.value), node)
+
+    return ast.unparse(ast.fix_missing_locations(StripAnnotations().visit(ast.parse(source))))
+
+
+def build_module(module: str) -> Path:
+    """Compile one module (in a scratch folder) and move its extensions into its build
+    folder; returns that folder."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    source = source_path(module).read_bytes()
+    target = build_dir(module, source)
+    if is_built(module):
+        return target
+    parts = module.split(".")
+    with tempfile.TemporaryDirectory(prefix="pbm-mypyc-") as scratch:
+        work = Path(scratch)
+        for depth in range(1, len(parts)):
+            package = work.joinpath(*parts[:depth])
+            package.mkdir(exist_ok=True)
+            (package / "__init__.py").touch()
+        file = work.joinpath(*parts).with_suffix(".py")
+        file.write_text(compilable_source(source))
+        # Imports are not followed: every name from another module is a plain object, so
+        # nothing is checked or specialised against a type the source does not promise.
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mypyc",
+                "--ignore-missing-imports",
+                "--follow-imports=skip",
+                str(file.relative_to(work)),
+            ],
+            cwd=work,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"mypyc could not build {module}:\n{done.stdout}\n{done.stderr}")
+        staged = work / "staged"
+        staged.mkdir()
+        last = parts[-1]
+        for name in (last, last + LIBRARY_SUFFIX):
+            shutil.copy2(extension_file(file.parent, name), extension_file(staged, name))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.replace(staged, target)  # whole or not at all: a reader never sees half
+        except OSError:
+            if not is_built(module):  # another build won the race; anything else is real
+                raise
+    return target
+
+
+def build(modules: tuple[str, ...] = COMPILED) -> list[str]:
+    """Build every module of `modules` that has no build for its current source, two at a
+    time; returns the ones built."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    missing = [m for m in modules if not is_built(m)]
+    with ThreadPoolExecutor(max_workers=max(1, min(len(missing), os.cpu_count() or 1))) as pool:
+        list(pool.map(build_module, missing))
+    return missing
+
+
+def ensure_built() -> str:
+    """Build what is missing; a machine that cannot compile runs the rules as plain Python
+    (the same results, slower), so this reports rather than fails."""
+    if not enabled():
+        return "compiled rules turned off (PBM_COMPILED_RULES=0)"
+    try:
+        built = build()
+    except (RuntimeError, OSError, ImportError) as error:
+        return f"compiled rules not built, the rules run as plain Python: {error}"
+    return f"compiled rules: built {', '.join(built)}" if built else "compiled rules: up to date"
+
+
+if __name__ == "__main__":
+    print("built: " + (", ".join(build()) or "nothing, every build is up to date"))

@@ -1,0 +1,157 @@
+"""The compiled rules (games/speedups.py): used when built from the exact source, never
+otherwise, and the same games either way."""
+
+import importlib.machinery
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games import speedups
+from games.compile_rules import compilable_source
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Plays bot games with every game's rules and prints, per game, a digest of every position
+# (through `apply`, checked, and through the replay a load runs) and of every menu.
+PLAY_EVERY_GAME = """
+import hashlib, json, sys
+import tests.sealed_cards
+from games.engine import available_games, canonical_json, event_rng, playout
+from games.replay import initial_state, replay_rows
+from games import speedups
+
+out = {"status": sorted(set(speedups.status().values()))}
+for game in available_games():
+    if game.slug == "sealed-cards":
+        continue
+    h = hashlib.sha256()
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in [f"h1:same-{players}-{n}" for n in range(3)] + [f"legacy-{players}"]:
+            log = playout.play(game, players, seed=seed)
+            names = playout.player_names(players)
+            state = initial_state(game, names, log.options, seed)
+            for seq, (seat, move, _) in enumerate(log.log, start=1):
+                for s in range(players):
+                    h.update(json.dumps(game.legal_moves(state, s), sort_keys=True).encode())
+                state = game.apply(state, seat, move, event_rng(seed, seq))
+                h.update(canonical_json(state).encode())
+            rows = [(seq, seat, "move", m) for seq, (seat, m, _) in enumerate(log.log, 1)]
+            start = initial_state(game, names, log.options, seed)
+            h.update(canonical_json(replay_rows(game, start, rows, seed)).encode())
+            h.update(json.dumps(log.digests).encode())
+    out[game.slug] = h.hexdigest()
+print(json.dumps(out))
+"""
+
+
+def play_every_game(compiled: bool) -> dict:
+    env = {**os.environ, "PBM_COMPILED_RULES": "1" if compiled else "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", PLAY_EVERY_GAME],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def a_compiler() -> bool:
+    return any(shutil.which(cc) for cc in ("cc", "gcc", "clang"))
+
+
+@pytest.mark.skipif(not a_compiler(), reason="no C compiler: the rules run as plain Python")
+def test_the_rules_run_compiled_where_they_can_be_built():
+    """tests/conftest.py builds them: a build that broke must not pass unseen."""
+    assert speedups.is_built("games.rules.blankenburg.rules")
+    assert set(speedups.status().values()) == {"compiled"}
+
+
+@pytest.mark.skipif(not a_compiler(), reason="no C compiler: the rules run as plain Python")
+def test_compiled_and_plain_rules_play_the_same_games():
+    compiled, plain = play_every_game(True), play_every_game(False)
+    assert compiled.pop("status") == ["compiled"]
+    assert plain.pop("status") == ["source"]
+    assert set(compiled) == {"blankenburg", "nieuwstad", "new-england"}
+    assert compiled == plain
+
+
+def test_an_edited_module_is_never_loaded_from_an_older_build(tmp_path, monkeypatch):
+    module = "games.rules.new_england.moves"
+    package = [str(ROOT / "games/rules/new_england")]
+    finder = speedups.CompiledRulesFinder()
+    source = speedups.source_path(module)
+    spec = finder.find_spec(module, package)
+    if speedups.is_built(module):
+        assert spec is not None and spec.origin.endswith(importlib.machinery.EXTENSION_SUFFIXES[0])
+        assert str(speedups.build_root()) in spec.origin
+    else:
+        assert spec is None
+
+    edited = tmp_path / "moves.py"
+    edited.write_text(source.read_text() + "\n# one more line\n")
+    real_find_spec = importlib.machinery.PathFinder.find_spec
+
+    def find_edited(name, path=None, target=None):
+        found = real_find_spec(name, path, target)
+        if name == module:
+            found.origin = str(edited)
+        return found
+
+    monkeypatch.setattr(importlib.machinery.PathFinder, "find_spec", find_edited)
+    assert finder.find_spec(module, package) is None  # the .py, as written, is imported
+    assert finder.find_spec(module + speedups.LIBRARY_SUFFIX, package) is None
+
+
+def test_the_build_key_follows_the_source_and_the_switch_turns_the_finder_off(monkeypatch):
+    source = speedups.source_path("games.rules.blankenburg.rules").read_bytes()
+    assert speedups.build_key(source) == speedups.build_key(source)
+    assert speedups.build_key(source) != speedups.build_key(source + b"\n")
+    monkeypatch.setenv("PBM_COMPILED_RULES", "0")
+    finder = speedups.CompiledRulesFinder()
+    assert finder.find_spec("games.rules.blankenburg.rules", None) is None
+
+
+def test_no_build_is_written_into_the_source_tree():
+    """Python prefers an extension beside a .py to the .py: none may be there."""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    assert not [p for p in (ROOT / "games").rglob("*") if p.name.endswith(suffixes)]
+
+
+def test_the_compiled_copy_has_no_annotations_but_keeps_a_classs_fields():
+    source = b"""
+from dataclasses import dataclass
+
+def pay(state: dict, seat: int, amount: int = 0) -> None:
+    paid: dict[str, int] = {}
+    later: int
+    return None
+
+@dataclass
+class Card:
+    name: str
+    cost: int = 0
+
+    def price(self, extra: int) -> int:
+        return self.cost + extra
+
+    @property
+    def label(self) -> str:
+        return self.name
+"""
+    stripped = compilable_source(source)
+    assert "def pay(state, seat, amount=0):" in stripped
+    assert "paid = {}" in stripped and "later" not in stripped
+    assert "name: str" in stripped and "cost: int = 0" in stripped
+    assert "def price(self, extra):" in stripped
+    assert "def label(self) -> str:" in stripped  # mypyc needs a property's type
+    namespace: dict = {}
+    exec(compile(stripped, "stripped", "exec"), namespace)
+    assert namespace["Card"]("inn", 2).price(1) == 3
