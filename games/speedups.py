@@ -2,7 +2,7 @@
 
 Why: replaying a log is mostly small Python steps (dict reads, calls, comparisons) in the
 rules modules; mypyc turns each module into a C extension that does the same steps without
-the interpreter's dispatch (docs/benchmarks.md: a replay's rules part costs about half).
+the interpreter's dispatch (docs/benchmarks.md: the rules' part of a replay 27-43% less).
 
 How it stays correct:
 - The source is the truth. A build is keyed by SHA-256 of the module's source (and the
