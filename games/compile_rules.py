@@ -105,7 +105,18 @@ def build_module(module: str) -> Path:
         except OSError:
             if not is_built(module):  # another build won the race; anything else is real
                 raise
+    prune_older_builds(module, keep=target)
     return target
+
+
+def prune_older_builds(module: str, keep: Path) -> None:
+    """Remove the module's builds of other sources (each edit leaves one behind). A process
+    still running an older source has its build loaded already, or imports the .py."""
+    import shutil
+
+    for folder in keep.parent.iterdir():
+        if folder != keep and folder.is_dir():
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def build(modules: tuple[str, ...] = COMPILED) -> list[str]:

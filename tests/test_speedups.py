@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from games import speedups
-from games.compile_rules import compilable_source
+from games.compile_rules import build_module, compilable_source, prune_older_builds
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -155,3 +155,44 @@ class Card:
     namespace: dict = {}
     exec(compile(stripped, "stripped", "exec"), namespace)
     assert namespace["Card"]("inn", 2).price(1) == 3
+
+
+def test_a_new_build_removes_the_module_s_older_ones(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBM_COMPILED_DIR", str(tmp_path))
+    module = "games.rules.new_england.rules"
+    current = speedups.build_dir(module, speedups.source_path(module).read_bytes())
+    older = current.parent / "0123456789abcdef01234567"
+    other_module = tmp_path / "games.rules.nieuwstad.rules" / "0123456789abcdef01234567"
+    for folder in (current, older, other_module):
+        folder.mkdir(parents=True)
+        (folder / "x.so").write_bytes(b"")
+    prune_older_builds(module, keep=current)
+    assert current.exists() and other_module.exists()
+    assert not older.exists()
+
+
+@pytest.mark.skipif(not a_compiler(), reason="no C compiler: the rules run as plain Python")
+def test_a_build_is_found_for_its_source_and_loads_as_an_extension(tmp_path, monkeypatch):
+    """The whole path, into an empty build folder: compile, find, import under its own name
+    in a fresh interpreter, and draw as the plain module does."""
+    monkeypatch.setenv("PBM_COMPILED_DIR", str(tmp_path))
+    module = "games.engine.stream"
+    assert not speedups.is_built(module)
+    folder = build_module(module)
+    assert speedups.is_built(module)
+    assert folder.parent == tmp_path / module
+    draw = (
+        "from games.engine.stream import StreamRng; import games.engine.stream as m; "
+        "r = StreamRng('h1:x', 5); d = list(range(50)); r.shuffle(d); "
+        "print(m.__file__.endswith('.py'), d, r.randrange(1000))"
+    )
+    runs = {}
+    for switch in ("1", "0"):
+        env = {**os.environ, "PBM_COMPILED_DIR": str(tmp_path), "PBM_COMPILED_RULES": switch}
+        done = subprocess.run(
+            [sys.executable, "-c", draw], cwd=ROOT, env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        runs[switch] = done.stdout.split(" ", 1)
+    assert runs["1"][0] == "False" and runs["0"][0] == "True"  # the build, then the .py
+    assert runs["1"][1] == runs["0"][1]
