@@ -196,3 +196,16 @@ def test_a_build_is_found_for_its_source_and_loads_as_an_extension(tmp_path, mon
         runs[switch] = done.stdout.split(" ", 1)
     assert runs["1"][0] == "False" and runs["0"][0] == "True"  # the build, then the .py
     assert runs["1"][1] == runs["0"][1]
+
+
+def test_the_deploy_check_warns_when_the_rules_run_as_plain_python(monkeypatch):
+    from games.apps import rules_compiled
+
+    monkeypatch.setattr(speedups, "status", lambda: {"games.rules.nieuwstad.rules": "source"})
+    (warning,) = rules_compiled(None)
+    assert warning.id == "games.W001" and "games.rules.nieuwstad.rules" in warning.msg
+    monkeypatch.setattr(speedups, "status", lambda: {"games.rules.nieuwstad.rules": "compiled"})
+    assert rules_compiled(None) == []
+    monkeypatch.setattr(speedups, "status", lambda: {"games.rules.nieuwstad.rules": "source"})
+    monkeypatch.setenv("PBM_COMPILED_RULES", "0")  # turned off on purpose: nothing to say
+    assert rules_compiled(None) == []
