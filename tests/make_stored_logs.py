@@ -23,6 +23,7 @@ from django.core.management import call_command  # noqa: E402
 import tests.sealed_cards  # noqa: E402,F401
 from games import services  # noqa: E402
 from games.engine import available_games  # noqa: E402
+from games.engine.rng import HASH_STREAM  # noqa: E402
 from games.selectors import export_match  # noqa: E402
 
 OUT = Path(__file__).parent / "fixtures" / "logs"
@@ -36,19 +37,21 @@ def main() -> None:
         if only and game.slug not in only:
             continue
         for players in range(game.min_players, game.max_players + 1):
-            path = OUT / f"{game.slug}-v{game.version}-{players}p.json"
-            if path.exists():
-                continue
-            match = services.create_match(
-                creator=None,
-                game_slug=game.slug,
-                players=players,
-                bots=players,
-                seed=f"stored-{game.slug}-{players}",
-            )
-            match.refresh_from_db()
-            path.write_text(json.dumps(export_match(match), indent=1, sort_keys=True) + "\n")
-            print(f"wrote {path.name}: {match.head_seq} moves")
+            # Both event generators: seeds as matches made before HASH_STREAM had (the
+            # Mersenne Twister) and as matches made since have (the SHA-256 stream).
+            for kind, seed in (
+                ("", f"stored-{game.slug}-{players}"),
+                ("-stream", f"{HASH_STREAM}stored-{game.slug}-{players}"),
+            ):
+                path = OUT / f"{game.slug}-v{game.version}-{players}p{kind}.json"
+                if path.exists():
+                    continue
+                match = services.create_match(
+                    creator=None, game_slug=game.slug, players=players, bots=players, seed=seed
+                )
+                match.refresh_from_db()
+                path.write_text(json.dumps(export_match(match), indent=1, sort_keys=True) + "\n")
+                print(f"wrote {path.name}: {match.head_seq} moves")
 
 
 if __name__ == "__main__":
