@@ -24,37 +24,61 @@ from games.speedups import (
 
 
 def compilable_source(source: bytes) -> str:
-    """The module without its annotations (see the module's docstring)."""
+    """The module without its annotations (see games/speedups.py), every line where it was:
+    each annotation is blanked out in place (a bare `x: T` becomes `pass`), so a traceback
+    from the compiled module names the source's own lines. Kept: a class's own annotations
+    (they may be a dataclass's fields) and a property's return type (mypyc needs it)."""
     import ast
 
-    class StripAnnotations(ast.NodeTransformer):
-        def visit_FunctionDef(self, node):
-            self.generic_visit(node)
-            if not any(getattr(d, "id", None) == "property" for d in node.decorator_list):
-                node.returns = None  # mypyc needs a property's, and checks only that
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    text = bytearray(source)
+
+    def offset(line: int, col: int) -> int:  # the AST's columns count UTF-8 bytes
+        return starts[line - 1] + col
+
+    def blank(start: int, end: int) -> None:
+        """Spaces for the bytes of [start, end), its line breaks kept: each ends in a
+        backslash, so what the annotation's brackets held together stays one line."""
+        for i in range(start, end):
+            if text[i] not in b"\r\n":
+                text[i] = 0x20
+            elif i > start and text[i - 1] not in b"\r\n":
+                text[i - 1] = 0x5C  # "\\"
+
+    class_fields = {
+        id(item)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+        for item in node.body
+        if isinstance(item, ast.AnnAssign)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             args = node.args
             for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
-                if arg is not None:
-                    arg.annotation = None
-            return node
-
-        visit_AsyncFunctionDef = visit_FunctionDef
-
-        def visit_ClassDef(self, node):
-            # A class's own annotations may be its fields (a dataclass): kept; its methods'
-            # are stripped.
-            node.body = [
-                self.visit(item) if isinstance(item, ast.FunctionDef) else item
-                for item in node.body
-            ]
-            return node
-
-        def visit_AnnAssign(self, node):
-            if node.value is None:
-                return None
-            return ast.copy_location(ast.Assign(targets=[node.target], value=node.value), node)
-
-    return ast.unparse(ast.fix_missing_locations(StripAnnotations().visit(ast.parse(source))))
+                if arg is not None and arg.annotation is not None:
+                    name_end = offset(arg.lineno, arg.col_offset) + len(arg.arg.encode())
+                    ann = arg.annotation
+                    blank(name_end, offset(ann.end_lineno, ann.end_col_offset))
+            is_property = any(getattr(d, "id", None) == "property" for d in node.decorator_list)
+            if node.returns is not None and not is_property:
+                ann = node.returns
+                arrow = text.rindex(b"->", 0, offset(ann.lineno, ann.col_offset))
+                blank(arrow, offset(ann.end_lineno, ann.end_col_offset))
+        elif isinstance(node, ast.AnnAssign) and id(node) not in class_fields:
+            target, ann = node.target, node.annotation
+            if node.value is not None:
+                target_end = offset(target.end_lineno, target.end_col_offset)
+                blank(target_end, offset(ann.end_lineno, ann.end_col_offset))
+            else:
+                start = offset(node.lineno, node.col_offset)
+                blank(start, offset(node.end_lineno, node.end_col_offset))
+                text[start : start + 4] = b"pass"
+    return text.decode()
 
 
 def build_module(module: str) -> Path:

@@ -10,9 +10,10 @@ How it stays correct:
   when the `.py` beside it hashes the same. An edited rules module runs as plain Python until
   it is built again; no build is ever written next to the source, where Python would prefer
   it to the `.py`.
-- Annotations are stripped from the copy that is compiled. mypyc would check them at run
-  time (a TypeError where the rules raise IllegalMove for a malformed move); without them
-  every value is a plain Python object, as under CPython.
+- Annotations are blanked out of the copy that is compiled, every line where it was (so a
+  traceback names the source's lines). mypyc would check them at run time (a TypeError where
+  the rules raise IllegalMove for a malformed move); without them every value is a plain
+  Python object, as under CPython.
 - `PBM_COMPILED_RULES=0` turns the finder off (`tests/test_speedups.py` plays the same games
   both ways and compares every position).
 
@@ -42,7 +43,7 @@ COMPILED = (
 # after it with this suffix.
 LIBRARY_SUFFIX = "__mypyc"
 # Changed whenever `compilable_source` or the mypyc command changes: older builds go unused.
-RECIPE = "3"
+RECIPE = "4"
 ROOT = Path(__file__).resolve().parent.parent
 
 
