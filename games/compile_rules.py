@@ -144,8 +144,8 @@ def prune_older_builds(module: str, keep: Path) -> None:
 
 
 def build(modules: tuple[str, ...] = COMPILED) -> list[str]:
-    """Build every module of `modules` that has no build for its current source, two at a
-    time; returns the ones built."""
+    """Build every module of `modules` that has no build for its current source, as many at
+    a time as there are cores; returns the ones built."""
     from concurrent.futures import ThreadPoolExecutor
 
     missing = [m for m in modules if not is_built(m)]

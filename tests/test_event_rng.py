@@ -70,12 +70,11 @@ def test_an_empty_choice_or_range_is_refused():
 
 
 def stream_bits(seed: str, seq: int, count: int) -> int:
-    """The first `count` bits of an event's stream, worked out from its definition: block 0
-    is D = SHA-256(seed:seq), block i is SHA-256(D || i, 8 bytes big-endian), each read as a
-    little-endian number, the blocks laid end to end from the lowest bit."""
-    digest = hashlib.sha256(f"{seed}:{seq}".encode()).digest()
-    blocks = [digest] + [
-        hashlib.sha256(digest + i.to_bytes(8, "big")).digest() for i in range(1, count // 256 + 2)
+    """The first `count` bits of an event's stream, worked out from its definition: block i
+    (from 0) is SHA-256(seed:seq:i), each read as a little-endian number, the blocks laid end
+    to end from the lowest bit."""
+    blocks = [
+        hashlib.sha256(f"{seed}:{seq}:{i}".encode()).digest() for i in range(count // 256 + 2)
     ]
     stream = sum(int.from_bytes(b, "little") << (256 * i) for i, b in enumerate(blocks))
     return stream & ((1 << count) - 1)
@@ -139,9 +138,9 @@ def test_the_stream_draws_are_frozen():
     rng = StreamRng(HASH_STREAM + "pinned", 3)
     deck = list(range(10))
     rng.shuffle(deck)
-    assert deck == [2, 5, 9, 3, 4, 8, 1, 7, 0, 6]
-    assert [rng.choice("abcdef") for _ in range(6)] == ["a", "a", "c", "f", "c", "e"]
-    assert rng.randrange(1000) == 317
+    assert deck == [5, 7, 0, 9, 1, 8, 3, 6, 2, 4]
+    assert [rng.choice("abcdef") for _ in range(6)] == ["d", "f", "c", "b", "e", "f"]
+    assert rng.randrange(1000) == 836
 
 
 def test_the_stream_moves_from_event_to_event_and_says_whether_it_drew():
@@ -157,3 +156,17 @@ def test_the_stream_moves_from_event_to_event_and_says_whether_it_drew():
         moved.choice([])
     with pytest.raises(ValueError):
         moved.randrange(0)
+
+
+def test_a_shown_draw_tells_nothing_of_the_event_s_next_block():
+    """Blankenburg shows raw drawn bits (a bid's salt, revealed with the bids): the next block
+    must not follow from a block drawn (it would, were block i+1 a hash of block i or of a
+    digest among the draws)."""
+    seed = HASH_STREAM + "secret"
+    rng = StreamRng(seed, 4)
+    first = rng.getrandbits(256).to_bytes(32, "little")
+    second = rng.getrandbits(256).to_bytes(32, "little")
+    assert first == hashlib.sha256(f"{seed}:4:0".encode()).digest()
+    assert second == hashlib.sha256(f"{seed}:4:1".encode()).digest()
+    assert hashlib.sha256(f"{seed}:4".encode()).digest() not in (first, second)
+    assert second not in (hashlib.sha256(first).digest(), hashlib.sha256(first + b"1").digest())

@@ -11,10 +11,12 @@ import hashlib
 
 class StreamRng:
     """The generator of every match made since HASH_STREAM: the draws of the event at seq n
-    are SHA-256 in counter mode. Block 0 is D = SHA-256(seed ":" n) itself, block i is
-    SHA-256(D || i as 8 bytes, big-endian); each block is read as a little-endian number and
-    its bits are used from the lowest up, so `getrandbits(k)` takes the next k bits of the
-    stream. Anyone holding the revealed seed can recompute every draw. The same interface as
+    are SHA-256 in counter mode: block i (from 0) is SHA-256(seed ":" n ":" i, i in
+    decimal); each block is read as a little-endian number and its bits are used from the
+    lowest up, so `getrandbits(k)` takes the next k bits of the stream. Each block hashes the
+    secret seed, so a draw a rule shows (Blankenburg's bid salts are raw bits) tells nothing
+    of the event's other draws. Anyone holding the revealed seed can
+    recompute every draw. The same interface as
     EventRng (a replay moves it from event to event by setting `seq`), and the same draws
     over `getrandbits`: `choice`, `randrange` and `shuffle` reject as `random.Random` does."""
 
@@ -24,12 +26,10 @@ class StreamRng:
         self._stream_seq: int | None = None
 
     def _start(self) -> None:
-        material = hashlib.sha256(f"{self._seed}:{self.seq}".encode()).digest()
-        self._material = material
-        self._block = 0
-        self._pool = int.from_bytes(material, "little")
-        self._bits = 256
         self._stream_seq = self.seq
+        self._block = -1
+        self._pool = self._next_block()
+        self._bits = 256
 
     @property
     def drawn(self) -> bool:
@@ -37,7 +37,7 @@ class StreamRng:
 
     def _next_block(self) -> int:
         self._block += 1
-        block = hashlib.sha256(self._material + self._block.to_bytes(8, "big")).digest()
+        block = hashlib.sha256(f"{self._seed}:{self._stream_seq}:{self._block}".encode()).digest()
         return int.from_bytes(block, "little")
 
     def getrandbits(self, k: int) -> int:
