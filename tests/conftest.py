@@ -5,13 +5,6 @@ from django.db.backends.signals import connection_created
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-if not os.environ.get("PYTEST_XDIST_WORKER"):
-    # The rules run compiled, as deployed (games/speedups.py): what is missing is built once,
-    # here, before anything imports them (xdist's workers start after this).
-    from games.compile_rules import ensure_built
-
-    print(ensure_built())
-
 import tests.sealed_cards  # noqa: E402,F401  registers the platform's test game
 
 DATABASE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server"}

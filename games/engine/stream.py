@@ -1,8 +1,4 @@
-"""The event generator of every match made since `rng.HASH_STREAM`: SHA-256 in counter mode.
-
-Compiled with the rules modules (`games/speedups.py`): a two-player Blankenburg turn starts
-two streams and draws from each.
-"""
+"""The event generator of every match made since `rng.HASH_STREAM`: SHA-256 in counter mode."""
 
 from __future__ import annotations
 

@@ -4,10 +4,10 @@ one card, build or proposal found is enough to say he has a choice."""
 
 import pytest
 
+import games.rules.nieuwstad.rules as plain
 from games.engine import event_rng, playout
 from games.rules.nieuwstad import GAME, GAME_V1
 from games.rules.nieuwstad import rules as R
-from games.speedups import plain_module
 
 from .helpers import NAMES, clear, give, walk
 
@@ -66,10 +66,8 @@ def test_a_builder_who_has_proposed_and_has_no_seal_may_only_pass(builder):
 
 def test_the_answer_stops_at_the_first_proposal(builder, monkeypatch):
     """The Town Hall with Emily, the menu's first proposal, is possible: no other partner set
-    or building is looked at. (Counted in the rules run as plain Python: compiled, their calls
-    to each other do not go through the module's names.)"""
+    or building is looked at."""
     game, state = builder
-    plain = plain_module("games.rules.nieuwstad.rules")
     state["players"][COR]["light"] = 0
     looked_at = []
     terms = plain.menu_split if game.version >= 2 else plain.split_evenly
