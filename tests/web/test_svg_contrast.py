@@ -150,7 +150,7 @@ def test_new_england_family_colours_read_on_the_board_and_differ_from_it():
     """A family's colour is a ring on a white disc, a chip on the page and a starter tile's
     outline (on a white halo): each needs 3:1 against white and the board's paper (WCAG
     1.4.11), and none may look like a land, the sea or the paper."""
-    from games.rules.new_england import game as ne
+    from games.rules.new_england import view as ne
 
     board = [
         *ne.LAND_FILLS.values(),
@@ -191,7 +191,7 @@ def test_blankenburg_seat_colours_read_on_every_district_and_differ_from_the_boa
     """An owner's dot sits on a space of its district's colour (and a swatch on the page):
     3:1 against each district fill and white; no seat looks like a district, a resource or
     the master builder, nor like another seat."""
-    from games.rules.blankenburg import views as bb
+    from games.rules.blankenburg import view as bb
 
     board = [*bb.FILL.values(), *bb.RES_FILL.values()]
     seats = [*bb.PLAYER_COLOURS, bb.MASTER_COLOUR]
@@ -253,8 +253,8 @@ def delta_e(a: str, b: str) -> float:
 
 def seat_colours() -> dict[str, list[str]]:
     """Every colour a seat (or the city, or the master builder) is drawn in, per game."""
-    from games.rules.blankenburg import views as bb
-    from games.rules.new_england import game as ne
+    from games.rules.blankenburg import view as bb
+    from games.rules.new_england import view as ne
     from games.rules.nieuwstad import view as nv
 
     return {
@@ -266,8 +266,8 @@ def seat_colours() -> dict[str, list[str]]:
 
 def target_backgrounds() -> dict[str, list[str]]:
     """The fills a highlight outlines: each game's clickable spaces, tiles, chips and cards."""
-    from games.rules.blankenburg import views as bb
-    from games.rules.new_england import game as ne
+    from games.rules.blankenburg import view as bb
+    from games.rules.new_england import view as ne
     from games.rules.nieuwstad import view as nv
 
     return {

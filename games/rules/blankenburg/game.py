@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from games.engine import Game, Option, Result, StandingOrder, shared_groups
 
-from . import bots, moves, reference, rules, text, views
+from . import bots, moves, reference, rules, text
 from .data import CITIZENS, EVENTS, GOLD_TOTAL, PLANS, RESOURCE_TOTAL, RESOURCES, VISITORS
 from .rules import State
+from .view import BOARD_TARGETS, PLAYER_COLOURS, build_view, move_steps, secrets
 
 
 class Blankenburg(Game):
@@ -43,7 +44,7 @@ class Blankenburg(Game):
         ),
     )
     move_fields = moves.MOVE_FIELDS
-    board_targets = views.BOARD_TARGETS
+    board_targets = BOARD_TARGETS
     standing_orders = (
         StandingOrder("skip-build", "Finish my building turn when I can neither build nor repair"),
         StandingOrder("decline-offers", "Decline every offer from events and visitors"),
@@ -131,10 +132,10 @@ class Blankenburg(Game):
         )
 
     def seat_colours(self, state):
-        return list(views.PLAYER_COLOURS[: len(state["names"])])
+        return list(PLAYER_COLOURS[: len(state["names"])])
 
     def view(self, state, seat):
-        return views.view(state, seat)
+        return build_view(state, seat)
 
     def render_text(self, view):
         return text.render_text(view)
@@ -143,7 +144,7 @@ class Blankenburg(Game):
         return text.format_move(state, seat, move)
 
     def move_steps(self, state, seat, move):
-        return views.move_steps(state, seat, move, self.format_move(state, seat, move))
+        return move_steps(state, seat, move, self.format_move(state, seat, move))
 
     def not_open(self, state, seat, kind):
         return rules.plans_not_open(state, seat) if kind == "plan" else []
@@ -164,7 +165,7 @@ class Blankenburg(Game):
         return reference.reference(view)
 
     def secrets(self, state):
-        return views.secrets(state)
+        return secrets(state)
 
     def check_invariants(self, state):
         check_invariants(state)

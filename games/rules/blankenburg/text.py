@@ -11,7 +11,7 @@ from . import rules
 from .data import PLAN_NAMES, PLANS, RESOURCES, SPACES
 from .moves import distinct_structures, legal_moves, structure_label
 from .rules import State
-from .views import CODES
+from .view import CODES
 
 WIDTH = 78
 

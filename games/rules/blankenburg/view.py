@@ -105,7 +105,7 @@ def owner_colour(owner: int) -> str:
     return MASTER_COLOUR if owner == MASTER_BUILDER else PLAYER_COLOURS[owner]
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def build_view(state: State, seat: int | None) -> dict[str, Any]:
     n = state["n"]
     board = state["board"]
     revealed = bids_revealed(state)
