@@ -134,6 +134,13 @@ class Seat(models.Model):
     deadline_at = models.DateTimeField(null=True, blank=True)
     deadline_seq = models.PositiveIntegerField(null=True, blank=True)
     waiting_since = models.DateTimeField(null=True, blank=True)
+    # The reminder schedule, kept by notifications.deadlines.send_reminders and nothing else:
+    # the decision (its deadline_seq) it was worked out for, and when a reminder for it may
+    # next be due (None: none will be). A seat asked again has a deadline_seq newer than its
+    # reminder_seq, which puts it in seat_reminder_unscheduled until the next tick looks at
+    # it, so the service layer need not know reminders exist.
+    reminder_seq = models.PositiveIntegerField(null=True, blank=True)
+    remind_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "number"]
@@ -151,6 +158,23 @@ class Seat(models.Model):
             ),
             # ... and the player's other matches, newest first, a page at a time.
             models.Index(fields=["user", "-match"], name="seat_user_match"),
+            # The reminder tick: seats whose schedule is not worked out yet (asked since the
+            # last tick, usually a handful) ...
+            models.Index(
+                fields=["deadline_at"],
+                name="seat_reminder_unscheduled",
+                condition=models.Q(deadline_seq__isnull=False)
+                & (
+                    models.Q(reminder_seq__isnull=True)
+                    | models.Q(reminder_seq__lt=models.F("deadline_seq"))
+                ),
+            ),
+            # ... and those with a reminder due.
+            models.Index(
+                fields=["remind_at"],
+                name="seat_reminder_due",
+                condition=models.Q(remind_at__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:

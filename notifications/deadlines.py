@@ -15,6 +15,7 @@ time is given back when the notice gets through (`give_time_back`, notifications
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -311,6 +312,8 @@ def give_time_back(
             match_id=seat.match_id, seat=seat.number, asked_seq=seat.deadline_seq
         ).update(asked_at=F("asked_at") + stopped)
     Seat.objects.bulk_update(changed, ["deadline_at"])
+    # Later deadlines, and a clock that runs again after a stop (which parks reminders).
+    reschedule_reminders(user, only=only[:2] if only else None)
     for seat in changed:
         log.info(
             "match %s seat %s: deadline moved to %s", seat.match_id, seat.number, seat.deadline_at
@@ -365,9 +368,23 @@ def enforce(match_id: int, seat: int, deadline_seq: int):
 
 
 # --- reminders ---------------------------------------------------------------------------
+#
+# A reminder costs what is due, not the seats that exist. Each seat carries its schedule
+# (Seat.reminder_seq, Seat.remind_at): the tick reads only the seats asked since it last
+# looked (their deadline_seq is newer than their reminder_seq: partial index
+# seat_reminder_unscheduled) and those whose next reminder time has come (seat_reminder_due),
+# a batch at a time, and writes back when the next reminder may be due. The schedule is a
+# cache of what `_reminder_plan` works out from the deadline, the player's calendar and
+# preferences: it is only ever early (a vacation booked later moves the deadline on, and
+# the seat is looked at again then), and whatever could make a reminder earlier puts the
+# player's seats back in the unscheduled index (`reschedule_reminders`).
 
 MAX_REMINDER_HOURS = 7 * 24
 REMINDER_MIN_GAP = timedelta(hours=1)
+REMINDER_BATCH = 200
+# The beat sends reminders every 300 s; a tick with a backlog (the first after an upgrade,
+# or after the beat was down) stops after this long and the next one goes on.
+REMINDER_TICK_BUDGET = 60.0
 
 
 def reminder_time(prefs, deadline: datetime, hours: int) -> datetime:
@@ -376,40 +393,121 @@ def reminder_time(prefs, deadline: datetime, hours: int) -> datetime:
     return quiet_start_before(prefs, deadline - timedelta(hours=hours))
 
 
-def send_reminders(now: datetime | None = None) -> int:
+def _unscheduled_seats():
+    # The filter is seat_reminder_unscheduled's predicate, so PostgreSQL reads that index.
+    return (
+        Seat.objects.filter(deadline_seq__isnull=False)
+        .filter(Q(reminder_seq__isnull=True) | Q(reminder_seq__lt=F("deadline_seq")))
+        .select_related("match", "user")
+        .order_by("deadline_at", "pk")
+    )
+
+
+def _seats_with_reminder_due(now: datetime):
+    # Served by seat_reminder_due.
+    return (
+        Seat.objects.filter(remind_at__isnull=False, remind_at__lte=now)
+        .select_related("match", "user")
+        .order_by("remind_at", "pk")
+    )
+
+
+def _reminder_plan(
+    seat: Seat, calendar: tuple, clock, now: datetime
+) -> tuple[datetime | None, int | None, datetime | None]:
+    """(deadline, the reminder due now as its hours before the deadline or None, when the
+    next one is due or None). A late-starting decision gets only the most urgent reminder
+    that applies, and a reminder only makes sense some time after the player was asked."""
+    match = seat.match
+    if (
+        seat.user is None
+        or seat.played_by_bot
+        or seat.deadline_seq is None
+        or match.status != MatchStatus.ACTIVE
+        or seat.number not in match.to_act
+    ):
+        return None, None, None
+    prefs = calendar[0]
+    if clock_stopped(prefs):
+        # Mail is not getting through, and the clock waits: give_time_back schedules the
+        # seat again when it runs.
+        return None, None, None
+    deadline = effective_deadline(seat, calendar, clock)
+    if deadline is None or deadline <= now:
+        return None, None, None
+    asked = seat.waiting_since or now
+    hours = sorted({int(h) for h in prefs.reminder_hours or [] if 0 < int(h) <= MAX_REMINDER_HOURS})
+    times = {h: reminder_time(prefs, deadline, h) for h in hours}
+    times = {h: at for h, at in times.items() if asked + REMINDER_MIN_GAP < at}
+    due = [h for h, at in times.items() if at <= now]
+    later = [at for at in times.values() if at > now]
+    return deadline, min(due, default=None), min(later, default=None)
+
+
+def _reminders_sent(keys: list[tuple[int, int, int]]) -> dict[tuple[int, int, int], list[int]]:
+    """The hours of the reminders already written for these (match, seat, deadline_seq)."""
+    if not keys:
+        return {}
+    wanted = Q()
+    for match_id, seat, seq in keys:
+        wanted |= Q(match_id=match_id, seat=seat, seq=seq)
+    sent: dict[tuple[int, int, int], list[int]] = {}
+    for match_id, seat, seq, context in Notification.objects.filter(
+        wanted, kind=Kind.REMINDER
+    ).values_list("match_id", "seat", "seq", "context"):
+        sent.setdefault((match_id, seat, seq), []).append(context.get("hours", 0))
+    return sent
+
+
+def _remind(batch: list[tuple], now: datetime) -> int:
+    """Write the reminders due for one batch of (seat, calendar, clock) and each seat's next
+    reminder time: the reminder rows, then one UPDATE for the batch's schedules."""
+    from . import outbox
+
+    plans = [(seat, *_reminder_plan(seat, calendar, clock, now)) for seat, calendar, clock in batch]
+    due = [(seat, deadline, hours) for seat, deadline, hours, _ in plans if hours is not None]
+    sent = _reminders_sent([(s.match_id, s.number, s.deadline_seq) for s, _, _ in due])
+    written = 0
+    for seat, deadline, hours in due:
+        earlier = sent.get((seat.match_id, seat.number, seat.deadline_seq), [])
+        if any(h <= hours for h in earlier):
+            continue  # this one, or a more urgent one, went out already
+        written += outbox.reminder(seat, deadline=deadline, hours=hours, now=now)
+    for seat, _, _, next_at in plans:
+        # The decision read, not F("deadline_seq"): a seat asked again meanwhile stays
+        # unscheduled, and the next batch works its schedule out again.
+        seat.reminder_seq = seat.deadline_seq
+        seat.remind_at = next_at
+    Seat.objects.bulk_update([p[0] for p in plans], ["reminder_seq", "remind_at"])
+    return written
+
+
+def send_reminders(now: datetime | None = None, budget: float = REMINDER_TICK_BUDGET) -> int:
     """Write the reminder rows that are due. At most one per seat and deadline is written
     for each of the player's reminder hours, and a late-starting decision gets only the
-    most urgent reminder that applies."""
-    from . import outbox
-    from .models import Notification
-
+    most urgent reminder that applies. Reads the seats asked since the last tick and those
+    with a reminder due, REMINDER_BATCH at a time, for at most `budget` seconds."""
     now = now or timezone.now()
+    started = time.monotonic()
     written = 0
-    seats = (
-        item for batch in _seat_batches(now + timedelta(hours=MAX_REMINDER_HOURS)) for item in batch
-    )
-    for seat, calendar, clock in seats:
-        if seat.user is None or seat.played_by_bot or seat.number not in seat.match.to_act:
-            continue
-        if clock_stopped(calendar[0]):
-            continue  # stopped clock; and mail to them is not getting through
-        deadline = effective_deadline(seat, calendar, clock)
-        if deadline is None or deadline <= now:
-            continue
-        prefs = calendar[0]
-        hours = sorted({int(h) for h in prefs.reminder_hours or [] if 0 < int(h) <= 168})
-        asked = seat.waiting_since or now
-        # A reminder only makes sense some time after the player was asked.
-        due = [
-            h for h in hours if asked + REMINDER_MIN_GAP < reminder_time(prefs, deadline, h) <= now
-        ]
-        if not due:
-            continue
-        most_urgent = due[0]
-        sent = Notification.objects.filter(
-            kind=Kind.REMINDER, match=seat.match, seat=seat.number, seq=seat.deadline_seq
-        ).values_list("context", flat=True)
-        if any(c.get("hours", 0) <= most_urgent for c in sent):
-            continue
-        written += outbox.reminder(seat, deadline=deadline, hours=most_urgent, now=now)
+    for seats in (_unscheduled_seats, lambda: _seats_with_reminder_due(now)):
+        while True:
+            batch = list(seats()[:REMINDER_BATCH])
+            if batch:
+                written += _remind(_with_calendars(batch), now)
+            if len(batch) < REMINDER_BATCH:
+                break
+            if time.monotonic() - started > budget:
+                log.warning("reminders stopped after %.0f s; the next tick goes on", budget)
+                return written
     return written
+
+
+def reschedule_reminders(user, only: tuple[int, int] | None = None) -> int:
+    """Have the next tick work out again the reminder times of `user`'s asked seats (or of
+    the one seat `only` names, as (match, seat)): their deadline moved, their clock runs
+    again, or their preferences or vacations changed. Returns the seats."""
+    seats = Seat.objects.filter(user=user, deadline_seq__isnull=False)
+    if only is not None:
+        seats = seats.filter(match_id=only[0], number=only[1])
+    return seats.update(reminder_seq=None)

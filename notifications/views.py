@@ -23,6 +23,7 @@ from players.decorators import real_sign_in_required
 from . import inbound
 from . import mailbox as local_mailbox
 from .chat import ChatError, post_message
+from .deadlines import reschedule_reminders
 from .forms import MailboxReplyForm, PreferencesForm, VacationForm
 from .models import NoticeMode, Vacation
 from .preferences import book_vacation, saved_prefs_for, vacation_allowance
@@ -51,6 +52,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
             form = PreferencesForm(request.POST, instance=prefs)
             if form.is_valid():
                 form.save()
+                reschedule_reminders(request.user)  # hours, quiet hours or zone may differ
                 if "webhook_url" in form.changed_data:  # a new webhook starts afresh
                     mark_webhook_working(user=request.user)
                 messages.success(request, "Your preferences are saved.")
@@ -75,6 +77,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
                     return redirect("notifications:preferences")
         elif action == "cancel-vacation":
             Vacation.objects.filter(user=request.user, pk=request.POST.get("vacation")).delete()
+            reschedule_reminders(request.user)  # deadlines come back earlier
             return redirect("notifications:preferences")
     return _page(
         request,
