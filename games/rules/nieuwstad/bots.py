@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from . import board as B
 from . import rules as R
-from .data import BUILDINGS, CONVERSIONS, PRODUCTS
+from .data import BOARDS, BOAT, BUILDINGS, CONVERSIONS, PRODUCTS
 
 STYLES = {
     # weights: building, trading, cards, farming
@@ -24,7 +25,7 @@ def style_of(state, seat: int) -> dict:
 
 
 def building_value(state, seat: int, key: str, style: dict) -> float:
-    building = R.BOAT if key == "boat" else BUILDINGS[key]
+    building = BOAT if key == "boat" else BUILDINGS[key]
     value = building.points + INCOME_VALUE.get(key, 0) + UNLOCK_VALUE.get(key, 0)
     value += PRODUCER_VALUE.get(key, 0) * style["farm"]
     if building.stall:
@@ -65,7 +66,7 @@ def bot_choice(state, seat: int, moves: list[dict], rng) -> dict:
     char = state["act"]["char"]
     if char == "woodcutter":
         forest = [m for m in moves if m["type"] == "forest"]
-        city = [m for m in forest if m["cell"] in R.BOARDS[state["board"]].city]
+        city = [m for m in forest if m["cell"] in BOARDS[state["board"]].city]
         return rng.choice(city if city and rng.random() < 0.5 else forest)
     if char == "builder":
         return build(state, seat, moves, style, rng)
@@ -160,7 +161,7 @@ def character_value(state, seat: int, char: str, style: dict, player: dict) -> f
     wood = R.wood_value(player)
     g = player["guilders"]
     if char == "woodcutter":
-        return (3.5 if wood < 5 else 1.5) if R.B.open_forest(state) else 0.0
+        return (3.5 if wood < 5 else 1.5) if B.open_forest(state) else 0.0
     if char == "builder":
         return (2.0 + min(g, 6) * 0.4 + min(wood, 6) * 0.3) * style["build"]
     if char == "farmer":

@@ -16,7 +16,18 @@ from . import board as B
 from . import bots, reference
 from . import rules as R
 from . import text as T
-from .data import BOARDS, BUILDINGS, CARDS, COLOURS, FOREST_NAMES, GOODS
+from .data import (
+    BOARDS,
+    BUILDINGS,
+    BURGHERS_MIN,
+    CARDS,
+    COLOURS,
+    DARK_SEALS,
+    FOREST_NAMES,
+    GOODS,
+    LIGHT_SEALS,
+    deck_for,
+)
 from .view import BOARD_TARGETS, SEAT_FILL, build_view, move_steps
 
 STANDING_ORDERS = (
@@ -226,7 +237,7 @@ class Nieuwstad(Game):
 
     def check_invariants(self, state):
         n = state["n"]
-        light = R.LIGHT_SEALS[n]
+        light = LIGHT_SEALS[n]
         for seat, player in enumerate(state["players"]):
             for good in (*GOODS, "guilders", "points", "light", "dark"):
                 assert player[good] >= 0, f"seat {seat} has {player[good]} {good}"
@@ -234,8 +245,8 @@ class Nieuwstad(Game):
             on_board += R.boats_of(state, seat)
             assert player["light"] + on_board == light, f"seat {seat}: light seals not conserved"
             stalls = sum(1 for owner in state["stalls"].values() if owner == seat)
-            assert player["dark"] + stalls == R.DARK_SEALS, f"seat {seat}: dark seals"
-        assert state["burghers"] >= R.BURGHERS_MIN, "fewer than 5 Burghers"
+            assert player["dark"] + stalls == DARK_SEALS, f"seat {seat}: dark seals"
+        assert state["burghers"] >= BURGHERS_MIN, "fewer than 5 Burghers"
         for cell, bid in state["cells"].items():
             assert cell in state["buildings"][bid]["cells"]
             assert cell not in state["forest"]
@@ -246,7 +257,7 @@ class Nieuwstad(Game):
             + len(state["discard"])
             + sum(len(p["hand"]) for p in state["players"])
         )
-        assert cards == len(R.deck_for(n)), "action cards not conserved"
+        assert cards == len(deck_for(n)), "action cards not conserved"
         assert len(state["forest"]) <= (54 if state["board"] == "large" else 30)
         geo = B.geometry(state["board"])
         assert all(geo.partner[c] in state["forest"] for c in state["forest"]), "split tile"

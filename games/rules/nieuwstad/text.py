@@ -10,6 +10,7 @@ from games.engine import ParseError
 from . import rules as R
 from .board import canonical_facing, geometry, sort_cells
 from .data import (
+    BOAT,
     BUILDINGS,
     CARDS,
     CHARACTER_NAMES,
@@ -218,7 +219,7 @@ def format_move(state, seat: int, move: dict) -> str:
             "propose " + building_name(move["building"]) + place_text(move["cells"], move["facing"])
         )
         partners = move["seats"][1:]
-        offered = R.menu_split(state, seat, R.BUILDINGS[move["building"]], partners)
+        offered = R.menu_split(state, seat, BUILDINGS[move["building"]], partners)
         if move["seats"][:1] == [seat] and offered == R.move_terms(state, seat, move):
             return text + " with " + ", ".join(R.name(state, s) for s in partners)
         return text + ": " + shares_text(state, move)
@@ -456,7 +457,7 @@ def parse(text: str, state, seat: int) -> dict:
             move.update(parse_terms(terms, state, seat))
         elif head == "propose" and R.ruleset(state) >= 2:
             partners = move.pop("partners")  # 'with NAMES': the menu's terms for them
-            building = R.BUILDINGS[move["building"]]
+            building = BUILDINGS[move["building"]]
             split = R.menu_split(state, seat, building, partners)
             move.update(R.terms_fields(split or R.shares(state, seat, building, partners)))
         return move
@@ -576,7 +577,7 @@ def parse_build(text: str, state, seat: int, head: str, with_terms: bool = False
     if discount is None:  # never a discount the player did not type
         options = [""]
         if state["phase"] == "act" and state["act"]["char"] == "builder":
-            building = R.BOAT if key == "boat" else BUILDINGS[key]
+            building = BOAT if key == "boat" else BUILDINGS[key]
             options = R.discount_options(state, seat, building)
         if "" not in options:
             raise ParseError(

@@ -5,6 +5,7 @@ import pytest
 from games.engine import IllegalMove
 from games.rules.nieuwstad import GAME
 from games.rules.nieuwstad import rules as R
+from games.rules.nieuwstad.data import CARDS
 
 from .helpers import clear, deck_top, game_at_choice, give, hand, put, send
 
@@ -263,7 +264,7 @@ def draw(state, event, seat=0):
     for p in state["players"]:
         p["guilders"] = max(p["guilders"], 0)
     give(state, seat, guilders=max(1, state["players"][seat]["guilders"]))
-    wish = next(c for c in state["deck"] if R.CARDS[c].kind == "wish")
+    wish = next(c for c in state["deck"] if CARDS[c].kind == "wish")
     deck_top(state, event, wish)
     state["picks"] = R.clockwise(state, seat)
     send(state, seat, "bailiff")

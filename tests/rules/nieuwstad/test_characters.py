@@ -4,7 +4,9 @@ import pytest
 
 from games.engine import IllegalMove
 from games.rules.nieuwstad import GAME
+from games.rules.nieuwstad import board as B
 from games.rules.nieuwstad import rules as R
+from games.rules.nieuwstad.data import BUILDINGS, CARDS
 
 from .helpers import clear, game_at_choice, give, hand, put, send
 
@@ -52,7 +54,7 @@ def test_builder_discount_planks_points_and_burghers():
     clear(state, "A1")
     give(state, 0, guilders=2, wood=0, plank=1)
     send(state, 0, "master builder")
-    assert R.discount_options(state, 0, R.BUILDINGS["house"]) == ["g", "w"]
+    assert R.discount_options(state, 0, BUILDINGS["house"]) == ["g", "w"]
     options = {m["discount"] for m in GAME.legal_moves(state, 0) if m.get("building") == "house"}
     assert options == {"w"}  # 1 guilder off would leave 3 wood to pay: too much
     send(state, 0, "build house at A1 less 1 wood")  # 3 wood - 1 = 2: one plank
@@ -128,7 +130,7 @@ def test_two_space_building_over_two_districts():
     send(state, 0, "master builder")
     send(state, 0, "build manor house at D3+E3 facing south less 1 wood")
     b = state["buildings"][state["cells"]["D3"]]
-    assert R.B.district_of(state, b["cells"]) == {"NW", "NE"}
+    assert B.district_of(state, b["cells"]) == {"NW", "NE"}
     assert state["cells"]["E3"] == state["cells"]["D3"]
 
 
@@ -261,7 +263,7 @@ def test_bailiff_prices_privilege_and_hand():
     state = game_at_choice(3)
     give(state, 0, guilders=2)
     give(state, 1, guilders=3)
-    top = [c for c in state["deck"] if R.CARDS[c].kind == "wish"][:3]
+    top = [c for c in state["deck"] if CARDS[c].kind == "wish"][:3]
     for c in top:
         state["deck"].remove(c)
     state["deck"] += list(reversed(top))

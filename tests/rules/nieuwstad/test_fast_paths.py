@@ -8,6 +8,7 @@ from games.rules.nieuwstad import GAME
 from games.rules.nieuwstad import board as B
 from games.rules.nieuwstad import rules as R
 from games.rules.nieuwstad.data import BUILDINGS, cell_xy
+from games.rules.nieuwstad.rules import merchant
 
 
 def plain_forest_open(state, cell):
@@ -96,7 +97,7 @@ def test_short_cuts_match_the_plain_definitions(players):
                 )
             if state["phase"] == "act" and state["act"]["char"] == "merchant":
                 for s in range(players):
-                    trades = next(R._trades(state, s), None) is not None
+                    trades = next(merchant._trades(state, s), None) is not None
                     assert trades == (R.merchant_moves(state, s) != [{"type": "done"}])
             state = GAME.apply(state, seat, move, event_rng(game.seed, seq))
         assert state == game.final

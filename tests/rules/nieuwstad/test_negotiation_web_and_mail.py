@@ -14,6 +14,7 @@ from django.urls import reverse
 from games import services
 from games.engine import register
 from games.rules.nieuwstad import NieuwstadV2
+from games.rules.nieuwstad import board as B
 from games.rules.nieuwstad import rules as R
 from games.selectors import load_state
 from notifications import inbound, outbox
@@ -36,7 +37,7 @@ class BuildersTable(NieuwstadV2):
         state = super().setup(players, options, rng)
         R.start_round(state)
         state["news"] = []
-        geo = R.B.geometry(state["board"])
+        geo = B.geometry(state["board"])
         for cell in ("D3", "A1"):
             state["forest"].pop(geo.partner[cell], None)
             state["forest"].pop(cell, None)

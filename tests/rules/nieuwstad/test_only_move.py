@@ -4,10 +4,11 @@ one card, build or proposal found is enough to say he has a choice."""
 
 import pytest
 
-import games.rules.nieuwstad.rules as plain
 from games.engine import event_rng, playout
 from games.rules.nieuwstad import GAME, GAME_V1
 from games.rules.nieuwstad import rules as R
+from games.rules.nieuwstad.data import BUILDINGS
+from games.rules.nieuwstad.rules import proposals
 
 from .helpers import NAMES, clear, give, walk
 
@@ -66,18 +67,19 @@ def test_a_builder_who_has_proposed_and_has_no_seal_may_only_pass(builder):
 
 def test_the_answer_stops_at_the_first_proposal(builder, monkeypatch):
     """The Town Hall with Emily, the menu's first proposal, is possible: no other partner set
-    or building is looked at."""
+    or building is looked at. (Counted where `menu_partners` looks the terms up: in the
+    proposals module.)"""
     game, state = builder
     state["players"][COR]["light"] = 0
     looked_at = []
-    terms = plain.menu_split if game.version >= 2 else plain.split_evenly
+    terms = proposals.menu_split if game.version >= 2 else proposals.split_evenly
     monkeypatch.setattr(
-        plain, terms.__name__, lambda *args, **kw: looked_at.append(args) or terms(*args, **kw)
+        proposals, terms.__name__, lambda *args, **kw: looked_at.append(args) or terms(*args, **kw)
     )
-    assert plain.only_move(state, COR) is None
+    assert R.only_move(state, COR) is None
     assert len(looked_at) == 1
     looked_at.clear()
-    plain.legal_moves(state, COR)
+    R.legal_moves(state, COR)
     assert len(looked_at) > 1
 
 
@@ -93,16 +95,16 @@ def test_a_played_housebuilding_card_is_a_choice(builder):
 def test_every_proposal_in_the_menu_is_within_the_rulebooks_limits():
     """menu_split checks the terms it makes itself (within_limits) rather than through
     check_terms: check_terms accepts every proposal the menu lists, with the same terms."""
-    proposals = 0
+    found = 0
     for state in walk(4, "limits"):
         for seat in GAME.to_act(state):
             for move in GAME.legal_moves(state, seat):
                 if move["type"] == "propose":
-                    building = R.BUILDINGS[move["building"]]
+                    building = BUILDINGS[move["building"]]
                     terms = R.check_terms(state, seat, building, move)
                     assert terms == R.move_terms(state, seat, move)
-                    proposals += 1
-    assert proposals > 0
+                    found += 1
+    assert found > 0
 
 
 @pytest.mark.parametrize("game", [GAME_V1, GAME], ids=["v1", "v2"])

@@ -9,6 +9,7 @@ from games.replay import replay_rows
 from games.rules.nieuwstad import board as B
 from games.rules.nieuwstad import rules as R
 from games.rules.nieuwstad.data import BOARDS, BUILDINGS, STALL_SLOTS
+from games.rules.nieuwstad.rules import merchant
 
 from .helpers import game_at_choice, put, send
 
@@ -117,7 +118,7 @@ def test_short_cuts_match_the_plain_definitions(version, players, options, seed,
         if state["phase"] == "act":
             for s in range(players):
                 if state["act"]["char"] == "merchant":
-                    assert R.can_trade(state, s) == bool(list(R._trades(state, s)))
+                    assert R.can_trade(state, s) == bool(list(merchant._trades(state, s)))
                 if s not in state["act"]["proposed"]:
                     plain = any(R.proposable(state, s, b) for b in BUILDINGS.values())
                     assert R.can_propose_any(state, s) == plain

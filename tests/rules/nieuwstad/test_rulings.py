@@ -3,7 +3,9 @@ version 1 kept as it was for the matches created with it."""
 
 from games.engine import event_rng
 from games.rules.nieuwstad import GAME, GAME_V1
+from games.rules.nieuwstad import board as B
 from games.rules.nieuwstad import rules as R
+from games.rules.nieuwstad.data import CARDS
 
 from .helpers import NAMES, deck_top, game_at_choice, give, hand, put, send, skip_opening
 
@@ -126,7 +128,7 @@ def test_version_1_harvests_and_resows():
 
 
 def draw(state: dict, card: str, seat: int = 0) -> None:
-    deck_top(state, card, next(c for c in state["deck"] if R.CARDS[c].kind == "wish"))
+    deck_top(state, card, next(c for c in state["deck"] if CARDS[c].kind == "wish"))
     state["picks"] = R.clockwise(state, seat)
     give(state, seat, guilders=max(1, state["players"][seat]["guilders"]))
     send(state, seat, "bailiff")
@@ -182,7 +184,7 @@ def test_vikings_count_city_buildings_by_the_water_only():
         p["guilders"] = 0
     draw(state, "vikings")
     assert state["burghers"] == 14
-    geo = R.B.geometry("large")
+    geo = B.geometry("large")
     assert all(geo.area[c] == "city" for c in geo.by_water)
 
 

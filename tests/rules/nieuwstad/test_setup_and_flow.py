@@ -5,7 +5,7 @@ import pytest
 from games.engine import IllegalMove, event_rng
 from games.rules.nieuwstad import GAME
 from games.rules.nieuwstad import rules as R
-from games.rules.nieuwstad.data import deck_for
+from games.rules.nieuwstad.data import BOARDS, deck_for
 
 from .helpers import game_at_choice, give, hand, new_game, put, send
 
@@ -26,7 +26,7 @@ def test_setup_two_players():
     state = new_game(2)
     assert state["board"] == "small" and len(state["boats"]) == 1
     assert len(state["forest"]) == 2 * 15
-    kinds = [state["forest"][a] for a, _ in R.BOARDS["small"].tiles]
+    kinds = [state["forest"][a] for a, _ in BOARDS["small"].tiles]
     # 18 tiles remain after the 2-player removals; 15 are laid out.
     assert kinds.count("w3") <= 10 and kinds.count("w4") <= 4 and kinds.count("w2g") <= 4
     assert all(p["light"] == 8 for p in state["players"])

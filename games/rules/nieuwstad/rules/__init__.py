@@ -1,0 +1,108 @@
+"""The rules of Nieuwstad: setup, the opening, rounds of characters, phases, cards, events, the
+end. One module a phase:
+
+- `helpers`: what every phase uses (the rules version, narration, seats in turn, goods);
+- `game_setup`: the starting position;
+- `flow`: whose turn it is, the round of characters, each phase begun and finished, the end
+  of a round (income, Income Tax) and the end of the game;
+- `opening`: the forest tiles and starting buildings before the first round;
+- `characters`: choosing characters;
+- `building`: costs, the Master Builder's discount, where a building stands, a build alone;
+- `proposals`: community buildings and joint building (proposals, terms, answers);
+- `farming`, `bailiff` (action cards, wish cards), `events`, `merchant`: the other phases;
+- `menu`: the moves listed for a seat and each move sent to its phase (`apply`, `play`).
+
+The state is plain JSON. `advance` moves the game on through everything that needs no
+decision; every move function checks its preconditions, changes the state and calls it.
+Here: the names the other modules of the game and its tests use.
+"""
+
+from __future__ import annotations
+
+from .building import buildings_not_open, discount_options, place, where
+from .events import viking_targets
+from .farming import produce
+from .flow import (
+    advance,
+    available_characters,
+    best_district_party,
+    card_points,
+    finish_game,
+    start_round,
+    to_act,
+    total_points,
+)
+from .game_setup import setup
+from .helpers import (
+    boats_of,
+    built,
+    clockwise,
+    district_residents,
+    house_counts,
+    name,
+    owned,
+    ruleset,
+    wood_value,
+)
+from .menu import MOVE_FIELDS, MOVE_FIELDS_V2, apply, default_move, legal_moves, only_move, play
+from .merchant import can_trade, merchant_moves, stall_slots
+from .opening import any_starting_option, starting_options
+from .proposals import (
+    can_propose_any,
+    check_terms,
+    counter_moves,
+    menu_split,
+    move_terms,
+    proposable,
+    shares,
+    terms_fields,
+    terms_text,
+)
+
+__all__ = [
+    "MOVE_FIELDS",
+    "MOVE_FIELDS_V2",
+    "advance",
+    "any_starting_option",
+    "apply",
+    "available_characters",
+    "best_district_party",
+    "boats_of",
+    "buildings_not_open",
+    "built",
+    "can_propose_any",
+    "can_trade",
+    "card_points",
+    "check_terms",
+    "clockwise",
+    "counter_moves",
+    "default_move",
+    "discount_options",
+    "district_residents",
+    "finish_game",
+    "house_counts",
+    "legal_moves",
+    "menu_split",
+    "merchant_moves",
+    "move_terms",
+    "name",
+    "only_move",
+    "owned",
+    "place",
+    "play",
+    "produce",
+    "proposable",
+    "ruleset",
+    "setup",
+    "shares",
+    "stall_slots",
+    "start_round",
+    "starting_options",
+    "terms_fields",
+    "terms_text",
+    "to_act",
+    "total_points",
+    "viking_targets",
+    "where",
+    "wood_value",
+]
