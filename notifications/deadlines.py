@@ -377,7 +377,8 @@ def enforce(match_id: int, seat: int, deadline_seq: int):
 # cache of what `_reminder_plan` works out from the deadline, the player's calendar and
 # preferences: it is only ever early (a vacation booked later moves the deadline on, and
 # the seat is looked at again then), and whatever could make a reminder earlier puts the
-# player's seats back in the unscheduled index (`reschedule_reminders`).
+# player's seats back in the unscheduled index (`reschedule_reminders`). Seeing every seat
+# asked, the tick also wakes the digest of a player whose digest hour found nothing waiting.
 
 MAX_REMINDER_HOURS = 7 * 24
 REMINDER_MIN_GAP = timedelta(hours=1)
@@ -487,6 +488,8 @@ def send_reminders(now: datetime | None = None, budget: float = REMINDER_TICK_BU
     for each of the player's reminder hours, and a late-starting decision gets only the
     most urgent reminder that applies. Reads the seats asked since the last tick and those
     with a reminder due, REMINDER_BATCH at a time, for at most `budget` seconds."""
+    from .digest import wake_idle
+
     now = now or timezone.now()
     started = time.monotonic()
     written = 0
@@ -495,6 +498,8 @@ def send_reminders(now: datetime | None = None, budget: float = REMINDER_TICK_BU
             batch = list(seats()[:REMINDER_BATCH])
             if batch:
                 written += _remind(_with_calendars(batch), now)
+                if seats is _unscheduled_seats:  # asked since the last tick
+                    wake_idle({s.user_id for s in batch if s.user_id}, now)
             if len(batch) < REMINDER_BATCH:
                 break
             if time.monotonic() - started > budget:

@@ -152,9 +152,22 @@ class Preferences(models.Model):
     webhook_failing = models.BooleanField(default=False)
     webhook_failure = models.CharField(max_length=300, blank=True)
     webhook_failed_at = models.DateTimeField(null=True, blank=True)
+    # The daily digest's schedule, kept by notifications.digest: when the next one may be
+    # due (None: not worked out yet), and whether today's digest hour found nothing waiting,
+    # so that a match asking the player later in the day sends it then.
+    digest_due_at = models.DateTimeField(null=True, blank=True)
+    digest_idle = models.BooleanField(default=False)
 
     class Meta:
         verbose_name_plural = "preferences"
+        indexes = [
+            # The digest tick: the players whose digest is due or not worked out yet.
+            models.Index(
+                fields=["digest_due_at"],
+                name="prefs_digest_due",
+                condition=models.Q(mode="digest"),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"preferences of {self.user}"

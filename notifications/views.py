@@ -24,6 +24,7 @@ from . import inbound
 from . import mailbox as local_mailbox
 from .chat import ChatError, post_message
 from .deadlines import reschedule_reminders
+from .digest import reschedule_digest
 from .forms import MailboxReplyForm, PreferencesForm, VacationForm
 from .models import NoticeMode, Vacation
 from .preferences import book_vacation, saved_prefs_for, vacation_allowance
@@ -53,6 +54,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
             if form.is_valid():
                 form.save()
                 reschedule_reminders(request.user)  # hours, quiet hours or zone may differ
+                reschedule_digest(request.user)
                 if "webhook_url" in form.changed_data:  # a new webhook starts afresh
                     mark_webhook_working(user=request.user)
                 messages.success(request, "Your preferences are saved.")
