@@ -6,7 +6,7 @@ seat is held by a person: a match with a bot seat teaches nothing about the peop
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.db import transaction
@@ -32,33 +32,31 @@ def places_of(result: dict[str, Any] | None, players: int) -> list[int]:
     return [p or players for p in by_seat]
 
 
-def is_rateable(match: Match, seats: Iterable[Seat]) -> bool:
+def is_rateable(match: Match, seats: Iterable[Seat], bots: set[int] | None = None) -> bool:
+    """Whether the match changes its players' ratings. `bots` (the bot accounts' user ids)
+    may be given by a caller that rates many matches."""
     seats = list(seats)
-    return (
+    users = [seat.user_id for seat in seats]
+    if not (
         match.rated
         and match.status == MatchStatus.FINISHED
         and bool(match.result)
         and len(seats) >= 2
-        and all(seat.user_id for seat in seats)
-        and len({seat.user_id for seat in seats}) == len(seats)
-        and not BotAccount.objects.filter(user_id__in=[s.user_id for s in seats]).exists()
-    )
+        and all(users)
+        and len(set(users)) == len(seats)
+    ):
+        return False
+    if bots is None:
+        return not BotAccount.objects.filter(user_id__in=users).exists()
+    return not bots.intersection(users)
 
 
-def record_finished(match: Match, seats: Iterable[Seat]) -> list[RatingChange]:
-    """Rate a match that has just finished. Called inside the transaction that finishes it,
-    so a rating never exists without its result, nor a result without its rating."""
-    seats = sorted(seats, key=lambda s: s.number)
-    if not is_rateable(match, seats):
-        return []
+def rate(match: Match, seats: list[Seat], current: dict[int, Rating]) -> list[RatingChange]:
+    """Rate a rateable match (seats in seat order) from its players' ratings in `current`
+    (by user id; a player missing from it starts afresh and is added): `current` is brought
+    up to date in place, unsaved, and the match's changes are returned, unsaved."""
     places = places_of(match.result, len(seats))
     user_ids = [seat.user_id for seat in seats]
-    current = {
-        r.user_id: r
-        for r in Rating.objects.select_for_update().filter(
-            game_slug=match.game_slug, user_id__in=user_ids
-        )
-    }
     before = [
         MODEL.rating(mu=current[u].mu, sigma=current[u].sigma) if u in current else MODEL.rating()
         for u in user_ids
@@ -67,11 +65,10 @@ def record_finished(match: Match, seats: Iterable[Seat]) -> list[RatingChange]:
     finished_at = match.finished_at
     changes = []
     for user_id, place, old, (new,) in zip(user_ids, places, before, after, strict=True):
-        rating = current.get(user_id) or Rating(user_id=user_id, game_slug=match.game_slug)
+        rating = current.setdefault(user_id, Rating(user_id=user_id, game_slug=match.game_slug))
         rating.mu, rating.sigma, rating.ordinal = new.mu, new.sigma, new.ordinal()
         rating.matches += 1
         rating.updated_at = finished_at
-        rating.save()
         changes.append(
             RatingChange(
                 match=match,
@@ -86,22 +83,66 @@ def record_finished(match: Match, seats: Iterable[Seat]) -> list[RatingChange]:
                 finished_at=finished_at,
             )
         )
+    return changes
+
+
+def record_finished(match: Match, seats: Iterable[Seat]) -> list[RatingChange]:
+    """Rate a match that has just finished. Called inside the transaction that finishes it,
+    so a rating never exists without its result, nor a result without its rating."""
+    seats = sorted(seats, key=lambda s: s.number)
+    if not is_rateable(match, seats):
+        return []
+    current = {
+        r.user_id: r
+        for r in Rating.objects.select_for_update().filter(
+            game_slug=match.game_slug, user_id__in=[seat.user_id for seat in seats]
+        )
+    }
+    changes = rate(match, seats, current)
+    for change in changes:
+        current[change.user_id].save()
     return RatingChange.objects.bulk_create(changes)
 
 
-def rebuild_all() -> int:
-    """Throw every rating away and rate the finished matches again, oldest first.
-    Returns how many matches were rated."""
-    rated = 0
+REBUILD_BATCH = 2000  # matches read, and rating changes written, a statement at a time
+
+
+def rebuild_game(game_slug: str, progress: Callable[[str, int], None] | None = None) -> int:
+    """Throw away one game's ratings and rate its finished matches again, oldest first, in
+    one transaction: the matches read and the changes written in batches, the ratings
+    carried in memory from one match to the next and written at the end. Returns how many
+    matches were rated; `progress(game_slug, matches read)` is told after each batch."""
+    bots = set(BotAccount.objects.values_list("user_id", flat=True))
+    current: dict[int, Rating] = {}
+    changes: list[RatingChange] = []
+    rated = read = 0
     with transaction.atomic():
-        RatingChange.objects.all().delete()
-        Rating.objects.all().delete()
+        RatingChange.objects.filter(game_slug=game_slug).delete()
+        Rating.objects.filter(game_slug=game_slug).delete()
         matches = (
-            Match.objects.filter(status=MatchStatus.FINISHED, rated=True)
+            Match.objects.filter(status=MatchStatus.FINISHED, rated=True, game_slug=game_slug)
             .order_by("finished_at", "pk")
             .prefetch_related("seats")
         )
-        for match in matches.iterator(chunk_size=200):
-            if record_finished(match, match.seats.all()):
+        for match in matches.iterator(chunk_size=REBUILD_BATCH):
+            read += 1
+            seats = sorted(match.seats.all(), key=lambda s: s.number)
+            if is_rateable(match, seats, bots):
+                changes += rate(match, seats, current)
                 rated += 1
+            if len(changes) >= REBUILD_BATCH:
+                RatingChange.objects.bulk_create(changes)
+                changes = []
+            if progress and read % REBUILD_BATCH == 0:
+                progress(game_slug, read)
+        RatingChange.objects.bulk_create(changes, batch_size=REBUILD_BATCH)
+        Rating.objects.bulk_create(current.values(), batch_size=REBUILD_BATCH)
     return rated
+
+
+def rated_games() -> list[str]:
+    """The games with ratings now or rated matches to rate."""
+    finished = Match.objects.filter(status=MatchStatus.FINISHED, rated=True)
+    slugs = set(finished.order_by().values_list("game_slug", flat=True).distinct())
+    slugs.update(Rating.objects.order_by().values_list("game_slug", flat=True).distinct())
+    return sorted(slugs)

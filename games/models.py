@@ -294,3 +294,22 @@ class Snapshot(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="snapshot_unique_seq")]
+
+
+class LogCheck(models.Model):
+    """A run of `manage.py verify_log` over every match, or over what changed since the run
+    before it (`--since`): where the log stood when it began, and what it found broken, so
+    the next `--since` run checks only the matches written since and those still broken."""
+
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    whole = models.BooleanField(help_text="Every started match, not only what changed.")
+    # Every move and snapshot with an id up to these was in the log when the run began.
+    moves_upto = models.BigIntegerField()
+    snapshots_upto = models.BigIntegerField()
+    matches = models.PositiveIntegerField(default=0)
+    moves = models.PositiveBigIntegerField(default=0)
+    failed = models.JSONField(default=list, blank=True, help_text="Ids of the broken matches.")
+
+    def __str__(self) -> str:
+        return f"log check of {self.started_at:%Y-%m-%d %H:%M}: {len(self.failed)} broken"

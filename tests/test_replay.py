@@ -102,7 +102,7 @@ def test_simulate_and_verify_log_commands(capsys):
     assert figures["moves"] == 4 * 9
     assert figures["forced"] == 4 * 3  # each player's last card
     assert figures["human_decisions"] == 4 * 6
-    call_command("verify_log")
+    call_command("verify_log", verbosity=2)
     assert capsys.readouterr().out.count(": ok:") == 4
 
 

@@ -3,6 +3,7 @@ with bots or not rated by their creator change nothing; the rebuild gives the sa
 
 import pytest
 from django.core.management import call_command
+from django.db import transaction
 from openskill.models import PlackettLuce
 
 from community.models import Rating, RatingChange
@@ -104,3 +105,28 @@ def test_a_resigned_player_is_rated_last():
     play_to_the_end(match)
     change = RatingChange.objects.get(match=match, user=anna)
     assert change.place == 3 and change.mu_after < change.mu_before
+
+
+@pytest.mark.django_db(transaction=True)  # the workers are forked and read what is committed
+def test_the_rebuild_in_two_processes_gives_what_one_gives():
+    people = users("Ann", "Ben", "Cat")
+    for game_slug in ("sealed-cards", "nieuwstad"):
+        for days_ago, ranking in zip([9, 6, 3], [[0, 1, 2], [[1, 2], 0], [2, 0, 1]], strict=True):
+            match = finished_rows(people, ranking, days_ago=days_ago, game_slug=game_slug)
+            with transaction.atomic():
+                record_finished(match, match.seats.all())
+
+    def ratings():
+        return sorted(
+            (r.user_id, r.game_slug, round(r.mu, 9), round(r.sigma, 9), r.matches)
+            for r in Rating.objects.all()
+        )
+
+    def changes():
+        return sorted(RatingChange.objects.values_list("match_id", "user_id", "place", "mu_after"))
+
+    incremental = (ratings(), changes())
+    call_command("rebuild_ratings", "--jobs", "1", stdout=open("/dev/null", "w"))
+    one = (ratings(), changes())
+    call_command("rebuild_ratings", "--jobs", "2", stdout=open("/dev/null", "w"))
+    assert one == (ratings(), changes()) and one[0] == incremental[0] and len(one[0]) == 6
