@@ -25,8 +25,8 @@ from community import selectors as community
 from community.access import can_watch
 from community.names import public_name
 from games import selectors, services
-from games.commands import interpret, menu
-from games.engine import IllegalMove, available_games, get_game
+from games.commands import menu
+from games.engine import available_games, get_game
 from games.models import Match, MatchStatus, MoveSource, Seat
 
 LONG_POLL_MAX = 25  # seconds: under the usual 30 s proxy and gunicorn time-outs
@@ -362,73 +362,82 @@ def legal(request, match_id: int):
 @matches.post("/matches/{match_id}/moves", response={200: schemas.MoveOut, **ERRORS})
 def play(request, match_id: int, body: schemas.MoveIn):
     """Play a move, as a text command or as JSON from the legal list. `seq` refuses the move
-    if the match moved on since you looked; `idempotency_key` makes a retry safe."""
+    if the match moved on since you looked; `idempotency_key` makes a retry safe (the same
+    key with another move is refused with 409)."""
     _need(request, Scope.PLAY)
-    match = _visible_match(request, match_id)
-    seat = selectors.viewer_seat(match, request.auth)
-    if seat is None:
-        raise ApiError(403, "not_a_player", "You do not play in this match.")
     if (body.command is None) == (body.move is None):
         raise ApiError(400, "bad_move", "Send either a command or a move.")
     key = f"api:{request.auth.pk}:{body.idempotency_key}" if body.idempotency_key else None
-    if key and match.moves.filter(idempotency_key=key).exists():
-        match.refresh_from_db()
-        return _moved(match, request.auth, duplicate=True)
-    if match.status != MatchStatus.ACTIVE:
-        raise ApiError(409, "not_in_play", "The match is not in play.")
-    if seat.number not in match.to_act:
-        raise ApiError(409, "not_your_turn", "It is not your turn.")
-    if body.command is not None:
-        try:
-            move = interpret(match.game, selectors.load_state(match), seat.number, body.command)
-        except IllegalMove as error:
-            raise ApiError(400, "illegal", error.message) from None
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise ApiError(400, "unreadable", "That command could not be read.") from None
-    else:
-        move = body.move
-    result = services.submit_move(
-        match_id=match.pk,
-        seat=seat.number,
-        move=move,
+    result = _served(
+        request,
+        match_id,
+        services.submit_move,
+        command=body.command,
+        move=body.move,
         source=MoveSource.API,
         idempotency_key=key,
-        expected_seq=body.seq,
+        seen_seq=body.seq,
     )
-    if not result.ok:
-        moved_on = "moved on" in result.message
-        raise ApiError(
-            409 if moved_on else 400, "moved_on" if moved_on else "illegal", result.message
-        )
-    match.refresh_from_db()
-    return _moved(match, request.auth, duplicate=result.duplicate)
+    return _moved(result)
 
 
 @matches.post("/matches/{match_id}/takeback", response={200: schemas.MoveOut, **ERRORS})
 def takeback(request, match_id: int, idempotency_key: str | None = Query(None, max_length=200)):
     """Take back your last decision, where the match allows it (docs/takebacks.md)."""
     _need(request, Scope.PLAY)
-    match = _visible_match(request, match_id)
-    seat = selectors.viewer_seat(match, request.auth)
-    if seat is None:
-        raise ApiError(403, "not_a_player", "You do not play in this match.")
     key = f"api-undo:{request.auth.pk}:{idempotency_key}" if idempotency_key else None
-    result = services.take_back(
-        match_id=match.pk, seat=seat.number, source=MoveSource.API, idempotency_key=key
+    result = _served(
+        request,
+        match_id,
+        services.take_back,
+        source=MoveSource.API,
+        idempotency_key=key,
     )
-    if not result.ok:
-        raise ApiError(409, "refused", result.message)
-    match.refresh_from_db()
-    return _moved(match, request.auth, duplicate=result.duplicate)
+    return _moved(result)
 
 
-def _moved(match: Match, user, duplicate: bool) -> dict:
-    summary = _summary(match, user)
+# How each refusal of the service is answered: (HTTP status, error code).
+REFUSALS = {
+    services.Outcome.KEY_REUSED: (409, "key_reused"),
+    services.Outcome.MOVED_ON: (409, "moved_on"),
+    services.Outcome.NOT_YOUR_TURN: (409, "not_your_turn"),
+    services.Outcome.NOT_IN_PLAY: (409, "not_in_play"),
+    services.Outcome.NOT_A_PLAYER: (403, "not_a_player"),
+    services.Outcome.ILLEGAL: (400, "illegal"),
+    services.Outcome.REFUSED: (409, "refused"),
+}
+
+
+def _served(request, match_id: int, service, **arguments) -> services.MoveResult:
+    """Call the service for the asking player; a refusal becomes the API's error."""
+    try:
+        result = service(match_id=match_id, player=request.auth, **arguments)
+    except Match.DoesNotExist:
+        raise ApiError(404, "not_found", "No such match.") from None
+    if result.ok:
+        return result
+    if result.outcome == services.Outcome.NOT_A_PLAYER:
+        _visible_match(request, match_id)  # a match the asker may not see is not found
+    status, code = REFUSALS[result.outcome]
+    raise ApiError(status, code, result.message)
+
+
+def _moved(result: services.MoveResult) -> dict:
+    """The answer to an applied (or repeated) request, from what the service left in memory:
+    the match's projections and the player's seat as the transaction wrote them."""
+    match, seat = result.match, result.seat
+    your_turn = bool(
+        seat is not None
+        and match.status == MatchStatus.ACTIVE
+        and seat.number in match.to_act
+        and seat.deadline_at is not None
+        and not seat.resigned
+    )
     return {
-        "duplicate": duplicate,
+        "duplicate": result.duplicate,
         "seq": match.head_seq,
         "status": match.status,
-        "your_turn": summary["your_turn"],
+        "your_turn": your_turn,
     }
 
 

@@ -15,6 +15,4 @@ if ! pg_isready -q -h 127.0.0.1 -p 5432; then
   for _ in $(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
 fi
 mkdir -p bench/results
-# The rules as a deployment runs them: compiled (games/speedups.py); a failed build stops here.
-uv run python -m games.compile_rules
 uv run python -m bench "$@" 2>&1 | tee bench/results/run.md

@@ -85,12 +85,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA busy_timeout=5000; PRAGMA journal_mode=WAL;",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-# A move's hot statements are PREPAREd once per PostgreSQL connection (games/rows.py). A
-# proxy that hands one client several server sessions (PgBouncer in transaction mode)
-# loses them between transactions: set this to false behind one.
-DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", True)
-# PostgreSQL: a move's writes sent together in pipeline mode (games.rows.one_round_trip).
-DATABASE_PIPELINE = env_bool("DATABASE_PIPELINE", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
@@ -201,10 +195,8 @@ CACHE_URL = env_str("CACHE_URL", "")
 CACHES = {
     "default": (
         {
-            "BACKEND": "config.cache.RedisCache",  # one redis-py client, not one per call
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": CACHE_URL,
-            # A Redis that does not answer must not hold a move up: the position cache falls
-            # back to snapshots when a call fails.
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
         if CACHE_URL

@@ -4,7 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("anymail/", include("anymail.urls")),
-    path("api/", include("games.api_urls")),
     path("n/", include("notifications.urls")),
     path("", include("players.urls")),
     path("", include("community.urls")),

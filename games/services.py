@@ -8,8 +8,9 @@ player and a deadline sweep) acting at the same instant are serialised; the uniq
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from django.conf import settings
@@ -46,8 +47,7 @@ from games.models import (
     TimeoutPolicy,
 )
 from games.replay import LoggedMove, apply_logged, initial_digest, initial_state
-from games.rows import insert_rows, one_round_trip, seats_with_people, update_rows
-from games.selectors import load_state, remember_position
+from games.selectors import load_state, position_after, remember_position
 from notifications import api as notify
 from players import accounts
 
@@ -64,13 +64,42 @@ class ServiceError(Exception):
         self.message = message
 
 
+class Outcome(StrEnum):
+    """What became of a request to the match: a value to branch on, never a sentence."""
+
+    APPLIED = "applied"
+    REPEAT = "repeat"  # its idempotency key was seen before, with the same request
+    KEY_REUSED = "key_reused"  # its idempotency key was used before for another request
+    MOVED_ON = "moved_on"  # the position the player saw is no longer the one asked about
+    NOT_YOUR_TURN = "not_your_turn"
+    NOT_IN_PLAY = "not_in_play"  # not started yet, over, or the player resigned
+    NOT_A_PLAYER = "not_a_player"  # no seat of the match is the player's
+    ILLEGAL = "illegal"  # the rules refuse the move, or the command means none
+    REFUSED = "refused"  # a policy refuses it (takebacks, standing orders, operator)
+
+
+# Outcomes that say the match is not where the asker thought it was (the API answers 409).
+CONFLICTS = frozenset(
+    {Outcome.MOVED_ON, Outcome.NOT_YOUR_TURN, Outcome.NOT_IN_PLAY, Outcome.KEY_REUSED}
+)
+
+
 @dataclass
 class MoveResult:
-    ok: bool
+    outcome: Outcome
     message: str = ""
     applied: list[Move] = field(default_factory=list)
-    duplicate: bool = False
     match: Match | None = None
+    seat: Seat | None = None  # the asker's seat, as the request left it
+    worded: str = ""  # an applied typed command, in the game's own words
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome in (Outcome.APPLIED, Outcome.REPEAT)
+
+    @property
+    def duplicate(self) -> bool:
+        return self.outcome == Outcome.REPEAT
 
 
 # --- creating and joining -----------------------------------------------------------------
@@ -292,7 +321,7 @@ class _Turn:
         if self.defer_inserts:
             self.unsaved.append(row)
         else:
-            insert_rows([row])
+            row.save(force_insert=True)
         self.match.head_seq = seq
         self.match.head_digest = digest
         if seq % settings.SNAPSHOT_EVERY == 0:
@@ -304,7 +333,8 @@ class _Turn:
 
     def save_moves(self) -> None:
         """The moves `append` kept back (`defer_inserts`), in one statement."""
-        insert_rows(self.unsaved)
+        if self.unsaved:
+            Move.objects.bulk_create(self.unsaved)
         self.unsaved = []
 
     def advance(self) -> None:
@@ -344,7 +374,7 @@ class _Turn:
             match.finished_at = now
             self.clear_deadlines(self.seats)
             self.save_seats()
-            update_rows([match], PROJECTION_FIELDS + FINISH_FIELDS)
+            _save_match(match, PROJECTION_FIELDS + FINISH_FIELDS)
             record_finished(match, self.seats)
             notify.moves_appended(match, self.appended, [])
             notify.match_finished(match)
@@ -356,11 +386,10 @@ class _Turn:
         if notify.deadline_reads_log(match):
             self.save_moves()  # a time bank reads the answer's time from its row
         newly = self._set_deadlines(previous_to_act, now)  # reads and writes clocks: first
-        with one_round_trip():  # the moves, the match, the seats, the notices: games/rows.py
-            self.save_moves()
-            update_rows([match], PROJECTION_FIELDS)
-            self.save_seats()
-            notify.moves_appended(match, self.appended, newly)
+        self.save_moves()
+        _save_match(match, PROJECTION_FIELDS)
+        self.save_seats()
+        notify.moves_appended(match, self.appended, newly)
 
     def _set_deadlines(self, previous_to_act: list[int], now) -> list[int]:
         """Start, keep or clear each seat's deadline (in memory, saved by `save_seats`);
@@ -397,7 +426,14 @@ DEADLINE_FIELDS = ("deadline_at", "deadline_seq", "waiting_since")
 
 
 def _save_seats(seats: Iterable[Seat], fields: list[str]) -> None:
-    update_rows(seats, fields)
+    seats = list(seats)
+    if seats and fields:
+        Seat.objects.bulk_update(seats, fields)
+
+
+def _save_match(match: Match, fields: list[str]) -> None:
+    """The match's projections, by name: one UPDATE without reading the row back."""
+    Match.objects.filter(pk=match.pk).update(**{name: getattr(match, name) for name in fields})
 
 
 def _clear_deadline(seat: Seat) -> bool:
@@ -430,109 +466,175 @@ def _with_resignations(result: dict, seats: list[Seat]) -> dict:
 
 
 def _lock(match_id: int) -> tuple[Match, list[Seat]]:
-    """Lock the match row and read it with its seats, their players, the players'
-    notification preferences and whether each booked a vacation, in one statement (the
-    move's hooks need them all)."""
-    seats = seats_with_people(match_id, lock=True)
-    if not seats:  # a match always has seats; this raises Match.DoesNotExist
-        return Match.objects.select_for_update().get(pk=match_id), []
+    """The match and its seats, every row locked, with the seats' players, the players'
+    notification preferences and whether each booked a vacation (the move's hooks need them
+    all), in one statement.
+
+    Both the match and the seat rows are locked (FOR UPDATE OF both): under READ COMMITTED,
+    PostgreSQL hands a locking read the newest committed version of every row it locks, so
+    a request that waited for another decides on the seats and the match that one wrote,
+    never on the versions its snapshot began with. Each seat row is locked before the match
+    row; every path that writes a match in play locks through here, so the order is the
+    same for all and two requests cannot deadlock. `Match.DoesNotExist` if there is none."""
+    seats = list(
+        Seat.objects.select_for_update(of=("self", "match"))
+        .filter(match_id=match_id)
+        .select_related("match", "user", "user__notification_prefs")
+        .annotate(**notify.seat_annotations())
+        .order_by("number")
+    )
+    if not seats:
+        raise Match.DoesNotExist(f"No match {match_id}.")
     match = seats[0].match
+    for seat in seats[1:]:
+        seat.match = match  # one instance: what a hook writes on it, every seat sees
     notify.seats_read(match, seats)
     return match, seats
 
 
-ALREADY_APPLIED = "This move was already received and applied."
-
-
-def _already_applied(match_id: int, idempotency_key: str | None) -> MoveResult | None:
-    """The answer to a repeated idempotency key, or None if the key is new."""
-    if not idempotency_key:
-        return None
-    first = Move.objects.filter(match_id=match_id, idempotency_key=idempotency_key).first()
-    if first is None:
-        return None
-    return MoveResult(ok=True, applied=[first], duplicate=True, message=ALREADY_APPLIED)
-
-
-def _refused(match: Match, idempotency_key: str | None, message: str) -> MoveResult:
-    """A refusal, unless the move was received before (a retry after the match moved on):
-    the usual move does not look its key up; only a refused one does."""
-    first = _already_applied(match.pk, idempotency_key)
-    if first is not None:
-        first.match = match
-        return first
-    return MoveResult(ok=False, message=message, match=match)
-
-
-# Refusals that say the match is not where the player thought (the API answers 409).
+ALREADY_APPLIED = "This was already received and applied."
+KEY_USED = (
+    "This idempotency key was already used for another request (log entry {seq}); nothing "
+    "was applied. Send a new key with a new request."
+)
 NOT_YOUR_TURN = "It is not your turn."
 NOT_STARTED = "The match has not started yet."
 OVER = "The match is over."
 MOVED_ON = "The game has moved on since that position; look at it again."
-CONFLICTS = frozenset({NOT_YOUR_TURN, NOT_STARTED, OVER, MOVED_ON})
-# `submit_move` was given a claim to a seat that no seat of the match answers.
 NOT_A_PLAYER = "You do not play in this match."
+RESIGNED = "You have resigned from this match."
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a player asked for, kept to tell a retry (the same request under its idempotency
+    key) from a reused key (another request under it)."""
+
+    kind: str  # MoveKind
+    move: dict | None = None
+    command: str | None = None
+
+
+def _repeat(match: Match, mine: Seat, key: str | None, request: Request) -> MoveResult | None:
+    """The answer to a request whose idempotency key is in the log already: REPEAT if it is
+    the same request (a move in any spelling that means the same move), KEY_REUSED if not;
+    None if the key is new."""
+    if not key:
+        return None
+    first = Move.objects.filter(match_id=match.pk, idempotency_key=key).first()
+    if first is None:
+        return None
+    if _same_request(match, first, mine.number, request):
+        return MoveResult(Outcome.REPEAT, ALREADY_APPLIED, [first], match, mine)
+    return MoveResult(Outcome.KEY_REUSED, KEY_USED.format(seq=first.seq), [], match, mine)
+
+
+def _same_request(match: Match, first: Move, seat: int, request: Request) -> bool:
+    if first.seat != seat or first.kind != request.kind:
+        return False
+    if request.kind != MoveKind.MOVE:
+        return True
+    if request.move is not None:
+        return first.payload == request.move
+    # A typed command is read against the position the first one was applied to.
+    state = position_after(match, first.seq - 1)
+    try:
+        return interpret(match.game, state, seat, request.command or "") == first.payload
+    except (IllegalMove, ValueError, KeyError, IndexError, TypeError):
+        return False
+
+
+def _refused(
+    match: Match, mine: Seat, key: str | None, request: Request, outcome: Outcome, message: str
+) -> MoveResult:
+    """A refusal, unless the request was received before (a retry after the match moved
+    on): a request does not look its key up before it is applied; only a refused one does."""
+    return _repeat(match, mine, key, request) or MoveResult(outcome, message, [], match, mine)
+
+
+def _find_seat(seats: list[Seat], player: AbstractBaseUser | None, seat: int | None) -> Seat | None:
+    """The player's seat among the seats read under the lock (the operator names the seat
+    they act for instead)."""
+    if player is not None:
+        return next((s for s in seats if s.user_id == player.pk), None)
+    if seat is not None and 0 <= seat < len(seats):
+        return seats[seat]
+    return None
+
+
+def _not_in_play(match: Match) -> str:
+    if match.status == MatchStatus.OPEN:
+        return NOT_STARTED
+    if match.is_over:
+        return OVER
+    return ""
 
 
 def submit_move(
     *,
     match_id: int,
-    seat: int | Callable[[list[Seat]], int | None],
+    player: AbstractBaseUser | None = None,
+    seat: int | None = None,
     move: dict | None = None,
     command: str | None = None,
     source: str,
     idempotency_key: str | None = None,
-    expected_seq: int | None = None,
+    seen_seq: int | None = None,
     note: str = "",
 ) -> MoveResult:
-    """Play `move` (or the move meant by the typed `command`, read under the lock from the
-    position the move is applied to) for `seat`. An illegal move writes nothing and returns
-    the reason.
+    """The one entry for a decision, whatever the path (web, API, email, operator): play
+    `move`, or the move the typed `command` means, for `player`'s seat. `seat` instead of a
+    player is for the operator, who acts for a seat (and for tests).
 
-    `expected_seq` is the position the player saw; if the match has moved on and the seat's
-    choice is no longer what it was asked, the move is refused rather than applied blindly.
-    A repeated `idempotency_key` returns the first result and appends nothing: the unique
-    index answers it, so a move is not preceded by a look-up of its key.
-
-    `seat` may be a claim instead of a number: called with the seats the lock read (with
-    their players), it names the claimant's seat, or None (then nothing is written and the
-    answer is NOT_A_PLAYER). The API checks a bearer token this way, so who is asking costs
-    no query of its own. `Match.DoesNotExist` is raised for a match that does not exist.
-    """
+    In one transaction: lock the match and its seats, find the player's seat among them,
+    read the command against the position the move is applied to, apply, append, project.
+    `seen_seq` is the position the player saw: a seat asked again since then is told the
+    game moved on. A repeated `idempotency_key` is answered with the first result and
+    appends nothing (the unique index refuses it, so a move costs no look-up of its key);
+    the same key with another request is refused. `Match.DoesNotExist` is raised for a
+    match that does not exist."""
+    request = Request(MoveKind.MOVE, move=move, command=command)
     try:
         with transaction.atomic():
             match, seats = _lock(match_id)
-            if callable(seat):
-                seat = seat(seats)
-                if seat is None:
-                    return MoveResult(ok=False, message=NOT_A_PLAYER, match=match)
-            refusal = _refuse(match, seats, seat)
-            if refusal:
-                return _refused(match, idempotency_key, refusal)
-            if expected_seq is not None and _moved_on(match, seats[seat], expected_seq):
-                return _refused(match, idempotency_key, MOVED_ON)
-            if seat not in match.to_act:  # the projection of the head: no position needed
-                return _refused(match, idempotency_key, NOT_YOUR_TURN)
+            mine = _find_seat(seats, player, seat)
+            if mine is None:
+                return MoveResult(Outcome.NOT_A_PLAYER, NOT_A_PLAYER, [], match)
+            number = mine.number
+
+            def refused(outcome: Outcome, message: str) -> MoveResult:
+                return _refused(match, mine, idempotency_key, request, outcome, message)
+
+            if _not_in_play(match):
+                return refused(Outcome.NOT_IN_PLAY, _not_in_play(match))
+            if mine.resigned:
+                return refused(Outcome.NOT_IN_PLAY, RESIGNED)
+            if seen_seq is not None and _moved_on(match, mine, seen_seq):
+                return refused(Outcome.MOVED_ON, MOVED_ON)
+            if number not in match.to_act:  # the projection of the head: no position needed
+                return refused(Outcome.NOT_YOUR_TURN, NOT_YOUR_TURN)
             game = match.game
             state = load_state(match, seats=seats)
-            if seat not in game.to_act(state):
-                return _refused(match, idempotency_key, NOT_YOUR_TURN)
+            if number not in game.to_act(state):
+                return refused(Outcome.NOT_YOUR_TURN, NOT_YOUR_TURN)
+            worded = ""
             if command is not None:
                 try:
-                    move = interpret(game, state, seat, command)
+                    move = interpret(game, state, number, command)
+                    worded = game.format_move(state, number, move)
                 except IllegalMove as error:
-                    return _refused(match, idempotency_key, error.message)
+                    return refused(Outcome.ILLEGAL, error.message)
                 except (ValueError, KeyError, IndexError, TypeError):
                     # A rules parser tripped over odd input (its bug): still a clear answer.
                     log.exception("match %s: command %r could not be parsed", match.pk, command)
                     message = f"That command could not be read. {game.help_text()}".strip()
-                    return MoveResult(ok=False, match=match, message=message)
+                    return refused(Outcome.ILLEGAL, message)
             turn = _Turn(match, game, state, seats)
             turn.defer_inserts = True  # finish_projections writes them (below)
             previous_to_act = list(match.to_act)
             try:
                 turn.append(
-                    seat=seat,
+                    seat=number,
                     kind=MoveKind.MOVE,
                     payload=move,
                     source=source,
@@ -540,23 +642,32 @@ def submit_move(
                     note=note,
                 )
             except IllegalMove as error:
-                refused = _refused(match, idempotency_key, error.message)
-                transaction.set_rollback(True)
-                return refused
-            if seats[seat].timeouts and source != MoveSource.DEADLINE:
-                seats[seat].timeouts = 0
-                turn.seat_changed(seats[seat], "timeouts")
+                return refused(Outcome.ILLEGAL, error.message)
+            if mine.timeouts and source != MoveSource.DEADLINE:
+                mine.timeouts = 0
+                turn.seat_changed(mine, "timeouts")
             turn.advance()
             turn.finish_projections(previous_to_act)
-            return MoveResult(ok=True, applied=turn.appended, match=match)
+            return MoveResult(Outcome.APPLIED, "", turn.appended, match, mine, worded)
     except IntegrityError:
-        # The unique index on (match, idempotency_key) refused the insert: a repeat of a move
-        # already applied (the row lock serialises everything else). Answer with that move.
-        first = _already_applied(match_id, idempotency_key)
-        if first is None:
-            raise
-        first.match = Match.objects.get(pk=match_id)
-        return first
+        # The unique index on (match, idempotency_key) refused the insert: a retry that
+        # raced the first request past the lock's checks. Answer as the first was answered.
+        return _after_conflict(match_id, player, seat, idempotency_key, request)
+
+
+def _after_conflict(
+    match_id: int,
+    player: AbstractBaseUser | None,
+    seat: int | None,
+    key: str | None,
+    request: Request,
+) -> MoveResult:
+    match = Match.objects.get(pk=match_id)
+    mine = _find_seat(list(match.seats.order_by("number")), player, seat)
+    found = _repeat(match, mine, key, request) if mine is not None else None
+    if found is None:
+        raise IntegrityError(f"match {match_id}: a write was refused, not by its key")
+    return found
 
 
 def _moved_on(match: Match, seat: Seat, seen_seq: int) -> bool:
@@ -568,54 +679,60 @@ def _moved_on(match: Match, seat: Seat, seen_seq: int) -> bool:
     return not seat.deadline_seq <= seen_seq <= match.head_seq
 
 
-def _refuse(match: Match, seats: list[Seat], seat: int | None) -> str:
-    if match.status == MatchStatus.OPEN:
-        return NOT_STARTED
-    if match.is_over:
-        return OVER
-    if seat is not None and not 0 <= seat < len(seats):
-        return "There is no such seat."
-    if seat is not None and seats[seat].resigned:
-        return "You have resigned from this match."
-    return ""
-
-
 # --- takebacks ----------------------------------------------------------------------------
 
 OWN_DECISION_SOURCES = (MoveSource.WEB, MoveSource.EMAIL, MoveSource.API)
 
 
 def take_back(
-    *, match_id: int, seat: int, source: str, idempotency_key: str | None = None
+    *,
+    match_id: int,
+    player: AbstractBaseUser | None = None,
+    seat: int | None = None,
+    source: str,
+    idempotency_key: str | None = None,
 ) -> MoveResult:
-    """Cancel the seat's last decision, where the match allows takebacks, under the policy
+    """Cancel the player's last decision, where the match allows takebacks, under the policy
     of docs/takebacks.md: it is the last entry of the log (nobody has acted on it since), it
     drew no randomness, and it revealed nothing hidden to anyone. The takeback is a new
     entry; replay skips the decision it cancels."""
-    with transaction.atomic():
-        match, seats = _lock(match_id)
-        if idempotency_key and match.moves.filter(idempotency_key=idempotency_key).exists():
-            return MoveResult(ok=True, duplicate=True, match=match)
-        cancelled = match.moves.filter(seq=match.head_seq).first()
-        refusal = takeback_refusal(match, seat, cancelled)
-        if refusal:
-            return MoveResult(ok=False, message=refusal, match=match)
-        game = match.game
-        before = load_state(match, upto=match.head_seq - 1, seats=seats)
-        turn = _Turn(match, game, load_state(match, seats=seats), seats)
-        turn.restored[seat] = cancelled
-        previous_to_act = list(match.to_act)
-        turn.append(
-            seat=seat,
-            kind=MoveKind.TAKEBACK,
-            payload={"cancels": match.head_seq},
-            source=source,
-            idempotency_key=idempotency_key,
-            before=before,
-        )
-        turn.advance()
-        turn.finish_projections(previous_to_act)
-        return MoveResult(ok=True, applied=turn.appended, match=match)
+    request = Request(MoveKind.TAKEBACK)
+    try:
+        with transaction.atomic():
+            match, seats = _lock(match_id)
+            mine = _find_seat(seats, player, seat)
+            if mine is None:
+                return MoveResult(Outcome.NOT_A_PLAYER, NOT_A_PLAYER, [], match)
+            number = mine.number
+            repeat = _repeat(match, mine, idempotency_key, request)
+            if repeat is not None:
+                return repeat
+            cancelled = match.moves.filter(seq=match.head_seq).first()
+            refusal = takeback_refusal(match, number, cancelled)
+            if refusal:
+                outcome = Outcome.NOT_IN_PLAY if _not_in_play(match) else Outcome.REFUSED
+                return MoveResult(outcome, refusal, [], match, mine)
+            game = match.game
+            before = load_state(match, upto=match.head_seq - 1, seats=seats)
+            turn = _Turn(match, game, load_state(match, seats=seats), seats)
+            turn.restored[number] = cancelled
+            previous_to_act = list(match.to_act)
+            turn.append(
+                seat=number,
+                kind=MoveKind.TAKEBACK,
+                payload={"cancels": match.head_seq},
+                source=source,
+                idempotency_key=idempotency_key,
+                before=before,
+            )
+            turn.advance()
+            turn.finish_projections(previous_to_act)
+            return MoveResult(Outcome.APPLIED, TAKEN_BACK, turn.appended, match, mine)
+    except IntegrityError:
+        return _after_conflict(match_id, player, seat, idempotency_key, request)
+
+
+TAKEN_BACK = "Your last move is taken back."
 
 
 def takeback_refusal(match: Match, seat: int, last: Move | None) -> str:
@@ -661,45 +778,50 @@ def _policy_refusal(game, seed: str, last: LoggedMove, before: State) -> str:
 
 
 def resign(
-    *, match_id: int, seat: int, source: str, idempotency_key: str | None = None, note: str = ""
+    *,
+    match_id: int,
+    player: AbstractBaseUser | None = None,
+    seat: int | None = None,
+    source: str,
+    idempotency_key: str | None = None,
+    note: str = "",
 ) -> MoveResult:
-    """The seat leaves the match. A bot plays it on and it ranks last; when no person is left
-    playing (or one is left alone against nobody), the match ends now."""
+    """The player leaves the match. A bot plays the seat on and it ranks last; when no
+    person is left playing (or one is left alone against nobody), the match ends now."""
+    request = Request(MoveKind.RESIGN)
     try:
         with transaction.atomic():
             match, seats = _lock(match_id)
-            refusal = _refuse(match, seats, seat)
-            if refusal:
-                return _refused(match, idempotency_key, refusal)
+            mine = _find_seat(seats, player, seat)
+            if mine is None:
+                return MoveResult(Outcome.NOT_A_PLAYER, NOT_A_PLAYER, [], match)
+            number = mine.number
+            if _not_in_play(match) or mine.resigned:
+                message = _not_in_play(match) or RESIGNED
+                return _refused(match, mine, idempotency_key, request, Outcome.NOT_IN_PLAY, message)
             game = match.game
             turn = _Turn(match, game, load_state(match, seats=seats), seats)
             previous_to_act = list(match.to_act)
             turn.append(
-                seat=seat,
+                seat=number,
                 kind=MoveKind.RESIGN,
                 payload={},
                 source=source,
                 idempotency_key=idempotency_key,
                 note=note,
             )
-            seats[seat].resigned = True
-            turn.seat_changed(seats[seat], "resigned")
-            turn.clear_deadlines([seats[seat]])
+            mine.resigned = True
+            turn.seat_changed(mine, "resigned")
+            turn.clear_deadlines([mine])
             people = [s for s in seats if not s.is_bot and not s.resigned]
             if len(people) <= 1:
                 _finish_by_resignation(turn, people)
             else:
                 turn.advance()
                 turn.finish_projections(previous_to_act)
-            return MoveResult(
-                ok=True, applied=turn.appended, match=match, message="You have resigned."
-            )
+            return MoveResult(Outcome.APPLIED, "You have resigned.", turn.appended, match, mine)
     except IntegrityError:
-        first = _already_applied(match_id, idempotency_key)
-        if first is None:
-            raise
-        first.match = Match.objects.get(pk=match_id)
-        return first
+        return _after_conflict(match_id, player, seat, idempotency_key, request)
 
 
 def _finish_by_resignation(turn: _Turn, people: list[Seat]) -> None:
@@ -722,7 +844,7 @@ def _finish_by_resignation(turn: _Turn, people: list[Seat]) -> None:
     match.prompt = ""
     turn.clear_deadlines(seats)
     turn.save_seats()
-    update_rows([match], PROJECTION_FIELDS + FINISH_FIELDS)
+    _save_match(match, PROJECTION_FIELDS + FINISH_FIELDS)
     record_finished(match, seats)
     notify.moves_appended(match, turn.appended, [])
     notify.match_finished(match)
@@ -734,7 +856,7 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
     with transaction.atomic():
         match, seats = _lock(match_id)
         if match.status != MatchStatus.ACTIVE:
-            return MoveResult(ok=False, message="The match is not in play.", match=match)
+            return MoveResult(Outcome.NOT_IN_PLAY, "The match is not in play.", [], match)
         row = seats[seat]
         now = timezone.now()
         if (
@@ -743,9 +865,9 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
             or row.deadline_seq != deadline_seq
             or seat not in match.to_act
         ):
-            return MoveResult(ok=False, message="No deadline has passed.", match=match)
+            return MoveResult(Outcome.MOVED_ON, "No deadline has passed.", [], match)
         if notify.clock_stopped(row):  # mail stopped reaching them after the sweep looked
-            return MoveResult(ok=False, message="The player's clock is stopped.", match=match)
+            return MoveResult(Outcome.REFUSED, "The player's clock is stopped.", [], match)
         game = match.game
         state = load_state(match, seats=seats)
         turn = _Turn(match, game, state, seats)
@@ -784,10 +906,10 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
             people = [s for s in seats if not s.is_bot and not s.resigned]
             if len(people) <= 1:
                 _finish_by_resignation(turn, people)
-                return MoveResult(ok=True, applied=turn.appended, match=match, message=note)
+                return MoveResult(Outcome.APPLIED, note, turn.appended, match)
         turn.advance()
         turn.finish_projections(previous_to_act)
-        return MoveResult(ok=True, applied=turn.appended, match=match, message=note)
+        return MoveResult(Outcome.APPLIED, note, turn.appended, match)
 
 
 def operator_move(
@@ -802,7 +924,7 @@ def operator_move(
     """An operator's correction: a new log entry on a seat's behalf, with who and why. A typed
     `command` is read under the lock, as a player's is (see submit_move)."""
     if not reason.strip():
-        return MoveResult(ok=False, message="An operator's move needs a reason.")
+        return MoveResult(Outcome.REFUSED, "An operator's move needs a reason.")
     note = f"{reason.strip()} (by {operator})" if operator else reason.strip()
     return submit_move(
         match_id=match_id,
@@ -814,30 +936,37 @@ def operator_move(
     )
 
 
-def set_standing_orders(*, match_id: int, seat: int, orders: list[str]) -> MoveResult:
-    """Replace a seat's standing orders and play any decision they now answer."""
+def set_standing_orders(
+    *,
+    match_id: int,
+    player: AbstractBaseUser | None = None,
+    seat: int | None = None,
+    orders: list[str],
+) -> MoveResult:
+    """Replace the player's standing orders and play any decision they now answer."""
     with transaction.atomic():
         match, seats = _lock(match_id)
-        refusal = _refuse(match, seats, seat)
-        if refusal:
-            return MoveResult(ok=False, message=refusal, match=match)
+        mine = _find_seat(seats, player, seat)
+        if mine is None:
+            return MoveResult(Outcome.NOT_A_PLAYER, NOT_A_PLAYER, [], match)
+        if _not_in_play(match):
+            return MoveResult(Outcome.NOT_IN_PLAY, _not_in_play(match), [], match)
+        if mine.resigned:
+            return MoveResult(Outcome.NOT_IN_PLAY, RESIGNED, [], match)
         game = match.game
         known = {o.key for o in game.standing_orders}
         unknown = [o for o in orders if o not in known]
         if unknown:
-            return MoveResult(
-                ok=False, match=match, message=f"{game.title} has no standing order {unknown[0]!r}."
-            )
-        seats[seat].standing_orders = sorted(set(orders))
-        seats[seat].save(update_fields=["standing_orders"])
+            message = f"{game.title} has no standing order {unknown[0]!r}."
+            return MoveResult(Outcome.REFUSED, message, [], match)
+        mine.standing_orders = sorted(set(orders))
+        mine.save(update_fields=["standing_orders"])
         turn = _Turn(match, game, load_state(match, seats=seats), seats)
         previous_to_act = list(match.to_act)
         turn.advance()
         if turn.appended:
             turn.finish_projections(previous_to_act)
-        return MoveResult(
-            ok=True, applied=turn.appended, match=match, message="Standing orders saved."
-        )
+        return MoveResult(Outcome.APPLIED, "Standing orders saved.", turn.appended, match)
 
 
 def abandon_match(*, match_id: int, reason: str) -> Match:
@@ -858,7 +987,7 @@ def abandon_match(*, match_id: int, reason: str) -> Match:
         match.finished_at = timezone.now()
         match.to_act = []
         match.prompt = ""
-        update_rows([match], PROJECTION_FIELDS + FINISH_FIELDS)
+        _save_match(match, PROJECTION_FIELDS + FINISH_FIELDS)
         _clear_deadlines(seats)
         notify.match_finished(match)
         return match

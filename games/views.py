@@ -290,28 +290,27 @@ def match_poll(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def match_move(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(Match, pk=pk)
-    seat = selectors.viewer_seat(match, request.user)
-    if seat is None:
-        return HttpResponseForbidden("You do not play in this match.")
     form = MoveForm(request.POST)
-    back = redirect("match_detail", pk=match.pk)
+    back = redirect("match_detail", pk=pk)
     if not form.is_valid():
         errors = form.errors.get("command") or ["The form was incomplete; reload the page."]
         messages.error(request, errors[0])
         return back
     command = form.cleaned_data["command"].strip()
-    # The command is read by the service under the match's lock, against the position the
-    # move is applied to; the service also answers a repeated form (the idempotency key), an
-    # outdated position and a move out of turn.
-    result = services.submit_move(
-        match_id=match.pk,
-        seat=seat.number,
+    # The service finds the player's seat and reads the command under the match's lock,
+    # against the position the move is applied to; it also answers a repeated form (the
+    # idempotency key), an outdated position and a move out of turn.
+    result = _or_404(
+        services.submit_move,
+        match_id=pk,
+        player=request.user,
         command=command,
         source=MoveSource.WEB,
-        expected_seq=form.cleaned_data["seq"],
-        idempotency_key=f"web:{seat.number}:{form.cleaned_data['token']}",
+        seen_seq=form.cleaned_data["seq"],
+        idempotency_key=f"web:{request.user.pk}:{form.cleaned_data['token']}",
     )
+    if result.outcome == services.Outcome.NOT_A_PLAYER:
+        return HttpResponseForbidden(result.message)
     if result.duplicate:
         messages.info(request, result.message)
     elif result.ok:
@@ -321,62 +320,64 @@ def match_move(request: HttpRequest, pk: int) -> HttpResponse:
     return back
 
 
+def _or_404(service, **arguments) -> services.MoveResult:
+    try:
+        return service(**arguments)
+    except Match.DoesNotExist:
+        raise Http404("No such match.") from None
+
+
+def _answered(request: HttpRequest, pk: int, result: services.MoveResult) -> HttpResponse:
+    if result.outcome == services.Outcome.NOT_A_PLAYER:
+        return HttpResponseForbidden(result.message)
+    (messages.success if result.ok else messages.error)(request, result.message)
+    return redirect("match_detail", pk=pk)
+
+
 @login_required
 @require_POST
 def match_orders(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=pk)
-    seat = selectors.viewer_seat(match, request.user)
-    if seat is None:
-        return HttpResponseForbidden("You do not play in this match.")
     form = StandingOrdersForm(request.POST, game=match.game)
     if not form.is_valid():
         messages.error(request, "Unknown standing order.")
         return redirect("match_detail", pk=match.pk)
     result = services.set_standing_orders(
-        match_id=match.pk, seat=seat.number, orders=form.cleaned_data["orders"]
+        match_id=match.pk, player=request.user, orders=form.cleaned_data["orders"]
     )
-    (messages.success if result.ok else messages.error)(request, result.message)
-    return redirect("match_detail", pk=match.pk)
+    return _answered(request, pk, result)
 
 
 @login_required
 @require_POST
 def match_takeback(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(Match, pk=pk)
-    seat = selectors.viewer_seat(match, request.user)
-    if seat is None:
-        return HttpResponseForbidden("You do not play in this match.")
-    result = services.take_back(
-        match_id=match.pk,
-        seat=seat.number,
+    result = _or_404(
+        services.take_back,
+        match_id=pk,
+        player=request.user,
         source=MoveSource.WEB,
-        idempotency_key=f"web-undo:{seat.number}:{request.POST.get('seq', '')}",
+        idempotency_key=f"web-undo:{request.user.pk}:{request.POST.get('seq', '')[:20]}",
     )
-    (messages.success if result.ok else messages.error)(
-        request, "Your last move is taken back." if result.ok else result.message
-    )
-    return redirect("match_detail", pk=match.pk)
+    return _answered(request, pk, result)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def match_resign(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(Match, pk=pk)
-    seat = selectors.viewer_seat(match, request.user)
-    if seat is None:
-        return HttpResponseForbidden("You do not play in this match.")
     if request.method == "GET":
+        match = get_object_or_404(Match, pk=pk)
+        seat = selectors.viewer_seat(match, request.user)
+        if seat is None:
+            return HttpResponseForbidden("You do not play in this match.")
         return _render(request, "play/resign_confirm.html", {"match": match, "seat": seat})
-    result = services.resign(
-        match_id=match.pk,
-        seat=seat.number,
+    result = _or_404(
+        services.resign,
+        match_id=pk,
+        player=request.user,
         source=MoveSource.WEB,
-        idempotency_key=f"web-resign:{seat.number}",
+        idempotency_key=f"web-resign:{request.user.pk}",
     )
-    (messages.success if result.ok else messages.error)(
-        request, result.message or "You have resigned."
-    )
-    return redirect("match_detail", pk=match.pk)
+    return _answered(request, pk, result)
 
 
 def match_replay(request: HttpRequest, pk: int) -> HttpResponse:

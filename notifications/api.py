@@ -8,14 +8,13 @@ from datetime import datetime
 from django.core.exceptions import ObjectDoesNotExist
 
 
-def seat_columns(user_id_column: str) -> dict[str, str]:
-    """What the service layer's lock statement reads with each seat for this transaction's
-    hooks, besides the players and their preferences, as SQL over the seat's user id column:
-    whether the seat's player has booked any vacation, so a deadline for people who never did
-    costs no vacation query."""
-    from .preferences import vacation_booked_sql
+def seat_annotations() -> dict:
+    """What the service layer's seat statement reads with each seat for this transaction's
+    hooks, besides the players and their preferences: whether the seat's player has booked
+    any vacation, so a deadline for people who never did costs no vacation query."""
+    from .preferences import vacation_booked
 
-    return {"vacation_booked": vacation_booked_sql(user_id_column)}
+    return {"vacation_booked": vacation_booked()}
 
 
 def seats_read(match, seats) -> None:

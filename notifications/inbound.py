@@ -28,7 +28,7 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 
 from games import commands, selectors, services
 from games.engine import IllegalMove
-from games.models import Match, MatchStatus, Move, MoveSource, Seat
+from games.models import Match, MatchStatus, MoveSource, Seat
 
 from . import outbox
 from .models import Channel, InboundMessage, InboundStatus, Kind, Notification, Status
@@ -172,6 +172,7 @@ class Report:
     outdated: bool = False
     help: str = ""
     posted: bool = False
+    taken_back: bool = False
     ignored: list[str] = field(default_factory=list)
     first_hint: str = ""
 
@@ -315,7 +316,7 @@ def run_commands(
     postcode or phone number is never read as a menu number."""
     report = Report()
     words = command_words(match, seat)
-    moved = False  # after our own first move, the token's position is behind us by design
+    seen = token_seq  # the position the player answers: the email's, then their own move's
     commands_read = 0
     signed_off = False  # the first other line after a command: what follows is a signature
     skip_to = -1  # the last line of a message taken by `say`
@@ -355,20 +356,21 @@ def run_commands(
         if word == "undo" and not rest.strip():
             result = services.take_back(
                 match_id=match.pk,
-                seat=seat.number,
+                player=seat.user,
                 source=MoveSource.EMAIL,
                 idempotency_key=_key(message_id, index),
             )
-            report.add(line, "Your last move is taken back." if result.ok else result.message)
+            report.add(line, result.message)
             if not result.ok:
                 report.failed = line
                 break
-            moved = True
+            report.taken_back = True
+            seen = result.match.head_seq
             continue
         if word == "resign" and not rest.strip():
             result = services.resign(
                 match_id=match.pk,
-                seat=seat.number,
+                player=seat.user,
                 source=MoveSource.EMAIL,
                 idempotency_key=_key(message_id, index),
             )
@@ -379,14 +381,21 @@ def run_commands(
             if not result.ok:
                 report.failed = line
             break
-        outcome, ok, command = _play(match, seat, token_seq, line, _key(message_id, index), moved)
-        report.add(line, outcome)
-        if not ok:
+        result = services.submit_move(
+            match_id=match.pk,
+            player=seat.user,
+            command=line,
+            source=MoveSource.EMAIL,
+            idempotency_key=_key(message_id, index),
+            seen_seq=seen,
+        )
+        report.add(line, _outcome_line(result, line))
+        if not result.ok:
             report.failed = line
-            report.outdated = outcome.startswith(OUTDATED)
+            report.outdated = result.outcome == services.Outcome.MOVED_ON
             break
-        moved = True
-        report.applied.append(command)
+        seen = result.match.head_seq
+        report.applied.append(_as_command(result, line))
     if report.failed:
         rest = [ln for ln in lines[index + 1 :] if ln and is_command(ln, words)]
         if rest:
@@ -412,55 +421,25 @@ def _hint(match: Match, seat: Seat, line: str) -> str:
     return ""
 
 
-OUTDATED = "The game has moved on"
-
-
-def _play(
-    match: Match, seat: Seat, token_seq: int, line: str, key: str, moved: bool
-) -> tuple[str, bool, str]:
-    """Apply one move line. Returns (what to tell the player, applied?, the move as a
-    command)."""
-    if Move.objects.filter(match=match, idempotency_key=key).exists():
-        return "Applied (this email was received before).", True, line
-    for _ in range(3):  # another player's move between our read and our write: read again
-        match.refresh_from_db()
-        seat.refresh_from_db()
-        if match.status != MatchStatus.ACTIVE:
-            over = "The match is over." if match.is_over else "The match has not started."
-            return over, False, line
-        if not moved and seat.deadline_seq != token_seq:
-            return (
-                (
-                    f"{OUTDATED} since the email you answered, so this was not applied. "
-                    "The current position is below."
-                ),
-                False,
-                line,
-            )
-        game = match.game
-        state = selectors.load_state(match)
-        if seat.number not in game.to_act(state):
-            return "It is not your turn now.", False, line
-        try:
-            move = commands.interpret(game, state, seat.number, line)
-        except IllegalMove as error:
-            return f"{error.message} Your choices are below.", False, line
-        head = match.head_seq
-        result = services.submit_move(
-            match_id=match.pk,
-            seat=seat.number,
-            move=move,
-            source=MoveSource.EMAIL,
-            idempotency_key=key,
-            expected_seq=head,
+def _outcome_line(result: services.MoveResult, line: str) -> str:
+    """What the answer says of one command line."""
+    if result.duplicate:
+        return f"Applied: {_as_command(result, line)} (this email was received before)."
+    if result.ok:
+        return f"Applied: {_as_command(result, line)}."
+    if result.outcome == services.Outcome.MOVED_ON:
+        return (
+            "The game has moved on since the email you answered, so this was not applied. "
+            "The current position is below."
         )
-        if result.ok:
-            command = game.format_move(state, seat.number, move)
-            note = " (this email was received before)" if result.duplicate else ""
-            return f"Applied: {command}{note}.", True, command
-        if Match.objects.filter(pk=match.pk, head_seq=head).exists():
-            return f"{result.message} Your choices are below.", False, line
-    return "The game is moving fast; please send this again.", False, line
+    if result.outcome in (services.Outcome.ILLEGAL, services.Outcome.NOT_YOUR_TURN):
+        return f"{result.message} Your choices are below."
+    return result.message
+
+
+def _as_command(result: services.MoveResult, line: str) -> str:
+    """The applied move in the game's own words (the line as written, for a repeat)."""
+    return result.worded or line
 
 
 def _help_text(match: Match) -> str:
@@ -508,6 +487,8 @@ def summary_of(report: Report) -> tuple[str, str]:
         if report.first_hint:
             intro += f" About “{report.ignored[0][:80]}”: {report.first_hint}"
         return "No command found: no move was made", intro
+    if report.taken_back:
+        return "Taken back: your last move", "Your last move is taken back."
     if report.posted:
         return "Posted to the board; no move was made", "Your message was posted."
     return "No move was made", "Your commands were read."

@@ -29,7 +29,6 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Match, MatchStatus, MoveKind, Seat
-from games.rows import insert_rows
 
 from .handoff import hand_off, publish
 from .models import Channel, Kind, Notification, Status
@@ -158,9 +157,11 @@ def write_many(rows: list[Notification | None]) -> list[Notification]:
     rows = [r for r in rows if r is not None]
     if not rows:
         return []
-    insert_rows(rows, on_conflict_keep="dedupe_key")
+    Notification.objects.bulk_create(
+        rows, update_conflicts=True, unique_fields=["dedupe_key"], update_fields=["dedupe_key"]
+    )
     pending = [r for r in rows if r.status == Status.PENDING]
-    if pending:  # their keys are read at commit: inside one_round_trip they come later
+    if pending:
         transaction.on_commit(lambda: enqueue([r.pk for r in pending]))
     return rows
 

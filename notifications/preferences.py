@@ -7,7 +7,8 @@ from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from .models import NoticeMode, Preferences, Vacation
@@ -131,13 +132,9 @@ def prefs_by_user(user_ids) -> dict[int, Preferences]:
     return {p.user_id: p for p in Preferences.objects.filter(user_id__in=ids)}
 
 
-def vacation_booked_sql(user_id_column: str) -> str:
-    """SQL for whether the user in `user_id_column` (of the enclosing statement) has any
-    vacation booked, as a subquery of the same statement."""
-    quote = connection.ops.quote_name
-    table = quote(Vacation._meta.db_table)
-    column = quote(Vacation._meta.get_field("user").column)
-    return f"EXISTS (SELECT 1 FROM {table} v WHERE v.{column} = {user_id_column})"
+def vacation_booked() -> Exists:
+    """Whether the seat's player has any vacation booked, as an annotation of a seat query."""
+    return Exists(Vacation.objects.filter(user_id=OuterRef("user_id")))
 
 
 def vacation_days_by_user(user_ids) -> dict[int, set[date]]:

@@ -244,7 +244,6 @@ def _check_position(
             "match page": client.get(f"/matches/{match.pk}/"),
             "live fragment": client.get(f"/matches/{match.pk}/poll/"),
             "replay": client.get(f"/matches/{match.pk}/replay/?n={seq}"),
-            "api": client.get(f"/api/matches/{match.pk}/"),
             "api v1 view": client.get(f"/api/v1/matches/{match.pk}"),
             "api v1 legal": client.get(f"/api/v1/matches/{match.pk}/legal"),
         }

@@ -1,31 +1,42 @@
-"""How many queries each kind of move sends to the database, counted so a regression fails.
+"""How many queries a move costs on each path players use, counted so a regression fails:
+the web Confirm with a session, API v1 with a token, and an email reply.
 
-Counted: the statements Django sends. Not counted: transaction control (BEGIN and COMMIT in
-production, a savepoint inside a test's transaction). The position cache is warm, as it is
-for the next move of a match in play; `test_position_cache.py` covers a cold one. The cache
-is this process's own here, so a parallel test run that clears a shared Redis cannot make
-a move miss it.
+Counted: every statement Django sends for the request (for an email reply: for the move,
+since reading the mail is its own work). Not counted: transaction control (BEGIN and COMMIT
+in production, a savepoint inside a test's transaction). The position cache is warm, as it
+is for the next move of a match in play; the cache is this process's own, so a parallel run
+that clears a shared Redis cannot make a move miss it.
+
+A move that asks nobody new costs at most 6 statements: who is asking (the session's user,
+or the token), the lock that reads the match and its seats with their people, the move's
+insert, the match's projections and the seats' deadlines. Asking someone new adds the
+notices' insert; a snapshot (every SNAPSHOT_EVERY moves) adds its insert.
 """
 
-import json
-from datetime import timedelta
+from __future__ import annotations
+
+import random
+import secrets
+from email.message import EmailMessage
+from email.utils import make_msgid
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
+from api.tokens import make_token
 from games import services
-from games.api import api_token
-from games.models import Move
+from games.engine import available_games
+from games.models import Match
 from games.selectors import load_state
-from notifications.models import Vacation
-from tests.factories import two_player_match
+from notifications import inbound
+from notifications.tokens import reply_address
+from tests.factories import make_user, two_player_match
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.usefixtures("own_cache"),
-]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("own_cache")]
+
+MOVE_BUDGET = 6
 
 
 @pytest.fixture
@@ -33,31 +44,23 @@ def own_cache(settings):
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "q"}
     }
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 TRANSACTION_CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
+EXTRA = ('INSERT INTO "notifications_notification"', 'INSERT INTO "games_snapshot"')
 
 
 class Counted:
     def __init__(self):
         self.capture = CaptureQueriesContext(connection)
-        self.piped: list[str] = []  # sent in pipeline mode (PostgreSQL: games.rows.one_round_trip)
 
     def __enter__(self):
         self.capture.__enter__()
-        self._wrapper = connection.execute_wrapper(self._note)
-        self._wrapper.__enter__()
         return self
 
     def __exit__(self, *exc):
-        self._wrapper.__exit__(*exc)
         self.capture.__exit__(*exc)
-
-    def _note(self, execute, sql, params, many, context):
-        raw = connection.connection
-        if connection.vendor == "postgresql" and raw.pgconn.pipeline_status:
-            self.piped.append(sql)
-        return execute(sql, params, many, context)
 
     @property
     def sql(self) -> list[str]:
@@ -66,169 +69,171 @@ class Counted:
     def __len__(self) -> int:
         return len(self.sql)
 
+    def for_the_move(self) -> int:
+        """The statements a move that asks nobody new would send: without the notices of a
+        seat asked anew, and without a snapshot."""
+        return len([q for q in self.sql if not q.startswith(EXTRA)])
 
-def post(client, match, token, command="1", key=None, seq=None):
-    body = {"command": command}
-    if key:
-        body["idempotency_key"] = key
-    if seq is not None:
-        body["seq"] = seq
-    return client.post(
-        f"/api/matches/{match.pk}/moves/",
-        json.dumps(body),
-        content_type="application/json",
-        HTTP_AUTHORIZATION=f"Bearer {token}",
-    )
+
+# --- the three paths, each playing one command for a user ---------------------------------
+
+
+class Web:
+    def __init__(self, user):
+        self.client = Client()
+        self.client.force_login(user)
+
+    def play(self, match: Match, command: str) -> bool:
+        response = self.client.post(
+            f"/matches/{match.pk}/move/",
+            {"command": command, "seq": match.head_seq, "token": secrets.token_hex(8)},
+        )
+        assert response.status_code == 302, response.status_code
+        return True
+
+
+class Api:
+    def __init__(self, user):
+        _token, key = make_token(user=user, name="queries", scope="play")
+        self.client = Client(headers={"Authorization": f"Bearer {key}"})
+        assert self.client.get("/api/v1/me").status_code == 200  # the token's first use noted
+
+    def play(self, match: Match, command: str) -> bool:
+        response = self.client.post(
+            f"/api/v1/matches/{match.pk}/moves",
+            {"command": command, "seq": match.head_seq},
+            content_type="application/json",
+        )
+        assert response.status_code == 200, response.content
+        return True
+
+
+class Email:
+    """Counts the move itself: the reply's reading and answering are the pipe's own work."""
+
+    def __init__(self, user):
+        self.user = user
+
+    def play(self, match: Match, command: str) -> bool:
+        seat = match.seats.get(user=self.user)
+        address = reply_address(match.pk, seat.number, seat.deadline_seq)
+        message = EmailMessage()
+        message["From"] = self.user.email
+        message["To"] = address
+        message["Subject"] = "Re: Your turn"
+        message["Message-ID"] = make_msgid(domain="player.example")
+        message.set_content(f"{command}\n\nOn Monday, Postal Boards wrote:\n> Your turn.\n")
+        handled = inbound.receive_raw(message.as_bytes(), recipient=address)
+        assert "Applied" in handled.outcome, handled.outcome
+        return True
+
+
+PATHS = {"web": Web, "api": Api, "email": Email}
 
 
 @pytest.fixture
-def duel():
-    """A started two-player Sealed Cards match: both seats must play a card (simultaneous)."""
-    match, first, second = two_player_match()
-    tokens = {s.number: api_token(s.user) for s in match.seats.select_related("user")}
-    return match, first, second, tokens
+def counted_moves(monkeypatch):
+    """The statements of each `submit_move` call (the email path's move)."""
+    moves: list[Counted] = []
+    submit = services.submit_move
+
+    def counting(**arguments):
+        with Counted() as queries:
+            result = submit(**arguments)
+        moves.append(queries)
+        return result
+
+    monkeypatch.setattr(services, "submit_move", counting)
+    return moves
 
 
-def test_an_api_move_that_asks_nobody_new_sends_four_queries(client, duel):
-    match, first, _second, tokens = duel
-    with Counted() as queries:
-        response = post(client, match, tokens[first], key="k1", seq=0)
-    assert response.status_code == 200, response.content
-    # the lock with the seats, their players (whom the token is checked against) and their
-    # preferences; the insert; the match's projections; the seat's deadline cleared
-    assert len(queries) == 4, "\n".join(queries.sql)
-    if connection.vendor == "postgresql":  # SQLite has no row locks
-        assert sum("FOR UPDATE" in q for q in queries.sql) == 1
-
-
-def test_an_api_move_that_asks_both_seats_again_sends_five_queries(client, duel):
-    match, first, second, tokens = duel
-    assert post(client, match, tokens[first]).status_code == 200
-    with Counted() as queries:
-        response = post(client, match, tokens[second])
-    assert response.status_code == 200, response.content
-    # ... and both deadlines in one update, both turn notices (email and webhook rows of both
-    # seats) in one insert; neither player booked a vacation (the lock statement says so),
-    # so no vacation days are read
-    assert len(queries) == 5, "\n".join(queries.sql)
-    assert sum(q.startswith('INSERT INTO "notifications_notification"') for q in queries.sql) == 1
-    assert sum(q.startswith('UPDATE "games_seat"') for q in queries.sql) == 1
-    assert not any(q.startswith('SELECT "notifications_vacation"') for q in queries.sql)
-    if connection.vendor == "postgresql":  # the writes share one round trip
-        assert [q.split(" ")[:3] for q in queries.piped] == [
-            ["INSERT", "INTO", '"games_move"'],
-            ["UPDATE", '"games_match"', "SET"],
-            ["UPDATE", '"games_seat"', "SET"],
-            ["INSERT", "INTO", '"notifications_notification"'],
-        ]
-
-
-def test_a_player_on_vacation_adds_one_query_and_keeps_the_day(client, duel):
-    match, first, second, tokens = duel
-    user = match.seats.get(number=first).user
-    tomorrow = timezone.localdate() + timedelta(days=1)
-    Vacation.objects.create(user=user, first_day=tomorrow, last_day=tomorrow)
-    assert post(client, match, tokens[first]).status_code == 200
-    with Counted() as queries:
-        response = post(client, match, tokens[second])
-    assert response.status_code == 200, response.content
-    # the booking players' vacation days, read once for the move
-    assert len(queries) == 6, "\n".join(queries.sql)
-    vacation_reads = [q for q in queries.sql if q.startswith('SELECT "notifications_vacation"')]
-    assert len(vacation_reads) == 1
-    seats = {s.number: s for s in match.seats.all()}
-    # the day off is not counted: the player on vacation gets a day more than the other
-    assert seats[first].deadline_at - seats[second].deadline_at == timedelta(days=1)
-
-
-def test_the_move_that_ends_the_match(client, duel):
-    match, first, second, tokens = duel
-    assert post(client, match, tokens[first]).status_code == 200
-    assert post(client, match, tokens[second]).status_code == 200
-    assert post(client, match, tokens[first]).status_code == 200
-    with Counted() as queries:  # the last cards are forced: this move ends the match
-        response = post(client, match, tokens[second])
-    assert response.status_code == 200 and response.json()["status"] == "finished"
-    # the lock; this move and the two forced last cards in one insert; the match's
-    # projections and result; both deadlines cleared in one update; the end notices in one
-    # insert
-    assert len(queries) == 5, "\n".join(queries.sql)
-    inserted = [q for q in queries.sql if q.startswith('INSERT INTO "games_move"')]
-    assert len(inserted) == 1 and inserted[0].count("), (") == 2  # three rows
-    assert list(match.moves.order_by("seq").values_list("seq", flat=True)) == [1, 2, 3, 4, 5, 6]
-
-
-def test_a_repeated_key_is_answered_without_a_second_move(client, duel):
-    match, first, _second, tokens = duel
-    assert post(client, match, tokens[first], key="k1").status_code == 200
-    with Counted() as queries:
-        again = post(client, match, tokens[first], key="k1")
-    assert again.json()["duplicate"] is True
-    # the lock (no longer this seat's turn), the key; then, since a key may be reused only
-    # for the same move, the command is read against the position that move was applied
-    # to: its snapshot, the log tail and the seats
-    assert len(queries) == 5, "\n".join(queries.sql)
-    assert Move.objects.filter(match=match).count() == 1
-
-
-def test_a_repeated_key_whose_seat_is_asked_again_is_answered_by_the_unique_index(duel):
-    match, first, second, _tokens = duel
-    card = min(load_state(match)["hands"][first])
-    services.submit_move(
-        match_id=match.pk,
-        seat=first,
-        move={"type": "play", "card": card},
-        source="api",
-        idempotency_key="k1",
-    )
-    other = min(load_state(match)["hands"][second])
-    services.submit_move(
-        match_id=match.pk, seat=second, move={"type": "play", "card": other}, source="api"
-    )
+def play_counted(path: str, player, match: Match, command: str, counted_moves) -> Counted:
+    player_path = PATHS[path](player)
     match.refresh_from_db()
-    assert first in match.to_act  # asked again: the repeat is legal and only the key differs
-    card = min(load_state(match)["hands"][first])
-    result = services.submit_move(
+    load_state(match)  # the position cache is warm, as in play
+    seen = match.head_seq
+    if path == "email":
+        player_path.play(match, command)
+        queries = counted_moves[-1]
+    else:
+        with Counted() as queries:
+            player_path.play(match, command)
+    match.refresh_from_db()
+    assert match.head_seq > seen, f"{command!r} was not applied"
+    return queries
+
+
+# --- the sealed-cards duel: a move that asks nobody new, exactly -------------------------
+
+
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_a_move_that_asks_nobody_new_costs_at_most_six_queries(path, counted_moves):
+    match, anna, _bram = two_player_match()
+    player = match.seats.select_related("user").get(number=anna).user
+    card = min(load_state(match)["hands"][anna])
+    queries = play_counted(path, player, match, f"play {card}", counted_moves)
+    # Both seats were asked at once; Anna's card asks nobody new.
+    assert len(queries) <= MOVE_BUDGET, "\n".join(queries.sql)
+    assert not any(q.startswith(EXTRA) for q in queries.sql)
+    writes = [q.split(" ")[:3] for q in queries.sql if q.startswith(("INSERT", "UPDATE"))]
+    assert writes == [
+        ["INSERT", "INTO", '"games_move"'],
+        ["UPDATE", '"games_match"', "SET"],
+        ["UPDATE", '"games_seat"', "SET"],
+    ], queries.sql
+    locks = [q for q in queries.sql if "FOR UPDATE" in q]
+    if connection.vendor == "postgresql":  # SQLite has no row locks
+        assert len(locks) == 1 and 'OF "games_seat", "games_match"' in locks[0], locks
+    assert match.moves.count() == 1
+
+
+def test_a_move_that_asks_both_seats_again_adds_the_notices(counted_moves):
+    match, anna, bram = two_player_match()
+    services.submit_move(
         match_id=match.pk,
-        seat=first,
-        move={"type": "play", "card": card},
-        source="api",
-        idempotency_key="k1",
+        seat=anna,
+        move={"type": "play", "card": min(load_state(match)["hands"][anna])},
+        source="web",
     )
-    assert result.ok and result.duplicate
-    assert result.applied[0].seq == 1
-    assert Move.objects.filter(match=match).count() == 2
+    player = match.seats.select_related("user").get(number=bram).user
+    card = min(load_state(Match.objects.get(pk=match.pk))["hands"][bram])
+    queries = play_counted("api", player, match, f"play {card}", counted_moves)
+    notices = [q for q in queries.sql if q.startswith('INSERT INTO "notifications_notification"')]
+    assert len(notices) == 1  # both turn notices (mail and webhook rows) in one insert
+    assert len(queries) <= MOVE_BUDGET + 1, "\n".join(queries.sql)
 
 
-def test_an_illegal_command_writes_nothing(client, duel):
-    match, first, _second, tokens = duel
-    with Counted() as queries:
-        response = post(client, match, tokens[first], command="play 99")
-    assert response.status_code == 400
-    assert not any(q.startswith(("INSERT", "UPDATE")) for q in queries.sql)
-    assert len(queries) == 1, "\n".join(queries.sql)  # the lock
+# --- every hosted game, every path --------------------------------------------------------
 
 
-def test_a_resignation(duel):
-    match, first, _second, _tokens = duel
-    with Counted() as queries:
-        result = services.resign(match_id=match.pk, seat=first, source="web")
-    assert result.ok
-    # the lock; the insert; the match's projections and result; both seats (resigned,
-    # deadlines) in one update; the end notices
-    assert len(queries) == 5, "\n".join(queries.sql)
+def hosted_games():
+    return [g for g in available_games() if g.slug != "sealed-cards"]
 
 
-def test_a_deadline_played_for_a_seat(duel, time_machine):
-    match, first, _second, _tokens = duel
-    seat = match.seats.get(number=first)
-    time_machine.move_to(seat.deadline_at + timedelta(minutes=1))
-    assert seat.deadline_at < timezone.now()
-    with Counted() as queries:
-        result = services.enforce_timeout(
-            match_id=match.pk, seat=first, deadline_seq=seat.deadline_seq
-        )
-    assert result.ok, result.message
-    # the lock; the insert; the match's projections; the seat (timeouts, deadline) in one
-    # update; the timeout notice
-    assert len(queries) == 5, "\n".join(queries.sql)
+@pytest.mark.parametrize("path", sorted(PATHS))
+@pytest.mark.parametrize("slug", [g.slug for g in hosted_games()])
+def test_every_game_moves_within_the_budget_on_every_path(slug, path, counted_moves):
+    game = next(g for g in hosted_games() if g.slug == slug)
+    users = [make_user(f"{slug}-{path}-{n}") for n in range(game.min_players)]
+    match = services.create_match(
+        creator=users[0],
+        game_slug=slug,
+        players=len(users),
+        invite_emails=[u.email for u in users[1:]],
+        seed=f"queries-{slug}",
+    )
+    for user in users[1:]:
+        services.join_match(match_id=match.pk, user=user)
+    rng = random.Random(3)
+    counts = []
+    for _ in range(6):
+        match.refresh_from_db()
+        if match.status != "active":
+            break
+        state = load_state(match)
+        seat = next(s for s in match.seats.select_related("user") if s.deadline_at is not None)
+        command = game.format_move(state, seat.number, game.bot_move(state, seat.number, rng))
+        queries = play_counted(path, seat.user, match, command, counted_moves)
+        counts.append(queries.for_the_move())
+        assert queries.for_the_move() <= MOVE_BUDGET, (command, [q[:150] for q in queries.sql])
+    assert len(counts) >= 3, counts

@@ -23,7 +23,7 @@ from tests.factories import two_player_match
 ROOT = Path(__file__).resolve().parents[1]
 DOWN = {
     "default": {
-        "BACKEND": "config.cache.RedisCache",
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": "redis://127.0.0.1:6390/0",  # nothing listens there
         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
     }

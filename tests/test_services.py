@@ -220,7 +220,7 @@ def test_simultaneous_answers_do_not_outdate_another_seats_answer():
         seat=anna,
         move={"type": "play", "card": hand(match, anna)[0]},
         source="web",
-        expected_seq=seen,
+        seen_seq=seen,
     )
     assert result.ok, result.message
     # The next trick is a new question: an answer to the old position is refused.
@@ -229,6 +229,6 @@ def test_simultaneous_answers_do_not_outdate_another_seats_answer():
         seat=anna,
         move={"type": "play", "card": hand(match, anna)[0]},
         source="web",
-        expected_seq=seen,
+        seen_seq=seen,
     )
     assert not stale.ok and "moved on" in stale.message

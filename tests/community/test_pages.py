@@ -32,7 +32,7 @@ def test_a_match_in_play_is_private_to_its_players_unless_watchable():
         reverse("match_detail", args=[match.pk]),
         reverse("match_poll", args=[match.pk]),
         reverse("match_replay", args=[match.pk]),
-        f"/api/matches/{match.pk}/",
+        f"/api/v1/matches/{match.pk}",
     ]
     for url in urls:
         assert Client().get(url).status_code in (404, 401), url

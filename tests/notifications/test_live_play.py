@@ -88,7 +88,7 @@ def test_other_mail_is_not_held(match, anna):
 def test_a_cache_that_is_down_holds_nothing_and_breaks_no_page(match, anna, settings):
     settings.CACHES = {
         "default": {
-            "BACKEND": "config.cache.RedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": "redis://127.0.0.1:6390/0",  # nothing listens there
         }
     }

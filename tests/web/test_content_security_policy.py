@@ -9,7 +9,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.urls import reverse
 
 from games import services
-from games.api import api_token
+from api.tokens import make_token
 from notifications import mailbox
 from tests.web.conftest import logged_in
 
@@ -89,9 +89,9 @@ def test_the_mailbox_shows_an_emails_html_in_a_frame_of_its_own(staff, settings)
 def test_json_answers_carry_the_policy_an_api_needs(anna, client):
     """Nothing may load from a JSON answer or frame it; the pages' policy is not built."""
     match = services.create_match(creator=anna, game_slug="sealed-cards", players=2, bots=1)
-    token = api_token(anna)
-    answer = client.get(f"/api/matches/{match.pk}/", HTTP_AUTHORIZATION=f"Bearer {token}")
-    assert answer.status_code == 200 and answer["Content-Type"] == "application/json"
+    _token, key = make_token(user=anna, name="test", scope="read")
+    answer = client.get(f"/api/v1/matches/{match.pk}", HTTP_AUTHORIZATION=f"Bearer {key}")
+    assert answer.status_code == 200 and answer["Content-Type"].startswith("application/json")
     assert directives(answer) == {"default-src": ["'none'"], "frame-ancestors": ["'none'"]}
     page = logged_in(anna).get(reverse("match_detail", args=[match.pk]))
     assert directives(page)["default-src"] == ["'self'"]  # a page keeps the full policy
