@@ -196,7 +196,9 @@ CACHE_URL = env_str("CACHE_URL", "")
 CACHES = {
     "default": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # While Redis is unreachable each process uses its own memory (limits count per
+            # process); a Redis that does not answer holds a request up for 0.5 s at most.
+            "BACKEND": "config.resilient_cache.ResilientRedisCache",
             "LOCATION": CACHE_URL,
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
