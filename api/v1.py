@@ -16,10 +16,10 @@ from ninja import NinjaAPI, Query, Router, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.errors import Throttled as NinjaThrottled
 from ninja.security import HttpBearer
-from ninja.throttling import AuthRateThrottle, SimpleRateThrottle
 
 from api import schemas
 from api.models import Scope
+from api.throttles import AccountThrottle
 from api.tokens import grants, is_bot_account, user_for
 from community import selectors as community
 from community.access import can_watch
@@ -56,23 +56,13 @@ def session_auth(request: HttpRequest):
     return None
 
 
-class TokenThrottle(SimpleRateThrottle):
-    """Per account, whatever token it uses; counters live in the shared cache."""
-
-    scope = "account"
-
-    def get_cache_key(self, request: HttpRequest):
-        user = getattr(request, "auth", None)
-        return f"api-throttle-{user.pk}" if user is not None else None
-
-
 api = NinjaAPI(
     title="Postal Boards API",
     version="1",
     urls_namespace="api_v1",
     description=__doc__,
     auth=[TokenAuth(), session_auth],
-    throttle=[TokenThrottle("120/m"), AuthRateThrottle("600/h")],
+    throttle=[AccountThrottle("minute", 120, 60), AccountThrottle("hour", 600, 3600)],
 )
 
 
