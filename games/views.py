@@ -291,6 +291,8 @@ def match_poll(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def match_move(request: HttpRequest, pk: int) -> HttpResponse:
     form = MoveForm(request.POST)
+    if not form.is_valid() and not Match.objects.filter(pk=pk).exists():
+        raise Http404("No such match.")  # the service says so for a valid form
     back = redirect("match_detail", pk=pk)
     if not form.is_valid():
         errors = form.errors.get("command") or ["The form was incomplete; reload the page."]

@@ -351,17 +351,18 @@ def _compare_asked_and_automatic(match, viewer, outputs, deferred, report) -> No
                 )
     real = dict(match.moves.values_list("seq", "source"))
     humans = {s.number for s in seats if not s.is_bot}
-    api_history = outputs["api"].json().get("history", [])
+    api_history = outputs["api v1 view"].json().get("history", [])
     page_labels = dict(_history_labels(page))
     for entry in api_history:
-        seat, source = entry["seat"], real.get(entry["seq"])
+        seat = None if entry["seat"] is None else entry["seat"] - 1  # v1 counts seats from 1
+        source = real.get(entry["seq"])
         if seat is None or seat == viewer or seat not in humans:
             continue
         kind = "auto" if source in AUTOMATIC_SOURCES else "asked" if source in ASKED_SOURCES else ""
         if not kind:
             continue
         report.automatic_entries_seen += kind == "auto"
-        shown = {"api": entry["source"], "match page": page_labels.get(entry["seq"])}
+        shown = {"match page": page_labels.get(entry["seq"])}
         for where, label in shown.items():
             if label is None:  # the page shows a window of recent entries only
                 continue
