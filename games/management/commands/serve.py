@@ -24,7 +24,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, port, host, **options):
         site_url(host, port)
+        # A fresh database takes a few seconds to create: say so, so the wait is not silence.
+        self.stdout.write("Preparing the database (migrations)...")
+        self.stdout.flush()
         call_command("migrate", interactive=False, verbosity=0)
+        self.stdout.write("Starting the worker and the web server...")
         settings.LOCAL_MAILBOX_OPEN = _loopback_only(host)
         start_worker_thread()
         EmbeddedService(celery_app, thread=True).start()
