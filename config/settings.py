@@ -155,7 +155,7 @@ CONTENT_SECURITY_POLICY = {
 # --- Celery ---------------------------------------------------------------------------
 # Embedded default: an in-process broker (the `serve` command runs worker and beat in the
 # same process). Production: redis://. The outbox row is the record, so results are ignored.
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "memory://")
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "memory://localhost/")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
