@@ -91,3 +91,10 @@ def make_bot_account(*, user, note: str = "") -> BotAccount:
             )
         bot, _ = BotAccount.objects.get_or_create(user=user, defaults={"owner_note": note})
         return bot
+
+
+def revoke_all(*, user) -> int:
+    """Revoke every token of `user` (signing out everywhere); how many were live."""
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )

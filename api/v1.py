@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest
 from ninja import NinjaAPI, Query, Router, Status
@@ -137,7 +138,17 @@ def _visible_match(request: HttpRequest, match_id: int) -> Match:
 
 def _seat_out(seat: Seat) -> dict[str, Any]:
     name = seat.display_name or (public_name(seat.user) if seat.user_id else "Open seat")
-    return {"seat": seat.number + 1, "name": name, "bot": seat.is_bot}
+    return {"seat": seat.number + 1, "name": name, "bot": seat.is_bot or _bot_account(seat)}
+
+
+def _bot_account(seat: Seat) -> bool:
+    """Whether a person's seat is held by a bot account (a program playing through the API)."""
+    if seat.user_id is None:
+        return False
+    try:
+        return seat.user.bot_account is not None
+    except ObjectDoesNotExist:
+        return False
 
 
 def _summary(match: Match, user) -> dict[str, Any]:
@@ -217,7 +228,7 @@ def my_matches(request, page: int = Query(1, ge=1, le=100000), active: bool = Fa
     rows = Match.objects.filter(seats__user=request.auth).order_by("-created_at", "-pk")
     if active:
         rows = rows.filter(status=MatchStatus.ACTIVE)
-    paged = Paginator(rows.prefetch_related("seats__user"), PAGE_SIZE).get_page(page)
+    paged = Paginator(rows.prefetch_related("seats__user__bot_account"), PAGE_SIZE).get_page(page)
     return {
         "items": [_summary(m, request.auth) for m in paged.object_list],
         "page": paged.number,
@@ -239,7 +250,7 @@ def turns(request, wait: int = Query(0, ge=0, le=LONG_POLL_MAX)):
                 seats__resigned=False,
             )
             .order_by("pk")
-            .prefetch_related("seats__user")[:PAGE_SIZE]
+            .prefetch_related("seats__user__bot_account")[:PAGE_SIZE]
         )
         found = [s for s in (_summary(m, request.auth) for m in asked) if s["your_turn"]]
         waited = time.monotonic() - started

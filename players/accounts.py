@@ -128,9 +128,14 @@ def confirm_address(*, user: AbstractBaseUser, password_confirmed: bool) -> bool
 def sign_out_everywhere(*, user: AbstractBaseUser, password: str | None) -> None:
     """Re-hash the password (same password, new salt) or renew the unusable one: every
     session's auth hash and every sign-in link already mailed carry the old hash, so all of
-    them stop working. The caller keeps its own session with update_session_auth_hash."""
+    them stop working, and every API token is revoked. The caller keeps its own session with
+    update_session_auth_hash."""
     if password is not None and user.has_usable_password():
         user.set_password(password)
     else:
         user.set_unusable_password()
     user.save(update_fields=["password"])
+    # An API token is a session too: every one the account holds is revoked.
+    from api.tokens import revoke_all
+
+    revoke_all(user=user)

@@ -183,6 +183,8 @@ def sign_out_everywhere(request: HttpRequest) -> HttpResponse:
     accounts.sign_out_everywhere(user=request.user, password=form.cleaned_data.get("password"))
     update_session_auth_hash(request, request.user)
     messages.success(
-        request, "Every other session has ended and every sign-in link mailed before is void."
+        request,
+        "Every other session has ended, every sign-in link mailed before is void and every "
+        "API token is revoked.",
     )
     return redirect("account")

@@ -67,3 +67,19 @@ def test_bot_tokens_are_for_bot_accounts_and_a_played_account_cannot_become_one(
     match, _a, _b = two_player_match()
     with pytest.raises(TokenError):
         make_bot_account(user=match.created_by)
+
+
+def test_a_bot_accounts_seat_is_a_bot_in_the_api(db):
+    from games import services
+    from tests.api.conftest import token_client
+    from tests.factories import make_user
+
+    robot = make_user("Robot")
+    make_bot_account(user=robot)
+    person = make_user("Person")
+    match = services.create_match(
+        creator=person, game_slug="sealed-cards", players=2, invite_emails=[robot.email]
+    )
+    services.join_match(match_id=match.pk, user=robot)
+    players = token_client(person).get(f"/matches/{match.pk}").json()["match"]["players"]
+    assert {p["name"]: p["bot"] for p in players} == {"Person": False, "Robot (bot)": True}

@@ -273,6 +273,18 @@ def test_sign_out_everywhere_keeps_the_password_and_this_session_only(anna):
     assert password_login(Client(), anna.email).status_code == 302
 
 
+def test_sign_out_everywhere_revokes_every_api_token(anna):
+    from api.tokens import make_token
+
+    _token, key = make_token(user=anna, name="script", scope="play")
+    api = Client(headers={"Authorization": f"Bearer {key}"})
+    assert api.get("/api/v1/me").status_code == 200
+    here = logged_in(anna)
+    page = here.post(reverse("sign_out_everywhere"), {"password": PASSWORD}, follow=True)
+    assert "every API token is revoked" in page.content.decode()
+    assert api.get("/api/v1/me").status_code == 401
+
+
 def test_sign_out_everywhere_without_a_password(client):
     client.post(reverse("magic_request"), {"email": "nopass@example.com"})
     follow(client, mail.outbox[0], reverse("magic_login"))
