@@ -312,7 +312,7 @@ class Game:
         """`apply` for a move read back from the log, which `apply` accepted when it was
         appended: the shape check (`check_move`) is not repeated; the rules' own checks run
         as in `apply`. Replaying the same log gives the same positions either way
-        (tests/test_trusted_replay.py); `verify_match` replays through `apply`.
+        (tests/games/test_trusted_replay.py); `verify_match` replays through `apply`.
 
         `narrate` False: no one will read this move's `news`, because the replay goes on to
         a later move that writes its own (`games.replay.replay_rows` says which). Rules whose
@@ -378,7 +378,7 @@ class Game:
         The driver asks this for every seat to act after every move, only to learn whether
         the rulebook leaves that seat a choice. The default lists `legal_moves`; a game whose
         menus are long (every proposal a builder could make) answers without listing them,
-        and must answer exactly as the default would (tests/test_only_move.py)."""
+        and must answer exactly as the default would (tests/games/test_only_move.py)."""
         legal = self.legal_moves(state, seat)
         return legal[0] if len(legal) == 1 else None
 

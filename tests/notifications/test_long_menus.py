@@ -6,7 +6,7 @@ import pytest
 from games import services
 from games.engine import canonical_json, event_rng
 from games.selectors import load_state
-from tests.rules.menus_check import commands_from_text
+from tests.games.rules.menus_check import commands_from_text
 
 from .conftest import seat_of, start_match, turn_email
 

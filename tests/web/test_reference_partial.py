@@ -5,7 +5,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from games.engine import get_game
-from tests.rules.menus_check import positions
+from tests.games.rules.menus_check import positions
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from games.commands import choices_text, reference_text
 from games.engine.menus import render_reference
 from games.rules.nieuwstad import GAME
 from games.rules.nieuwstad.data import ALL_BUILDINGS
-from tests.rules.menus_check import check_compact_menu, check_numbered_menu, positions
+from tests.games.rules.menus_check import check_compact_menu, check_numbered_menu, positions
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

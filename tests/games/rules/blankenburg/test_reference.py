@@ -6,7 +6,7 @@ import pytest
 from games.commands import reference_text
 from games.rules.blankenburg import GAME
 from games.rules.blankenburg.data import CHARACTERS, EVENTS, VISITORS
-from tests.rules.menus_check import check_compact_menu, check_numbered_menu, positions
+from tests.games.rules.menus_check import check_compact_menu, check_numbered_menu, positions
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

@@ -113,7 +113,7 @@ def test_every_proposal_in_the_menu_is_within_the_rulebooks_limits():
     [(3, {"joint": True}), (2, {"blue_alone": True}), (2, {"blue_alone": True, "joint": True})],
 )
 def test_the_variants_answer_as_the_listed_moves(game, players, options):
-    """tests/test_only_move.py plays without options; here Tycho's variants, every seat."""
+    """tests/games/test_only_move.py plays without options; here Tycho's variants, every seat."""
     for n in range(2):
         log = playout.play(game, players, seed=f"only-{n}", options=options)
         state = game.setup(playout.player_names(players), log.options, event_rng(log.seed, 0))

@@ -213,7 +213,7 @@ def test_an_empty_deck_cannot_be_revealed_from():
 
 def test_version_1_let_a_card_stored_this_turn_be_played_at_once():
     """The rules of version 1, kept for its stored logs; version 2 follows the rulebook
-    (tests/rules/new_england/test_rulings.py)."""
+    (tests/games/rules/new_england/test_rulings.py)."""
     state = fresh()
     del state["ruleset"], state["stored_now"]
     figure(state, ANNA, "barn", "B2")

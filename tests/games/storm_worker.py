@@ -2,7 +2,7 @@
 it, through the path it is given (the web Confirm, API v1 or an email reply), each at the
 instant the test releases a round, and writes what it was answered.
 
-    python -m tests.integration.storm_worker FOLDER INDEX
+    python -m tests.games.storm_worker FOLDER INDEX
 
 The test writes FOLDER/round-N.json ({"requests": [..one per worker..]}) to release round N
 and FOLDER/stop to end; each worker writes FOLDER/answer-N-INDEX.json. The database and

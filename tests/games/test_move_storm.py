@@ -3,7 +3,7 @@ web Confirm, API v1 and an email reply, all sent from the same seen position at 
 instant; and retries of one request under one idempotency key. Never two moves from one
 position; every loser is told "moved on" or "repeat".
 
-Each worker is a process of its own (tests/integration/storm_worker.py) with its own
+Each worker is a process of its own (tests/games/storm_worker.py) with its own
 connection, as gunicorn's workers and the mail pipe are: a request that waits for the match
 lock must then decide on the rows the winner committed.
 """
@@ -47,7 +47,7 @@ class Storm:
         )
         self.processes = [
             subprocess.Popen(
-                [sys.executable, "-m", "tests.integration.storm_worker", str(folder), str(i)],
+                [sys.executable, "-m", "tests.games.storm_worker", str(folder), str(i)],
                 cwd=ROOT,
                 env=env,
             )

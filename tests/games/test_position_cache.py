@@ -20,7 +20,7 @@ from games.models import Move
 from games.selectors import POSITIONS, PositionCache, load_state, verify_match
 from tests.factories import two_player_match
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOWN = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",

@@ -11,7 +11,7 @@ from django.template import Context, Engine
 from games.engine import event_rng, playout
 from games.rules.new_england import GAME
 
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+TEMPLATES = Path(__file__).resolve().parents[4] / "templates"
 
 
 def render(view, seat):

@@ -11,7 +11,7 @@ from games.engine import event_rng, playout
 from games.rules.nieuwstad import GAME
 from games.rules.nieuwstad.data import BOARDS
 
-TEMPLATE = Path(__file__).parents[3] / "templates" / "games" / "nieuwstad" / "board.html"
+TEMPLATE = Path(__file__).parents[4] / "templates" / "games" / "nieuwstad" / "board.html"
 
 
 def render(view, seat, commands):

@@ -13,7 +13,7 @@ from tests.sealed_cards import SealedCards
 
 pytestmark = pytest.mark.django_db
 
-STORED_LOGS = sorted((Path(__file__).parent / "fixtures" / "logs").glob("*.json"))
+STORED_LOGS = sorted((Path(__file__).parents[1] / "fixtures" / "logs").glob("*.json"))
 
 
 class SealedCardsV2(SealedCards):

@@ -8,7 +8,7 @@ from games.engine.menus import render_reference
 from games.rules.new_england import GAME
 from games.rules.new_england.data import CARDS, SHAPES
 from games.rules.new_england.text import shape_picture
-from tests.rules.menus_check import check_compact_menu, check_numbered_menu, positions
+from tests.games.rules.menus_check import check_compact_menu, check_numbered_menu, positions
 
 
 @pytest.mark.parametrize("players", [3, 4])
