@@ -193,10 +193,11 @@ def create_match(
 def join_match(*, match_id: int, user: AbstractBaseUser) -> Seat:
     """Take the seat this user was invited to, or else an open seat."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
+        # The lock every writer takes, in the same order. Its seats are not handed to the
+        # notification hooks: starting the match renumbers the seats (see _start).
+        match, seats = _lock(match_id, hooks_read_seats=False)
         if match.status != MatchStatus.OPEN:
             raise ServiceError("This match has already started.")
-        seats = list(match.seats.all())
         if any(s.user_id == user.pk for s in seats):
             raise ServiceError("You already have a seat in this match.")
         # A seat reserved for an address goes only to an account that has proved it owns it.
@@ -465,7 +466,7 @@ def _with_resignations(result: dict, seats: list[Seat]) -> dict:
     return result
 
 
-def _lock(match_id: int) -> tuple[Match, list[Seat]]:
+def _lock(match_id: int, *, hooks_read_seats: bool = True) -> tuple[Match, list[Seat]]:
     """The match and its seats, every row locked, with the seats' players, the players'
     notification preferences and whether each booked a vacation (the move's hooks need them
     all), in one statement.
@@ -488,7 +489,8 @@ def _lock(match_id: int) -> tuple[Match, list[Seat]]:
     match = seats[0].match
     for seat in seats[1:]:
         seat.match = match  # one instance: what a hook writes on it, every seat sees
-    notify.seats_read(match, seats)
+    if hooks_read_seats:
+        notify.seats_read(match, seats)
     return match, seats
 
 
