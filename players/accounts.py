@@ -8,6 +8,7 @@ address from its owner."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from urllib.parse import urlencode
 
@@ -15,12 +16,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from sesame.utils import get_query_string
 
-from players.models import UnverifiedAddress
+from players.models import UnverifiedAddress, UsedSignInLink
 
 log = logging.getLogger(__name__)
 User = get_user_model()
@@ -83,6 +84,27 @@ def account_for_link(email: str) -> AbstractBaseUser:
             user.save(update_fields=["password"])
             UnverifiedAddress.objects.create(user=user)
     return user
+
+
+SIGN_IN_LINK_MAX_AGE = 3600  # seconds: a link from the login form signs in within an hour
+
+
+def _link_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def sign_in_link_used(token: str) -> bool:
+    return UsedSignInLink.objects.filter(token_digest=_link_digest(token)).exists()
+
+
+def spend_sign_in_link(token: str) -> bool:
+    """Mark a login-form link used; False if it was used already (two tabs at once)."""
+    try:
+        with transaction.atomic():
+            UsedSignInLink.objects.create(token_digest=_link_digest(token))
+    except IntegrityError:
+        return False
+    return True
 
 
 def send_sign_in_link(*, user: AbstractBaseUser, next_path: str = "") -> None:

@@ -19,3 +19,13 @@ class UnverifiedAddress(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user.email} (not verified)"
+
+
+class UsedSignInLink(models.Model):
+    """A sign-in link from the login form, spent: each signs in once (players.views)."""
+
+    token_digest = models.CharField(max_length=64, unique=True)
+    used_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"sign-in link used {self.used_at:%Y-%m-%d %H:%M}"

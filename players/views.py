@@ -103,10 +103,14 @@ def magic_login(request: HttpRequest) -> HttpResponse:
 def _follow_link(request: HttpRequest, *, scope: str, template: str) -> HttpResponse:
     token = request.POST.get("sesame") or request.GET.get("sesame") or ""
     next_path = request.POST.get("next") or request.GET.get("next") or ""
-    user = get_user(token, scope=scope, update_last_login=False) if token else None
-    if user is None:
+    signing_in = scope == ""  # a link from the login form: one hour, once
+    max_age = accounts.SIGN_IN_LINK_MAX_AGE if signing_in else None
+    user = get_user(token, scope=scope, max_age=max_age, update_last_login=False) if token else None
+    if user is None or (signing_in and accounts.sign_in_link_used(token)):
         return render(request, "accounts/magic_invalid.html", {}, status=400)
     if request.method == "POST":
+        if signing_in and not accounts.spend_sign_in_link(token):
+            return render(request, "accounts/magic_invalid.html", {}, status=400)
         confirming = scope == accounts.CONFIRM_SCOPE
         had_password = user.has_usable_password()
         if accounts.confirm_address(user=user, password_confirmed=confirming):

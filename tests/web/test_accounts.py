@@ -3,12 +3,14 @@ tell whether an address has an account, and an unconfirmed account cannot take a
 from its owner."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from sesame.utils import get_query_string
 
 from games import services
@@ -273,6 +275,21 @@ def test_sign_out_everywhere_keeps_the_password_and_this_session_only(anna):
     assert password_login(Client(), anna.email).status_code == 302
 
 
+def test_a_sign_in_link_from_the_login_form_works_once_and_for_an_hour(client, anna, time_machine):
+    client.post(reverse("magic_request"), {"email": anna.email})
+    assert follow(client, mail.outbox[0], reverse("magic_login")).status_code == 302
+    again = Client().get(
+        "/" + re.search(r"https?://\S+", mail.outbox[0].body).group(0).split("/", 3)[3]
+    )
+    assert again.status_code == 400  # spent
+    time_machine.move_to(timezone.now() + timedelta(seconds=2))
+    later = Client()
+    later.post(reverse("magic_request"), {"email": anna.email})
+    time_machine.move_to(timezone.now() + timedelta(minutes=61))
+    link = re.search(r"https?://\S+", mail.outbox[1].body).group(0).split("/", 3)[3]
+    assert later.get("/" + link).status_code == 400  # too old
+
+
 def test_sign_out_everywhere_revokes_every_api_token(anna):
     from api.tokens import make_token
 
@@ -288,9 +305,8 @@ def test_sign_out_everywhere_revokes_every_api_token(anna):
 def test_sign_out_everywhere_without_a_password(client):
     client.post(reverse("magic_request"), {"email": "nopass@example.com"})
     follow(client, mail.outbox[0], reverse("magic_login"))
-    other = Client()
-    other.post(reverse("magic_request"), {"email": "nopass@example.com"})
-    follow(other, mail.outbox[1], reverse("magic_login"))
+    other = Client()  # a second session of the same account, elsewhere
+    other.force_login(User.objects.get(email="nopass@example.com"))
     client.post(reverse("sign_out_everywhere"))
     assert client.get(reverse("lobby")).status_code == 200
     assert other.get(reverse("lobby")).status_code == 302
