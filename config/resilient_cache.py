@@ -27,9 +27,9 @@ RETRY_AFTER = 5.0  # seconds without trying Redis after it failed
 
 class ResilientRedisCache(RedisCache):
     def __init__(self, server, params):
-        # No retries with backoff inside redis-py (its default waits seconds): a failed call
-        # goes to local memory at once.
-        options = {"retry": Retry(NoBackoff(), 0), **params.get("OPTIONS", {})}
+        # One retry at once (a connection Redis dropped is made again), none with backoff
+        # (redis-py's default waits seconds): a call that still fails goes to local memory.
+        options = {"retry": Retry(NoBackoff(), 1), **params.get("OPTIONS", {})}
         super().__init__(server, {**params, "OPTIONS": options})
         self._local = LocMemCache(f"fallback-{server}", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
         self._down_until = 0.0
