@@ -167,6 +167,12 @@ class Preferences(models.Model):
                 name="prefs_digest_due",
                 condition=models.Q(mode="digest"),
             ),
+            # The outbox sweep's probe: the few players whose mail or webhook is failing.
+            models.Index(
+                fields=["user"],
+                name="prefs_failing",
+                condition=models.Q(email_failing=True) | models.Q(webhook_failing=True),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -14,11 +14,15 @@ from django.db import connection, transaction
 BIG_TABLES = ("games_match", "games_seat", "games_move", "notifications_notification")
 
 
-def plan_of(queryset) -> str:
+def plan_of(query) -> str:
+    """The plan of a queryset, or of a statement's SQL as a test captured it."""
     with transaction.atomic(), connection.cursor() as cursor:
         for setting in ("enable_seqscan", "enable_hashjoin", "enable_mergejoin"):
             cursor.execute(f"SET LOCAL {setting} = off")
-        return queryset.explain()
+        if not isinstance(query, str):
+            return query.explain()
+        cursor.execute("EXPLAIN " + query)
+        return "\n".join(row[0] for row in cursor.fetchall())
 
 
 def assert_served_by_indexes(queryset, *indexes: str) -> str:
