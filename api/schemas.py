@@ -148,8 +148,11 @@ class ArchiveEntry(Schema):
 
 class ArchivePage(Schema):
     items: list[ArchiveEntry]
-    page: int
-    pages: int
+    next: str | None = Field(
+        description="Send as `cursor` for the page after this one; null on the last page."
+    )
+    page: int | None = Field(description="The page's number; null when asked by `cursor`.")
+    pages: int | None = Field(description="How many pages; null when asked by `cursor`.")
 
 
 class ArchiveFilter(Schema):
@@ -157,7 +160,17 @@ class ArchiveFilter(Schema):
     player: str = Field("", max_length=60)
     finished_from: date | None = None
     finished_to: date | None = None
-    page: int = Field(1, ge=1, le=100000)
+    cursor: str = Field(
+        "",
+        max_length=40,
+        description="The `next` of the page before: the page after it, as fast at any depth.",
+    )
+    page: int = Field(
+        1,
+        ge=1,
+        le=100000,
+        description="A page by number (counted, and slower the deeper it is); `cursor` wins.",
+    )
 
 
 class RatingEntry(Schema):

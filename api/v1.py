@@ -487,16 +487,19 @@ public = Router(tags=["archive and ratings"])
 
 @public.get("/archive", response={200: schemas.ArchivePage, **ERRORS})
 def archive(request, filters: Query[schemas.ArchiveFilter]):
-    """Finished matches, newest first; each replays at /matches/{id}/replay/ on the site."""
-    page = community.archive(
-        community.ArchiveFilters(
-            game=filters.game,
-            player=filters.player,
-            finished_from=filters.finished_from,
-            finished_to=filters.finished_to,
-        ),
-        filters.page,
+    """Finished matches, newest first; each replays at /matches/{id}/replay/ on the site.
+    Page on with `cursor` (each answer's `next`); `page` numbers are kept for clients that
+    count pages."""
+    chosen = community.ArchiveFilters(
+        game=filters.game,
+        player=filters.player,
+        finished_from=filters.finished_from,
+        finished_to=filters.finished_to,
     )
+    if filters.cursor:
+        page = community.archive(chosen, older_than=filters.cursor)
+    else:
+        page = community.archive(chosen, page=filters.page)
     return {
         "items": [
             {
@@ -507,10 +510,11 @@ def archive(request, filters: Query[schemas.ArchiveFilter]):
                 "rated": m.rated,
                 "placings": m.placings,
             }
-            for m in page.object_list
+            for m in page.matches
         ],
+        "next": page.older,
         "page": page.number,
-        "pages": page.paginator.num_pages,
+        "pages": page.pages,
     }
 
 

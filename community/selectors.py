@@ -5,10 +5,12 @@ from __future__ import annotations
 import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q, Value
+from django.db.models.functions import Concat
 from django.utils import timezone
 
 from community.charts import Point, rating_chart
@@ -203,35 +205,154 @@ class ArchiveFilters:
     finished_to: date | None = None
 
 
-def archive(filters: ArchiveFilters, page_number: str | int | None) -> Page:
-    """Finished matches, newest first, with their players and placings."""
-    matches = Match.objects.filter(status=MatchStatus.FINISHED)
+@dataclass
+class ArchivePage:
+    """One page of the archive, newest first. `newer` and `older` are the cursors of the
+    pages on either side (None at either end); `number` and `pages` are given only when the
+    page was asked for by number (the API's old way: it counts, and deep offsets cost)."""
+
+    matches: list[Match]
+    newer: str | None = None
+    older: str | None = None
+    number: int | None = None
+    pages: int | None = None
+
+
+# Names this short are searched as the start of a word: "Al" is more likely to mean Alice
+# than Sal.
+SHORT_NAME = 3
+
+
+def archive(
+    filters: ArchiveFilters,
+    *,
+    older_than: str | None = None,
+    newer_than: str | None = None,
+    page: int | None = None,
+) -> ArchivePage:
+    """Finished matches, newest first, with their players and placings: the page after the
+    cursor `older_than`, the page before `newer_than`, page number `page` (counted, by
+    offset), or the newest. Read through match_finished_newest from the cursor on, so a
+    page costs the same at any depth and in any size of archive."""
+    matches = _finished(filters)
+    if page is not None:
+        paginator = Paginator(matches.order_by("-finished_at", "-pk"), PAGE_SIZE)
+        numbered = paginator.get_page(page)
+        rows = list(numbered.object_list)
+        return _placed(
+            ArchivePage(
+                rows,
+                newer=None if numbered.number == 1 or not rows else cursor_of(rows[0]),
+                older=cursor_of(rows[-1]) if numbered.has_next() else None,
+                number=numbered.number,
+                pages=paginator.num_pages,
+            )
+        )
+    newer = read_cursor(newer_than) if older_than is None else None
+    if newer is not None:
+        rows = list(_newer_than(matches, newer).order_by("finished_at", "pk")[: PAGE_SIZE + 1])
+        if len(rows) <= PAGE_SIZE:
+            return archive(filters)  # back at the newest: the first page, whole
+        rows = rows[:PAGE_SIZE][::-1]
+        return _placed(ArchivePage(rows, newer=cursor_of(rows[0]), older=cursor_of(rows[-1])))
+    older = read_cursor(older_than)
+    if older is not None:
+        matches = _older_than(matches, older)
+    rows = list(matches.order_by("-finished_at", "-pk")[: PAGE_SIZE + 1])
+    more = len(rows) > PAGE_SIZE
+    rows = rows[:PAGE_SIZE]
+    return _placed(
+        ArchivePage(
+            rows,
+            newer=cursor_of(rows[0]) if older is not None and rows else None,
+            older=cursor_of(rows[-1]) if more else None,
+        )
+    )
+
+
+def cursor_of(match: Match) -> str:
+    """Where a match stands in the archive's order: its finishing time (microseconds since
+    the epoch) and its id."""
+    return f"{round(match.finished_at.timestamp() * 1_000_000)}_{match.pk}"
+
+
+def read_cursor(text: str | None) -> tuple[datetime, int] | None:
+    """A cursor's (finished_at, id); None for no cursor or one that does not read."""
+    try:
+        micros, pk = (int(part) for part in (text or "").split("_"))
+        return datetime.fromtimestamp(micros / 1_000_000, tz=UTC), pk
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
+def _older_than(matches, cursor: tuple[datetime, int]):
+    at, pk = cursor
+    # The redundant bound gives the index a range to start from.
+    return matches.filter(finished_at__lte=at).filter(
+        Q(finished_at__lt=at) | Q(finished_at=at, pk__lt=pk)
+    )
+
+
+def _newer_than(matches, cursor: tuple[datetime, int]):
+    at, pk = cursor
+    return matches.filter(finished_at__gte=at).filter(
+        Q(finished_at__gt=at) | Q(finished_at=at, pk__gt=pk)
+    )
+
+
+def _finished(filters: ArchiveFilters):
+    matches = Match.objects.filter(status=MatchStatus.FINISHED, finished_at__isnull=False)
     if "\x00" in filters.game + filters.player:
         # No game or name holds a NUL, and PostgreSQL refuses one in a query (a 500, not a page).
-        matches = matches.none()
+        return matches.none()
     if filters.game:
         matches = matches.filter(game_slug=filters.game)
-    if filters.player:
-        name = filters.player.strip()
-        matches = matches.filter(
-            Q(seats__display_name__icontains=name)
-            | Q(seats__user__first_name__icontains=name)
-            | Q(seats__user__last_name__icontains=name)
-        ).distinct()
+    name = filters.player.strip()
+    if name:
+        matches = matches.filter(pk__in=_matches_of_players_named(name))
+    # Whole days in the site's time zone, as a range the index can read.
+    zone = timezone.get_current_timezone()
     if filters.finished_from:
-        matches = matches.filter(finished_at__date__gte=filters.finished_from)
+        start = datetime.combine(filters.finished_from, datetime.min.time(), zone)
+        matches = matches.filter(finished_at__gte=start)
     if filters.finished_to:
-        matches = matches.filter(finished_at__date__lte=filters.finished_to)
-    matches = matches.order_by("-finished_at", "-pk").prefetch_related("seats__user")
-    page = Paginator(matches, PAGE_SIZE).get_page(page_number)
-    for match in page.object_list:
-        seats = sorted(match.seats.all(), key=lambda s: s.number)
-        ranks = places_of(match.result, len(seats))
+        end = datetime.combine(filters.finished_to + timedelta(days=1), datetime.min.time(), zone)
+        matches = matches.filter(finished_at__lt=end)
+    return matches
+
+
+def _matches_of_players_named(name: str):
+    """The matches of the players whose public name contains `name` (starts a word of it,
+    for a short name): the players are found among the accounts, and their matches through
+    their seats (seat_user_match), so a player's page costs what their matches do."""
+
+    def named(field: str) -> Q:
+        if len(name) >= SHORT_NAME:
+            return Q(**{f"{field}__icontains": name})
+        return Q(**{f"{field}__istartswith": name}) | Q(**{f"{field}__icontains": f" {name}"})
+
+    # The name community.names.public_name shows: the full name, else a username that is no
+    # address (an address is never searched: it is never shown).
+    unnamed = Q(first_name="", last_name="") & ~Q(username__contains="@")
+    people = (
+        get_user_model()
+        .objects.alias(full_name=Concat("first_name", Value(" "), "last_name"))
+        .filter(named("full_name") | (unnamed & named("username")))
+    )
+    return Seat.objects.filter(user__in=people.values("pk")).values("match_id")
+
+
+def _placed(page: ArchivePage) -> ArchivePage:
+    """Each match's players and places, the seats of the page read in one query."""
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for seat in Seat.objects.filter(match__in=[m.pk for m in page.matches]).select_related("user"):
+        seats[seat.match_id].append(seat)
+    for match in page.matches:
+        ordered = sorted(seats[match.pk], key=lambda s: s.number)
+        ranks = places_of(match.result, len(ordered))
         match.placings = sorted(
-            (
-                (ranks[s.number] if s.number < len(ranks) else len(seats), _seat_public_name(s))
-                for s in seats
-            ),
+            (ranks[s.number] if s.number < len(ranks) else len(ordered), _seat_public_name(s))
+            for s in ordered
         )
     return page
 

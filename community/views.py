@@ -78,17 +78,28 @@ def archive(request: HttpRequest) -> HttpResponse:
         finished_to=_date(request.GET.get("to")),
     )
     query = request.GET.copy()
-    query.pop("page", None)
+    for where in ("page", "older", "newer"):
+        query.pop(where, None)
     return render(
         request,
         "community/archive.html",
         {
             "games": games,
             "filters": filters,
-            "page": selectors.archive(filters, request.GET.get("page")),
+            "page": selectors.archive(
+                filters,
+                older_than=request.GET.get("older"),
+                newer_than=request.GET.get("newer"),
+                page=_page_number(request.GET.get("page")),
+            ),
             "query": query.urlencode(),
         },
     )
+
+
+def _page_number(value: str | None) -> int | None:
+    """A page asked for by number (links from before the archive paged by cursor)."""
+    return int(value) if value and value.isdigit() and 0 < int(value) <= 100_000 else None
 
 
 def _date(value: str | None) -> date | None:

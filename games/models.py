@@ -89,6 +89,12 @@ class Match(models.Model):
             models.Index(
                 fields=["-id"], name="match_open_newest", condition=models.Q(status="open")
             ),
+            # The archive: finished matches, newest first, a page at a time from a cursor.
+            models.Index(
+                fields=["-finished_at", "-id"],
+                name="match_finished_newest",
+                condition=models.Q(status="finished"),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from community.names import public_name
 from games import services
 from games.engine import event_rng, get_game
 from games.models import Match, MatchStatus, Seat
@@ -64,7 +65,11 @@ def finished_rows(users, ranking, *, game_slug="sealed-cards", days_ago=1, rated
         rated=rated,
         result={"scores": None, "ranking": flat, "shared": shared, "notes": [], "details": {}},
     )
-    Seat.objects.bulk_create(Seat(match=match, number=n, user=user) for n, user in enumerate(users))
+    # Each seat's name frozen at the start, as the service layer does.
+    Seat.objects.bulk_create(
+        Seat(match=match, number=n, user=user, display_name=public_name(user))
+        for n, user in enumerate(users)
+    )
     return match
 
 

@@ -106,7 +106,7 @@ def test_the_archive_pages_thousands_of_matches():
         Seat(match=m, number=n, user=u) for m in matches for n, u in enumerate((anna, bram))
     )
     first = Client().get(reverse("community:archive")).content.decode()
-    assert first.count("/replay/") == 25 and "Page 1 of 80" in first
+    assert first.count("/replay/") == 25 and 'rel="next"' in first  # older, by cursor
     last = Client().get(reverse("community:archive"), {"page": 80}).content.decode()
     assert last.count("/replay/") == 25 and "Page 80 of 80" in last
 
