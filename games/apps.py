@@ -7,5 +7,3 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import signin  # noqa: F401  records the kind of every sign-in
-
-

@@ -4,18 +4,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('players', '0002_unproven_older_accounts'),
+        ("players", "0002_unproven_older_accounts"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='UsedSignInLink',
+            name="UsedSignInLink",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token_digest', models.CharField(max_length=64, unique=True)),
-                ('used_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("token_digest", models.CharField(max_length=64, unique=True)),
+                ("used_at", models.DateTimeField(auto_now_add=True)),
             ],
         ),
     ]

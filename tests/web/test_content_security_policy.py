@@ -8,8 +8,8 @@ import pytest
 from django.core.mail import EmailMultiAlternatives
 from django.urls import reverse
 
-from games import services
 from api.tokens import make_token
+from games import services
 from notifications import mailbox
 from tests.web.conftest import logged_in
 
