@@ -39,10 +39,20 @@ def drop(url: str = BENCH_DATABASE_URL) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def clone(url: str, copy_url: str) -> None:
+    """A copy of the database at `url`, which nothing may be connected to, at `copy_url`."""
+    import psycopg
+
+    admin, name = _admin_url(url)
+    copy = _admin_url(copy_url)[1]
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{copy}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{copy}" TEMPLATE "{name}"')
+
+
 @contextmanager
-def bench_database(*, keep: bool = False) -> Iterator[str]:
+def bench_database(*, keep: bool = False, url: str = BENCH_DATABASE_URL) -> Iterator[str]:
     """A fresh, migrated bench database with Django set up on it; dropped on the way out."""
-    url = BENCH_DATABASE_URL
     recreate(url)
     try:
         django_setup(url)
