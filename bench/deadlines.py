@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> dict:
         from django.db import connection
         from django.utils import timezone
 
-        from bench.http import start_matches
+        from bench.moves import start_matches
         from games import services
         from games.models import Match, Seat
         from notifications import deadlines
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> dict:
         started = time.perf_counter()
         templates = {}
         for game in chosen:
-            made = start_matches(game, game.min_players, 1)
+            made = start_matches(game, game.min_players, 1, label="deadlines")
             templates[game.slug] = Match.objects.get(pk=made[0]["id"])
         for game in chosen:
             clone(templates[game.slug], total // len(chosen) - 1)

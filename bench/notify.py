@@ -26,14 +26,14 @@ def measure(game, *, seconds: float, max_moves: int) -> dict:
     from django.core import mail
     from django.utils import timezone
 
-    from bench.http import start_matches
+    from bench.moves import start_matches
     from games import services
     from games.models import Match, MoveSource
     from games.selectors import load_state
     from notifications import outbox
     from notifications.models import Notification, Status
 
-    matches = [m["id"] for m in start_matches(game, game.min_players, 2)]
+    matches = [m["id"] for m in start_matches(game, game.min_players, 2, label="notify")]
     outcomes: dict[str, int] = {}
     delivering = 0.0
     moves = 0

@@ -1,11 +1,13 @@
 -- wrk script for bench/http.py. Two modes, chosen by the first script argument:
 --
---   get   <path> <header>       the same authenticated GET again and again
---   post  <prefix> <ids>        POST {"command": "1"} to <prefix><id>/, the ids (comma
---                               separated) in turn, each thread from its own offset (floors)
---   moves <data.lua> <window> <threads>
---                               legal moves over many matches: each match's script of
---                               (seat, seq, command) comes from bench/http.py
+--   post  <prefix> <ids>        the floor: POST {"command": "1"} to <prefix><id>/, the ids
+--                               (comma separated) in turn, each thread from its own offset
+--   moves <data.lua> <window> <threads> <status>
+--                               legal moves over many matches, each answered with <status>
+--                               (302 for the web Confirm, 200 for API v1). bench/http.py
+--                               writes the data: per match its URL, each seat's headers
+--                               (a session cookie and CSRF token, or a bearer token, and the
+--                               content type) and the bodies of its moves in order
 --
 -- Each wrk thread has exactly one connection (run with -t N -c N), so response() always
 -- answers the request() just made on that thread. A thread plays its own slice of the
@@ -22,19 +24,14 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
-local mode, path, header_name, header_value
+local mode, path, expected
 -- counters are globals: done() reads them from each thread with thread:get()
 local active, reserve, current
-local my_window
+local floor_headers = { ["Content-Type"] = "application/json" }
 
 function init(args)
   mode = args[1]
   sent, moved, idle, errors, finished = 0, 0, 0, 0, 0
-  if mode == "get" then
-    path = args[2]
-    header_name, header_value = args[3]:match("^([^:]+):%s*(.*)$")
-    return
-  end
   if mode == "post" then
     path = args[2]
     ids = {}
@@ -45,11 +42,12 @@ function init(args)
   local data = dofile(args[2])
   local window = tonumber(args[3])
   local nthreads = tonumber(args[4])
+  expected = tonumber(args[5])
   local mine = {}
   for i, m in ipairs(data) do
     if (i - 1) % nthreads == id then table.insert(mine, m) end
   end
-  my_window = math.floor(window / nthreads)
+  local my_window = math.floor(window / nthreads)
   if id < window % nthreads then my_window = my_window + 1 end
   active, reserve = {}, {}
   for i, m in ipairs(mine) do
@@ -76,41 +74,32 @@ local function retire(index)
 end
 
 function request()
-  if mode == "get" then
-    return wrk.format("GET", path, { [header_name] = header_value })
-  end
   if mode == "post" then
     current = current % #ids + 1
     sent = sent + 1
-    return wrk.format("POST", path .. ids[current] .. "/",
-      { ["Content-Type"] = "application/json" }, '{"command": "1"}')
+    return wrk.format("POST", path .. ids[current] .. "/", floor_headers, '{"command": "1"}')
   end
   local m = next_match()
   if m == nil then  -- every match of this thread has ended: nothing legal to send
     idle = idle + 1
-    return wrk.format("GET", "/api/matches/0/")
+    return wrk.format("GET", "/bench/none/")
   end
   sent = sent + 1
   m.next = m.next or 1
-  local seat, seq, command = m.moves[m.next][1], m.moves[m.next][2], m.moves[m.next][3]
-  local body = string.format(
-    '{"command": %s, "seq": %d, "idempotency_key": "w%d-%d"}', command, seq, id, sent)
-  return wrk.format("POST", "/api/matches/" .. m.id .. "/moves/", {
-    ["Authorization"] = "Bearer " .. m.tokens[seat],
-    ["Content-Type"] = "application/json",
-  }, body)
+  local seat, body = m.moves[m.next][1], m.moves[m.next][2]
+  return wrk.format("POST", m.url, m.headers[seat], body)
 end
 
 function response(status, headers, body)
-  if mode == "get" or mode == "post" then
+  if mode == "post" then
     if status ~= 200 then errors = errors + 1 end
     return
   end
   local m = active[current]
   if m == nil then return end
-  if status ~= 200 then
+  if status ~= expected then
     errors = errors + 1
-    if errors <= 3 then io.write("move refused: " .. status .. " " .. body .. "\n") end
+    if errors <= 3 then io.write("move refused: " .. status .. " " .. body:sub(1, 300) .. "\n") end
     retire(current)  -- its position is unknown now; do not guess
     return
   end

@@ -49,8 +49,8 @@ def test_notifications():
 
 def test_profile_of_a_move():
     out = run("bench.profile_move", "--game", "sealed-cards")
-    assert "queries per move" in out
-    assert "kind of move" in out
+    assert "### the web Confirm: sealed-cards" in out and "### API v1: sealed-cards" in out
+    assert "The SQL of one move" in out and "cumulative ms per move" in out
 
 
 def test_replay_from_stored_json_beside_a_bare_reducer():
@@ -61,15 +61,20 @@ def test_the_lobby_as_matches_grow():
     assert "÷ 10 matches" in run("bench.lobby")
 
 
-def test_a_move_over_http():
+def test_a_move_by_every_path_against_its_floor():
     # .ci/run installs wrk: missing, this test fails rather than skips.
     assert shutil.which("wrk"), "wrk is not installed (apt-get install -y wrk)"
     out = run("bench.http", "--game", "sealed-cards", "--game", "new-england")
-    assert "moves: sealed-cards" in out
-    assert "floor: minimal Django view, before new-england" in out
-    assert "floor: raw-SQL WSGI app" in out
-    # Every scripted move is accepted (New England's first answer is a number of cards, not
-    # a menu entry: the script types the game's command there).
+    for path in ("floor: Django view", "web", "api", "floor: manage.py", "email"):
+        assert f"| new-england (3) | {path} |" in out, path
+    # Every move sent is played, the database says: New England's first answer is a number
+    # of cards, not a menu entry, and the script types the game's command there.
     figures = json.loads((ROOT / "bench" / "results" / "http.json").read_text())
-    for game in figures["moves"]:
-        assert game["moves"] > 0 and game["errors"] == 0, game
+    runs = figures["runs"]
+    assert {(r["game"], r["path"]) for r in runs if not r["path"].startswith("floor")} == {
+        (game, path) for game in ("sealed-cards", "new-england") for path in ("web", "api", "email")
+    }
+    for r in runs:
+        assert r["moves"] > 0 and r["errors"] == 0, r
+        if not r["path"].startswith("floor"):
+            assert r["applied"] >= r["moves"] and r["queries"]["submit_move"] > 0, r
