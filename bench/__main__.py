@@ -39,8 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     print("# Benchmarks\n")
     print(
         f"Machine: {info['nproc']} cores, {info['cpu']}, {info['memory']}, Python "
-        f"{info['python']}, load average at start {info['load_average']}; rules "
-        f"{'/'.join(info['rules'])}, seeds drawing from the {info['seeds']}"
+        f"{info['python']}, load average at start {info['load_average']}; the rules as plain "
+        f"Python, seeds drawing from the {info['seeds']}"
     )
     failed = []
     started = time.perf_counter()
