@@ -25,6 +25,7 @@ BENCHMARKS = [
     "notify",
     "profile_move",
     "lobby",
+    "growth",
     "http",
 ]
 

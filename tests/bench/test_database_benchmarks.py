@@ -21,6 +21,7 @@ def run(*args: str) -> str:
     env = dict(os.environ)
     # A database of this test process's own: two runs at once must not share one.
     env["BENCH_DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/pbm_bench_smoke_{os.getpid()}"
+    env["BENCH_GROWTH_DATABASE_URL"] = env["BENCH_DATABASE_URL"]
     env.pop("DATABASE_URL", None)
     out = subprocess.run(
         [sys.executable, "-m", *args, "--quick"],
@@ -59,6 +60,12 @@ def test_replay_from_stored_json_beside_a_bare_reducer():
 
 def test_the_lobby_as_matches_grow():
     assert "÷ 10 matches" in run("bench.lobby")
+
+
+def test_pages_and_periodic_jobs_as_the_site_grows():
+    out = run("bench.growth", "--game", "nieuwstad")
+    assert "40 matches, ms" in out and "GET /archive/?player=" in out
+    assert "beat: send_reminders, nothing due" in out
 
 
 def test_a_move_by_every_path_against_its_floor():
