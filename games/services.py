@@ -53,6 +53,7 @@ from players import accounts
 
 log = logging.getLogger(__name__)
 
+MAX_ID = 2**63 - 1  # the largest primary key (BigAutoField)
 MAX_AUTOMATIC_MOVES = 50_000  # a bot-only match is played out inside one call
 
 
@@ -477,6 +478,8 @@ def _lock(match_id: int, *, hooks_read_seats: bool = True) -> tuple[Match, list[
     never on the versions its snapshot began with. Each seat row is locked before the match
     row; every path that writes a match in play locks through here, so the order is the
     same for all and two requests cannot deadlock. `Match.DoesNotExist` if there is none."""
+    if not 0 < match_id <= MAX_ID:  # a URL's number no key can hold is no match, not an error
+        raise Match.DoesNotExist(f"No match {match_id}.")
     seats = list(
         Seat.objects.select_for_update(of=("self", "match"))
         .filter(match_id=match_id)

@@ -213,3 +213,11 @@ def test_the_schema_describes_every_endpoint():
     ):
         assert path in paths, path
     assert "bearer" in str(schema["components"]["securitySchemes"]).lower()
+
+
+def test_a_match_number_no_key_can_hold_is_not_found(duel):
+    _match, anna, _bram = duel
+    huge = 10**20
+    api = token_client(anna)
+    assert api.post(f"/matches/{huge}/takeback").status_code == 404
+    assert api.post(f"/matches/{huge}/moves", {"command": "1"}).status_code == 404
