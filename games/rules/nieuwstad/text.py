@@ -6,6 +6,7 @@ import re
 import textwrap
 
 from games.engine import ParseError
+from games.engine.names import find_player, find_players, letters
 
 from . import rules as R
 from .board import canonical_facing, geometry, sort_cells
@@ -15,6 +16,7 @@ from .data import (
     CARDS,
     CHARACTER_NAMES,
     CHARACTERS,
+    COLOURS,
     DIR_NAMES,
     GOOD_NAMES,
     PRODUCTS,
@@ -368,9 +370,8 @@ CELL_RE = re.compile(r"\b([a-h])\s?([1-9])\b")
 
 
 def normalise(text: str) -> str:
-    text = text.lower().replace("'", "").replace("’", "")
-    text = re.sub(r"[^a-z0-9+,\s-]", " ", text)
-    return " ".join(text.split())
+    """Casefolded words in any script (a name may be Оксана or 王芳), the separators kept."""
+    return letters(text, keep="+,;&-")
 
 
 def lookup(text: str, table: dict[str, str]) -> str | None:
@@ -558,17 +559,9 @@ def parse_build(text: str, state, seat: int, head: str, with_terms: bool = False
             raise ParseError(
                 "Say who builds with you: 'propose town hall at C2+D2 facing north with Anna'."
             )
-        names = rest.split(" with ", 1)[1]
-        partners = []
-        for s, who in enumerate(state["names"]):
-            if s != seat and normalise(who) in names:
-                partners.append(s)
-        if not partners:
-            raise ParseError(
-                "Name the partners after 'with': "
-                + ", ".join(n for i, n in enumerate(state["names"]) if i != seat)
-                + "."
-            )
+        others = [s for s in range(len(state["names"])) if s != seat]
+        named = re.split(r"\bwith\b", rest, maxsplit=1)[1]
+        partners = find_players(named, state["names"], others, COLOURS)
         move["partners"] = [s for s in R.clockwise(state, seat) if s in partners]
         return move
     if state["phase"] == "opening_building":
@@ -605,22 +598,21 @@ def parse_terms(terms: str, state, seat: int) -> dict:
         "Expected each partner's share after a colon, e.g. 'propose hospice at D3 facing "
         "south: Cor pays 2 g and 2 wood for 2 points, Emily pays 2 g and 2 wood for 2 points'."
     )
-    names = {normalise(n): s for s, n in enumerate(state["names"])}
+    seats = range(len(state["names"]))
     found: dict[int, dict] = {}
     for part in re.split(r"[;,]|\band\b(?=\s+\D)", terms):
         part = normalise(part)
         if not part:
             continue
-        who = max(
-            (n for n in names if part == n or part.startswith(n + " ")), key=len, default=None
-        )
-        if who is None:
-            if not found or not part[0].isdigit():
+        # The name is what comes before 'pays' (or before the first number).
+        said = re.match(r"(.*?)\s*\b(?:pays?|gives?)\b(.*)$", part) or re.match(r"(\D*)(.*)$", part)
+        who, part = said.group(1).strip(), said.group(2)
+        if not who:
+            if not found:
                 raise ParseError(f"I did not find a player's name in {part!r}. " + example)
             who_seat = list(found)[-1]  # 'Cor pays 2 g, 2 wood': more of the last share
         else:
-            who_seat = names[who]
-            part = part[len(who) :]
+            who_seat = find_player(who, state["names"], seats, COLOURS)
             if who_seat in found:
                 raise ParseError(f"{state['names'][who_seat]} is named twice. " + example)
             found[who_seat] = {"guilders": 0, "wood": 0, "points": 0}
