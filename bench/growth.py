@@ -73,7 +73,7 @@ def add_players(start: int, count: int) -> None:
     """People `start` .. `start + count - 1` of the pool, every tenth on the daily digest."""
     from django.contrib.auth import get_user_model
 
-    from notifications.models import NoticeMode, Preferences
+    from players.models import NoticeMode, Preferences
 
     User = get_user_model()
     made = User.objects.bulk_create(

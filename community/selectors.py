@@ -178,7 +178,7 @@ def usual_reply_time(user) -> timedelta | None:
 
 def _vacation_until(user) -> date | None:
     try:
-        from notifications.models import Vacation
+        from players.models import Vacation
     except ImportError:  # the notifications app is optional for this page
         return None
     today = timezone.localdate()

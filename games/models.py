@@ -319,3 +319,40 @@ class LogCheck(models.Model):
 
     def __str__(self) -> str:
         return f"log check of {self.started_at:%Y-%m-%d %H:%M}: {len(self.failed)} broken"
+
+
+class SeatClock(models.Model):
+    """A seat's time bank: seconds left, and when and at which position it was last asked.
+    Settled each time the seat is asked again (games.clock)."""
+
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    bank_seconds = models.PositiveIntegerField()
+    asked_at = models.DateTimeField(null=True, blank=True)
+    asked_seq = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        db_table = "notifications_seatclock"  # made by the notifications app
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="seatclock_unique_seat")
+        ]
+
+
+class ChatMessage(models.Model):
+    """A player's message on a match's board. Not part of the game log."""
+
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="chat_messages")
+    seat = models.PositiveSmallIntegerField()
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    text = models.TextField(max_length=2000)
+    source = models.CharField(max_length=10, default="web")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "notifications_chatmessage"  # made by the notifications app
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.seat}: {self.text[:40]}"

@@ -135,9 +135,9 @@ def lobby_page(user, older: int | None = None) -> LobbyPage:
     waits on the player (soonest deadline first, at most LOBBY_TURNS), then LOBBY_PAGE other
     matches newest first; `older` (a match id) pages on through the other matches. Each part
     is one indexed query (seat_user_turn, seat_user_match) that stops at its limit."""
+    from games.models import SeatClock
     from notifications.deadlines import effective_deadline
-    from notifications.models import SeatClock
-    from notifications.preferences import prefs_for, vacation_days
+    from players.preferences import prefs_for, vacation_days
 
     turns: list[Seat] = []
     if older is None:

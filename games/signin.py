@@ -3,7 +3,7 @@
 Every sign-in records its kind in the session: "password" (the sign-in form, or signing up),
 "link" (a sign-in link asked for on the sign-in form: it proves the address) or "match" (a
 link from a match email). A match link is a django-sesame token scoped to its match, valid
-for MATCH_LINK_MAX_AGE and used once (notifications.models.SignInLinkUse records each use).
+for MATCH_LINK_MAX_AGE and used once (players.models.SignInLinkUse records each use).
 The session it opens is a limited one (players.decorators.LIMITED_SESSION): account pages
 (`players.decorators.real_sign_in_required`) send it to sign in properly, and it may open
 that match's pages and nothing else (`MatchLinkSessionMiddleware`), so an email forwarded
@@ -75,7 +75,7 @@ def match_link_query(user, match_id: int) -> str:
 
 def match_link_user(token: str, match_id: int):
     """The user a match link names, if it is for this match, fresh and not used yet."""
-    from notifications.models import SignInLinkUse
+    from players.models import SignInLinkUse
 
     if not token:
         return None
@@ -93,7 +93,7 @@ def match_link_user(token: str, match_id: int):
 def use_match_link(token: str, match_id: int):
     """Spend the link: the user it names, or None if it is not valid or was used already
     (two clicks at once: the unique digest lets one of them through)."""
-    from notifications.models import SignInLinkUse
+    from players.models import SignInLinkUse
 
     user = match_link_user(token, match_id)
     if user is None:

@@ -1,8 +1,10 @@
 from django.contrib import admin
 
 from games.admin import SeatFromOne
+from games.models import ChatMessage
+from players.models import Preferences, Vacation
 
-from .models import ChatMessage, InboundMessage, Notification, Preferences, Vacation
+from .models import InboundMessage, Notification
 
 
 @admin.register(Notification)

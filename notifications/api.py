@@ -12,7 +12,7 @@ def seat_annotations() -> dict:
     """What the service layer's seat statement reads with each seat for this transaction's
     hooks, besides the players and their preferences: whether the seat's player has booked
     any vacation, so a deadline for people who never did costs no vacation query."""
-    from .preferences import vacation_booked
+    from players.preferences import vacation_booked
 
     return {"vacation_booked": vacation_booked()}
 

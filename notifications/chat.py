@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games.models import Match, MatchStatus
+from games.models import ChatMessage, Match, MatchStatus
 
 from . import outbox
-from .models import ChatMessage, Kind
+from .models import Kind
 
 MAX_LENGTH = 2000
 

@@ -23,10 +23,9 @@ from zoneinfo import ZoneInfo
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games.models import Match, MatchStatus, MoveKind, Seat, TimeControl
-
-from .models import Channel, Kind, Notification, Preferences, SeatClock, Status
-from .preferences import (
+from games.models import Match, MatchStatus, MoveKind, Seat, SeatClock, TimeControl
+from players.models import Preferences
+from players.preferences import (
     in_quiet_hours,
     prefs_by_user,
     prefs_for,
@@ -36,6 +35,8 @@ from .preferences import (
     vacation_days_by_user,
     zone,
 )
+
+from .models import Channel, Kind, Notification, Status
 from .reachability import clock_stopped
 
 log = logging.getLogger(__name__)

@@ -17,10 +17,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import MatchStatus, Seat
+from players.models import NoticeMode, Preferences
+from players.preferences import in_quiet_hours, quiet_end_after, zone
 
 from . import outbox
-from .models import Kind, NoticeMode, Preferences
-from .preferences import in_quiet_hours, quiet_end_after, zone
+from .models import Kind
 
 DIGEST_BATCH = 200
 

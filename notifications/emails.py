@@ -22,10 +22,10 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.timesince import timeuntil
 
 from games import commands, selectors
-from games.models import Match, MatchStatus, Seat, TimeControl, TimeoutPolicy
+from games.models import ChatMessage, Match, MatchStatus, Seat, TimeControl, TimeoutPolicy
+from players.preferences import local_time, prefs_for
 
-from .models import ChatMessage, Kind, Notification, Status
-from .preferences import local_time, prefs_for
+from .models import Kind, Notification, Status
 from .tokens import reply_address, unsubscribe_token
 
 WIDTH = 76

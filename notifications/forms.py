@@ -7,8 +7,9 @@ from django.forms.utils import flatatt
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from .models import Preferences
-from .preferences import is_valid_time_zone, time_zone_form_choices
+from players.models import Preferences
+from players.preferences import is_valid_time_zone, time_zone_form_choices
+
 from .transports import check_webhook_url
 
 

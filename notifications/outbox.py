@@ -29,16 +29,11 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Match, MatchStatus, MoveKind, Seat
+from players.models import NoticeMode, Preferences
+from players.preferences import prefs_for, quiet_end_after, vacation_days, vacation_days_by_user
 
 from .handoff import hand_off, publish
 from .models import Channel, Kind, Notification, Status
-from .preferences import (
-    prefs_for,
-    quiet_end_after,
-    vacation_days,
-    vacation_days_by_user,
-    wants_email,
-)
 from .transports import TransportError, classify_email_error, transport_for
 
 log = logging.getLogger(__name__)
@@ -78,6 +73,19 @@ def live_play_max_hold() -> timedelta:
 
 
 # --- writing ------------------------------------------------------------------------------
+
+
+def wants_email(prefs: Preferences, kind: str) -> bool:
+    """Whether this kind of message goes out by email under the player's chosen mode.
+    Answers to a player's own email always go out."""
+    if kind == Kind.ANSWER:
+        return True
+    if prefs.mode == NoticeMode.NONE:
+        return False
+    if prefs.mode == NoticeMode.DIGEST:
+        # The digest replaces the turn notices and carries the chat.
+        return kind not in (Kind.TURN, Kind.CHAT)
+    return kind != Kind.DIGEST
 
 
 def row_for(

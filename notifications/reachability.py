@@ -21,7 +21,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .models import Channel, Kind, Notification, Preferences, Status
+from players.models import Preferences
+
+from .models import Channel, Kind, Notification, Status
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +33,7 @@ RESENT_KINDS = (Kind.START, Kind.TURN)
 def clock_stopped(prefs: Preferences | None) -> bool:
     """Whether the player cannot be told of their turns, so their deadlines wait: their email
     is failing, or they chose no email and their webhook is failing."""
-    from .models import NoticeMode
+    from players.models import NoticeMode
 
     if prefs is None:
         return False

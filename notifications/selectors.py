@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from games.models import Match, Seat
-
-from .models import ChatMessage
-from .preferences import prefs_for
+from games.models import ChatMessage, Match, Seat
+from players.preferences import prefs_for
 
 
 def chat_for(match: Match, limit: int = 200) -> list[dict]:
@@ -28,7 +26,8 @@ def email_status(user) -> dict:
     """What the site tells a player about their email: failing (delivery gave up, or the ESP
     reported a bounce; their deadlines are stopped meanwhile), or none chosen (deadlines
     still run)."""
-    from .models import NoticeMode
+    from players.models import NoticeMode
+
     from .reachability import clock_stopped
 
     prefs = prefs_for(user)

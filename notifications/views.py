@@ -19,6 +19,8 @@ from django.views.decorators.http import require_POST
 from games.models import Match
 from players import limits
 from players.decorators import real_sign_in_required
+from players.models import NoticeMode, Vacation
+from players.preferences import book_vacation, saved_prefs_for, vacation_allowance
 
 from . import inbound
 from . import mailbox as local_mailbox
@@ -26,8 +28,6 @@ from .chat import ChatError, post_message
 from .deadlines import reschedule_reminders
 from .digest import reschedule_digest
 from .forms import MailboxReplyForm, PreferencesForm, VacationForm
-from .models import NoticeMode, Vacation
-from .preferences import book_vacation, saved_prefs_for, vacation_allowance
 from .reachability import mark_webhook_working, mark_working
 from .selectors import chat_for
 from .tokens import read_unsubscribe_token

@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import notifications.models
+import players.models
 
 
 class Migration(migrations.Migration):
@@ -124,7 +124,7 @@ class Migration(migrations.Migration):
                 (
                     "reminder_hours",
                     models.JSONField(
-                        blank=True, default=notifications.models.default_reminder_hours
+                        blank=True, default=players.models.default_reminder_hours
                     ),
                 ),
                 ("webhook_url", models.URLField(blank=True, max_length=500)),

@@ -11,7 +11,7 @@ from django.utils import timezone
 from community.models import ProfileSettings
 from community.ratings import record_finished
 from games.models import Match, MatchStatus, Seat
-from notifications.models import Vacation
+from players.models import Vacation
 from tests.community.helpers import finished_rows, people_match, play_to_the_end, users
 from tests.factories import make_user
 

@@ -11,8 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api.tokens import make_token
-from games.models import Move
-from notifications.models import ChatMessage
+from games.models import ChatMessage, Move
 from tests.factories import two_player_match
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,7 @@
 
 import pytest
 
-from notifications.models import ChatMessage
+from games.models import ChatMessage
 from notifications.selectors import chat_for
 
 from .conftest import send_all, to

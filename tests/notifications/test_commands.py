@@ -5,9 +5,10 @@ import pytest
 from django.core import mail
 
 from games import services
+from games.models import ChatMessage
 from games.selectors import load_state
 from notifications import inbound
-from notifications.models import ChatMessage, InboundStatus, Kind, Notification
+from notifications.models import InboundStatus, Kind, Notification
 
 from .conftest import headline, reply_to, seat_of, send_all, start_match, turn_email
 

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from notifications import deadlines
-from notifications.preferences import book_vacation
+from players.preferences import book_vacation
 
 from .conftest import seat_of, start_match
 

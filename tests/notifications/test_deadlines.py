@@ -7,8 +7,9 @@ import pytest
 import time_machine
 
 from notifications import deadlines
-from notifications.models import Kind, Notification, Preferences
-from notifications.preferences import book_vacation
+from notifications.models import Kind, Notification
+from players.models import Preferences
+from players.preferences import book_vacation
 
 from .conftest import headline, seat_of, send_all, start_match
 

@@ -14,7 +14,8 @@ from games import services
 from games.models import MoveKind
 from notifications import deadlines, outbox
 from notifications.chat import post_message
-from notifications.models import Kind, Notification, Preferences, Status
+from notifications.models import Kind, Notification, Status
+from players.models import Preferences
 
 from . import esp
 from .conftest import headline, seat_of, start_match
@@ -243,12 +244,12 @@ def test_a_changed_address_gets_a_fresh_start(match, anna, django_capture_on_com
 def test_the_admin_lists_failing_addresses_with_the_reason(admin_client, match, anna):
     esp.ScriptedESP.refusing = {anna.email}
     outbox.send_due()
-    page = admin_client.get("/admin/notifications/preferences/?email_failing__exact=1")
+    page = admin_client.get("/admin/players/preferences/?email_failing__exact=1")
     assert page.status_code == 200
     assert b"address refused" in page.content and b"anna" in page.content
     prefs = _failing(anna)
     admin_client.post(
-        "/admin/notifications/preferences/",
+        "/admin/players/preferences/",
         {"action": "address_works", "_selected_action": [prefs.pk]},
     )
     assert _failing(anna) is None

@@ -11,7 +11,8 @@ from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 
 from notifications import deadlines, digest
-from notifications.models import Kind, NoticeMode, Notification, Preferences
+from notifications.models import Kind, Notification
+from players.models import NoticeMode, Preferences
 from tests.plans import assert_served_by_indexes
 
 from .conftest import start_match

@@ -13,9 +13,10 @@ import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 
+from games.models import ChatMessage
 from games.selectors import load_state
 from notifications import inbound
-from notifications.models import ChatMessage, InboundMessage, Kind, Notification
+from notifications.models import InboundMessage, Kind, Notification
 from notifications.tokens import reply_address
 
 from .conftest import start_match

@@ -50,7 +50,7 @@ def test_no_invitation_for_a_match_without_invites(eager, django_capture_on_comm
 
 
 def test_a_player_who_wants_no_email_gets_no_invitation(eager, django_capture_on_commit_callbacks):
-    from notifications.models import NoticeMode, Preferences
+    from players.models import NoticeMode, Preferences
 
     bram = make_user("Bram")
     Preferences.objects.create(user=bram, mode=NoticeMode.NONE)

@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games import signin
-from notifications.models import SignInLinkUse
+from players.models import SignInLinkUse
 
 from .conftest import headline, send_all, start_match, to
 

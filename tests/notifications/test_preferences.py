@@ -9,8 +9,9 @@ from anymail.signals import AnymailTrackingEvent, tracking
 from django.core import mail
 
 from notifications import digest
-from notifications.models import Kind, NoticeMode, Notification, Preferences, Status
+from notifications.models import Kind, Notification, Status
 from notifications.tokens import unsubscribe_token
+from players.models import NoticeMode, Preferences
 
 from .conftest import headline, send_all, start_match, to
 

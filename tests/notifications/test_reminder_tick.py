@@ -10,7 +10,8 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import Match, Seat
 from notifications import deadlines
-from notifications.models import Kind, Notification, Preferences
+from notifications.models import Kind, Notification
+from players.models import Preferences
 from tests.plans import assert_served_by_indexes
 
 from .conftest import start_match

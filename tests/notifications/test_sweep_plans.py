@@ -7,8 +7,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from notifications.models import Preferences
 from notifications.reachability import probe
+from players.models import Preferences
 from tests.plans import plan_of
 
 pytestmark = [

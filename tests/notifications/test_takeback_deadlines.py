@@ -8,10 +8,9 @@ import pytest
 import time_machine
 
 from games import services
-from games.models import Match, MoveKind
+from games.models import Match, MoveKind, SeatClock
 from games.selectors import load_state
 from notifications import deadlines
-from notifications.models import SeatClock
 
 from .conftest import seat_of, start_match
 

@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 
 from notifications.forms import PreferencesForm
-from notifications.models import Preferences
-from notifications.preferences import time_zone_choices
+from players.models import Preferences
+from players.preferences import time_zone_choices
 
 pytestmark = pytest.mark.django_db
 

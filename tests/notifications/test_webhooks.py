@@ -6,8 +6,9 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
-from notifications.models import Channel, Notification, Preferences, Status
+from notifications.models import Channel, Notification, Status
 from notifications.transports import check_webhook_url
+from players.models import Preferences
 
 from .conftest import start_match
 

@@ -172,22 +172,22 @@ def test_no_changelist_lookup_touches_a_secret_field(staff, duel):
 
 
 def test_chat_and_preferences_are_read_only_in_the_admin(staff, duel, anna):
+    from games.models import ChatMessage
     from notifications.chat import post_message
-    from notifications.models import ChatMessage
 
     post_message(match=duel, user=anna, text="good luck")
     message = ChatMessage.objects.get()
     client = logged_in(staff)
-    url = reverse("admin:notifications_chatmessage_change", args=[message.pk])
+    url = reverse("admin:games_chatmessage_change", args=[message.pk])
     page = client.get(url)
     assert page.status_code == 200 and 'name="text"' not in page.content.decode()
     client.post(url, {"text": "I resign", "match": duel.pk})
     message.refresh_from_db()
     assert message.text == "good luck"
-    delete = reverse("admin:notifications_chatmessage_delete", args=[message.pk])
+    delete = reverse("admin:games_chatmessage_delete", args=[message.pk])
     assert client.post(delete, {"post": "yes"}).status_code == 403
     assert ChatMessage.objects.count() == 1
-    assert client.get(reverse("admin:notifications_chatmessage_add")).status_code == 403
+    assert client.get(reverse("admin:games_chatmessage_add")).status_code == 403
 
 
 def test_operator_actions_are_recorded_with_who_and_why(staff, duel, anna):
@@ -247,7 +247,8 @@ def test_every_admin_list_and_move_page_counts_seats_from_1(staff, duel, anna):
     assert str(move) == f"#1 move seat {seat + 1}"  # the change page's title
     from django.contrib import admin
 
-    from notifications.models import ChatMessage, InboundMessage, Notification
+    from games.models import ChatMessage
+    from notifications.models import InboundMessage, Notification
 
     for model in (ChatMessage, InboundMessage, Notification):
         shown = admin.site._registry[model].list_display

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from .models import NoticeMode, Preferences, Vacation
+from .models import Preferences, Vacation
 
 UTC = ZoneInfo("UTC")
 
@@ -167,18 +167,3 @@ def book_vacation(*, user, first_day: date, last_day: date) -> Vacation:
                     f"the allowance is {vacation_allowance()} a year."
                 )
         return Vacation.objects.create(user=user, first_day=first_day, last_day=last_day)
-
-
-def wants_email(prefs: Preferences, kind: str) -> bool:
-    """Whether this kind of message goes out by email under the player's chosen mode.
-    Answers to a player's own email always go out."""
-    from .models import Kind
-
-    if kind == Kind.ANSWER:
-        return True
-    if prefs.mode == NoticeMode.NONE:
-        return False
-    if prefs.mode == NoticeMode.DIGEST:
-        # The digest replaces the turn notices and carries the chat.
-        return kind not in (Kind.TURN, Kind.CHAT)
-    return kind != Kind.DIGEST
