@@ -43,6 +43,9 @@ def interpret(game: Game, state: State, seat: int, text: str) -> Move:
     text = " ".join(text.strip().split())
     if not text:
         raise ParseError("The command is empty.")
+    word = text.lower().rstrip(".!")
+    if word in YES or word in NO:
+        return short_answer(game, state, seat, word)
     number = text.rstrip(".)").lstrip("#")
     if number.isdigit() and not game.reads_numbers(state, seat):
         entries = menu(game, state, seat)
@@ -53,6 +56,46 @@ def interpret(game: Game, state: State, seat: int, text: str) -> Move:
             raise ParseError(f"Choose a number from 1 to {len(entries)}.")
         return entries[index - 1].move
     return game.parse(text, state, seat)
+
+
+# One-word answers, as a phone writes them. "accept" and "decline" are commands of their own
+# where a game has them; here they also answer a question asked in other words.
+YES = frozenset({"yes", "y", "ok", "okay", "sure", "agree", "agreed", "accept"})
+NO = frozenset({"no", "n", "nope", "decline", "refuse", "reject"})
+SHORT_ANSWERS = YES | NO
+
+
+def short_answer(game: Game, state: State, seat: int, word: str) -> Move:
+    """The move a yes or a no means here: accept or decline; of "X" and "no X" (watch, no
+    watch), the one it names; no to "X or skip" is skip, and yes is X when it is the only
+    other choice. Where it means nothing, or several things, the choices are the answer."""
+    legal = game.legal_moves(state, seat)
+    commands = [game.format_move(state, seat, m) for m in legal]
+
+    def the(*names: str) -> list[int]:
+        return [i for i, c in enumerate(commands) if c in names]
+
+    negated = [i for i, c in enumerate(commands) if c.startswith("no ") and c[3:] in commands]
+    refusals = the("decline", "no") or negated or the("skip", "pass")
+    if word in NO:
+        meant = refusals
+    else:
+        meant = the("accept", "yes") or [commands.index(commands[i][3:]) for i in negated]
+        if not meant and len(refusals) == 1 and len(commands) == 2:
+            meant = [1 - refusals[0]]
+    if len(meant) == 1:
+        return legal[meant[0]]
+    if not meant:
+        try:  # the game's own word ("accept" an offer that is worded otherwise)
+            move = game.parse(word, state, seat)
+        except ParseError:
+            move = None
+        if move in legal:
+            return move
+    choices = "; ".join(f"{n}. {c}" for n, c in enumerate(commands[:MENU_LIMIT], 1))
+    raise ParseError(
+        f"“{word}” does not say which move you mean here. Your choices: {choices or 'none'}."
+    )
 
 
 def choices_text(game: Game, state: State, seat: int, *, limit: int = MENU_LIMIT) -> str:

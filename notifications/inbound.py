@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 from email.message import Message
 from email.policy import compat32
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -30,7 +31,7 @@ from games import commands, selectors, services
 from games.engine import IllegalMove
 from games.models import Match, MatchStatus, MoveSource, Seat
 
-from . import outbox
+from . import emails, outbox
 from .models import Channel, InboundMessage, InboundStatus, Kind, Notification, Status
 from .reading import decode
 from .reading.machine import machine_mail
@@ -41,7 +42,7 @@ from .tokens import token_in_addresses
 log = logging.getLogger(__name__)
 
 MAX_COMMAND_LINES = 30
-MAX_OWN_LINES = 80
+MAX_OWN_LINES = 400
 BUILTIN_WORDS = ("status", "help", "resign", "say", "undo")
 # A database that cannot be reached: the only failure that leaves a message for later.
 DATABASE_DOWN = (OperationalError, InterfaceError)
@@ -239,11 +240,34 @@ def _handle(row: InboundMessage, message: Message, original_size: int) -> tuple[
         return InboundStatus.REJECTED, f"sender {sender} is not the seat's player"
     body = decode.body(message)
     # Blank lines are kept (as "") because they end a message of several lines after `say`.
-    lines = paragraphs(own_text(body.text))[:MAX_OWN_LINES]
+    answered = partial(_answered_text, match, seat, token.seq)
+    lines = paragraphs(own_text(body.text, answered))[:MAX_OWN_LINES]
     report = run_commands(match, seat, token.seq, lines, row.message_id)
     _answer(row, match, seat, report, original_size)
     outcome = "; ".join(f"{r['line'][:80]}: {r['outcome']}" for r in report.lines)
     return InboundStatus.DONE, outcome or "no command found"
+
+
+def _answered_text(match: Match, seat: Seat, seq: int) -> str:
+    """The text of the email this reply answers (the newest sent to the seat for the
+    position its token names), rendered again, so the reply's quote of it is recognised
+    under any prefix; '' when there is none."""
+    sent = (
+        Notification.objects.filter(
+            match=match, seat=seat.number, seq=seq, channel=Channel.EMAIL, status=Status.SENT
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if sent is None:
+        return ""
+    try:
+        return emails.render(sent).text
+    except Exception:  # reading the reply goes on without it
+        log.exception(
+            "inbound: the email answered (notification %s) could not be rendered", sent.pk
+        )
+        return ""
 
 
 # --- reading commands ---------------------------------------------------------------------
@@ -260,8 +284,10 @@ def command_words(match: Match, seat: Seat) -> set[str]:
     game = match.game
     words = set(BUILTIN_WORDS)
     for line in (game.help_text() or "").splitlines():
+        if len(line) - len(line.lstrip()) > 2:
+            continue  # a command's wrapped second line ("    Anna pays 1 g ...")
         for alternative in re.split(r"\s[|/]\s", line):
-            first = alternative.strip().split(" ", 1)[0].lower()
+            first = alternative.strip().split(" ", 1)[0].lower().rstrip(":.,;")
             if first.isalpha():
                 words.add(first)
     try:
@@ -303,8 +329,11 @@ def said(lines: list[str], index: int, words: set[str]) -> tuple[str, int]:
 
 
 def is_command(line: str, words: set[str]) -> bool:
+    """A line that starts with a command's word or a menu number, or is one short answer
+    ("Yes", "n", "OK."), which commands.interpret reads against the question asked."""
     first = line.split(" ", 1)[0].lower().rstrip(":.,;!)")
-    return first.lstrip("#").isdigit() or first in words
+    whole = line.strip().lower().rstrip(".!")
+    return first.lstrip("#").isdigit() or first in words or whole in commands.SHORT_ANSWERS
 
 
 def run_commands(
@@ -341,7 +370,7 @@ def run_commands(
             report.add(line, "The commands are below.")
             continue
         if word == "say":
-            from .chat import ChatError, post_message
+            from games.chat import ChatError, post_message
 
             text, skip_to = said(lines, index, words)
             try:

@@ -3,7 +3,10 @@
 A reply is the player's lines mixed with what they answered. That is recognised by its
 shape, the way clients write it, in the languages players use:
 
-- quoted lines ("> ", and HTML quotes, which `html` marks the same way);
+- quoted lines ("> ", and HTML quotes, which `html` marks the same way), also with
+  initials or a name before the ">" (The Bat!'s " PB> ", "Frank>") or "|" instead;
+- the email being answered, quoted under any other prefix or none (Outlook's "prefix each
+  line"): recognised by its own text, which the caller passes in;
 - attribution lines before a quote ("On ... wrote:", "Am ... schrieb ...:", "Le ... a
   écrit :", "Op ... heeft ... het volgende geschreven:", "El ... escribió:", "Il ... ha
   scritto:", "Em ... escreveu:", "Den ... skrev ...:", "... napisał(a):", "Dne ...
@@ -24,6 +27,7 @@ reader, which passes over lines that are not commands and says so.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # The verb that ends an attribution line, as clients write it in each language.
 _WROTE = (
@@ -75,10 +79,69 @@ _HEADER_LINE_FROM = re.compile(rf"(?i)^\**\s*({_HEADER_FROM})\s*:\**\s*\S")
 _HEADER_LINE_OTHER = re.compile(rf"(?i)^\**\s*({_HEADER_OTHER})\s*:\**\s*\S")
 _RULE = re.compile(r"^\s*([_\-=*]\s*){8,}$")
 _SIGNATURE = ("--", "-- ", "—", "__")
+# A reply shorter than this holds no turn email worth recognising by its text.
+_ORIGINAL_AFTER = 20
+
+
+# A quote mark: ">" (nested or not), initials or a name before it as The Bat!, Eudora and
+# Usenet readers write ("PB> ", "Frank>"), or "|".
+_QUOTE_MARK = re.compile(r"^\s*(?:>|[^\W\d_]{1,20}>|\|)")
+# A line of the answered email, to recognise it quoted under any prefix: long enough that
+# a player's own command is never one.
+_KNOWN_MIN = 10
 
 
 def is_quoted(line: str) -> bool:
-    return line.lstrip().startswith(">")
+    return bool(_QUOTE_MARK.match(line))
+
+
+def _collapsed(text: str) -> str:
+    return " ".join(text.split())
+
+
+def lines_of_original(lines: list[str], original: str) -> set[int]:
+    """Indexes of the lines that repeat the email being answered, whatever prefix the client
+    put before them (Outlook's "prefix each line" with any prefix, or none): a prefix seen
+    before three of its lines marks the lines that carry it from the first to the last of
+    them, and the lines just above and below that still carry it (the quoted header block);
+    without a prefix, five of its lines mark the span between the first and the last, with
+    the separator and header block just above."""
+    known = {_collapsed(ln) for ln in original.splitlines() if len(ln.strip()) >= _KNOWN_MIN}
+    hits: dict[str, list[int]] = {}
+    for index, line in enumerate(lines):
+        for cut in range(min(len(line), 24) + 1):
+            if _collapsed(line[cut:]) in known:
+                hits.setdefault(line[:cut].strip(), []).append(index)
+                break
+    marked: set[int] = set()
+    for prefix, found in hits.items():
+        if prefix and len(found) >= 3:
+            start, end = found[0], found[-1] + 1
+            while start > 0 and lines[start - 1].lstrip().startswith(prefix):
+                start -= 1
+            while end < len(lines) and lines[end].lstrip().startswith(prefix):
+                end += 1
+            marked.update(i for i in range(start, end) if lines[i].lstrip().startswith(prefix))
+        elif not prefix and len(found) >= 5:
+            marked.update(range(_header_above(lines, found[0]), found[-1] + 1))
+    return marked
+
+
+def _header_above(lines: list[str], index: int) -> int:
+    """Where the unquoted original starting at `index` really starts: with the separator
+    and header block just above it ("-----Original Message-----", "From: ...")."""
+    start = index
+    for above in range(index - 1, max(index - 12, -1), -1):
+        bare = lines[above].strip()
+        if bare and not (
+            _SEPARATOR.match(bare)
+            or _RULE.match(bare)
+            or _HEADER_LINE_FROM.match(bare)
+            or _HEADER_LINE_OTHER.match(bare)
+        ):
+            break
+        start = above if bare else start
+    return start
 
 
 def _header_block_at(lines: list[str], index: int) -> bool:
@@ -158,9 +221,14 @@ def _unquoted_original_after(lines: list[str], attribution: set[int]) -> int:
     return len(lines)
 
 
-def own_text(text: str) -> list[str]:
-    """The player's own lines, in order, without quotes, attributions and signatures."""
+def own_text(text: str, original: Callable[[], str] | None = None) -> list[str]:
+    """The player's own lines, in order, without quotes, attributions and signatures.
+    `original` gives the text of the email answered, to recognise it quoted under a prefix
+    nobody can guess; it is asked for only when the reply is long enough to hold it."""
     lines = text.replace("\r\n", "\n").replace("\xa0", " ").split("\n")
+    if original is not None and len(lines) > _ORIGINAL_AFTER:
+        for index in lines_of_original(lines, original()):
+            lines[index] = "> " + lines[index]
     lines = lines[: original_message_start(lines)]
     attribution = attribution_lines(lines)
     lines = lines[: _unquoted_original_after(lines, attribution)]
