@@ -183,3 +183,31 @@ def test_a_proposal_declined_by_email_and_the_help_answer(table):
     outbox.send_due()
     answer = [m for m in mail.outbox if user[0].email in m.to][-1]
     assert "counter:" in answer.body
+
+
+def test_a_counter_offer_by_email_when_the_menu_offers_none(table):
+    """The proposal is the menu's even split, so the menu has no counter-offer; the counter
+    typed as the email words it is still a command (it was 'No command found')."""
+    match, names, user = table
+    email(match, 0, user[0], "master builder")
+    assert "Applied" in email(
+        match, 0, user[0], f"propose hospice at D3 facing south with {names[1]}"
+    )
+    state = state_of(match)
+    assert not R.counter_moves(state, 1) and R.to_act(state) == [1]
+    counter = (
+        f"counter: {names[0]} pays 3 g and 1 wood for 2 points, {names[1]} pays 0 g and 3 wood "
+        "for 2 points"
+    )
+    outcome = email(match, 1, user[1], counter)
+    assert outcome.startswith(f"{counter[:80]}: Applied"), outcome
+    assert state_of(match)["pending"]["offered_by"] == 1
+
+
+@pytest.mark.parametrize(("word", "answer"), [("Yes", "accept"), ("No", "decline")])
+def test_one_word_answers_a_proposal_by_email(table, word, answer):
+    match, names, user = table
+    email(match, 0, user[0], "master builder")
+    email(match, 0, user[0], f"propose hospice at D3 facing south with {names[1]}")
+    outcome = email(match, 1, user[1], word)
+    assert outcome == f"{word}: Applied: {answer}.", outcome
