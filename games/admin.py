@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from datetime import UTC, datetime
+from functools import cache
 
 from django.contrib import admin, messages
 from django.contrib.admin.models import CHANGE, LogEntry
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
@@ -22,10 +25,10 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from games import pages, selectors, services
+from games import hidden_state, pages, selectors, services
 from games.engine import get_game
-from games.forms import OperatorMoveForm
-from games.models import Match, MatchStatus, Move, Seat
+from games.forms import OpenHiddenStateForm, OperatorMoveForm
+from games.models import HiddenStateOpening, Match, MatchStatus, Move, Seat
 
 # Fields no query string may filter on: the seed (secret until the end), derived states and
 # snapshots (hands, deck order), and passwords. Django lets a changelist filter on any local
@@ -44,6 +47,51 @@ class NoSecretLookups:
     def get_search_fields(self, request):
         fields = super().get_search_fields(request)
         return [f for f in fields if not SECRET_FIELDS & set(f.lstrip("^=@").split("__"))]
+
+
+WITHHELD = "(hidden while the match is in play)"
+
+
+@cache
+def withheld(name: str):
+    """A read-only column that stands in for field `name` and shows WITHHELD (one function
+    per name, so every list of fields holds the same one)."""
+
+    def show(obj) -> str:
+        return WITHHELD
+
+    show.short_description = name.replace("_", " ")
+    show.__name__ = f"withheld_{name}"
+    return show
+
+
+class WithholdsSecrets:
+    """Fields that carry a seat's secrets while its match is in play (`secret_fields`): on a
+    page of an object of such a match they read WITHHELD unless games.hidden_state shows it
+    to this request. The object is the match itself (an inline's parent) or has a `match`."""
+
+    secret_fields: tuple[str, ...] = ()
+
+    def _withheld(self, request, obj) -> bool:
+        match = obj if isinstance(obj, Match) else getattr(obj, "match", None)
+        return match is not None and not hidden_state.shown(request, match)
+
+    def _swap(self, request, obj, fields):
+        if not self._withheld(request, obj):
+            return fields
+        return [withheld(f) if f in self.secret_fields else f for f in fields]
+
+    def get_fields(self, request, obj=None):
+        return self._swap(request, obj, super().get_fields(request, obj))
+
+    def get_readonly_fields(self, request, obj=None):
+        return self._swap(request, obj, super().get_readonly_fields(request, obj))
+
+    def get_exclude(self, request, obj=None):
+        exclude = list(super().get_exclude(request, obj) or [])
+        if self._withheld(request, obj):
+            exclude += self.secret_fields
+        return exclude
 
 
 def record_operator_action(request: HttpRequest, obj, message: str) -> None:
@@ -149,8 +197,9 @@ class ReadOnlyInline(admin.TabularInline):
         return False
 
 
-class SeatInline(ReadOnlyInline):
+class SeatInline(WithholdsSecrets, ReadOnlyInline):
     model = Seat
+    secret_fields = ("standing_orders",)  # a seat's own settings, which say what it holds
     fields = [
         "seat_no",
         "user",
@@ -214,8 +263,9 @@ class LatestMovesFormSet(BaseInlineFormSet):
 MOVES_SHOWN = 50
 
 
-class MoveInline(NarratedMove, SeatFromOne, ReadOnlyInline):
+class MoveInline(WithholdsSecrets, NarratedMove, SeatFromOne, ReadOnlyInline):
     model = Move
+    secret_fields = ("payload",)  # a sealed bid, a card kept: the narration says what is public
     formset = LatestMovesFormSet
     template = "admin/games/match/moves_inline.html"  # says where the older moves are
     verbose_name_plural = f"moves (the last {MOVES_SHOWN})"
@@ -238,13 +288,44 @@ class MoveInline(NarratedMove, SeatFromOne, ReadOnlyInline):
         return move.digest[:12]
 
 
+def _open_url(match: Match) -> str:
+    return reverse("admin:games_match_open_hidden_state", args=[match.pk])
+
+
+def _hidden_state_context(request: HttpRequest, match: Match) -> dict:
+    """What a page of a match in play says about its hidden state: open until when, or
+    where to open it (for those who may)."""
+    until = hidden_state.open_until(request, match)
+    return {
+        "hidden_state_open_until": datetime.fromtimestamp(until, tz=UTC) if until else None,
+        "hidden_state_url": _open_url(match) if hidden_state.may_open(request.user) else "",
+    }
+
+
 def move_log_url(match: Match) -> str:
     """The match's moves in the (paged, read-only) move list."""
     return f"{reverse('admin:games_move_changelist')}?match__id__exact={match.pk}"
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Records and players' own words and settings: operators read them; nobody changes
+    them here."""
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in self.model._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Match)
-class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
+class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
     list_display = [
         "id",
         "game_title",
@@ -270,15 +351,6 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         fields = [f.name for f in Match._meta.fields if f.name not in self.exclude]
         return [*fields, "waiting_for", "standing", "raw_result", *self.readonly_fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.display(description="players")
     def players(self, match: Match) -> str:
@@ -333,14 +405,23 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
         return format_html(
             '<a href="{}">Replay move by move</a> · <a href="{}">Move log ({} moves)</a> · '
             '<a href="{}">Operator move</a> · <a href="{}">Player page</a> · '
-            '<a href="{}">Player replay</a>',
+            '<a href="{}">Player replay</a>{}',
             reverse("admin:games_match_replay", args=[match.pk]),
             move_log_url(match),
             match.head_seq,
             reverse("admin:games_match_operator_move", args=[match.pk]),
             reverse("match_detail", args=[match.pk]),
             reverse("match_replay", args=[match.pk]),
+            ""
+            if match.is_over
+            else format_html(' · <a href="{}">Hidden state</a>', _open_url(match)),
         )
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        match = self.get_object(request, object_id)
+        if match is not None and not match.is_over:
+            extra_context = {**(extra_context or {}), **_hidden_state_context(request, match)}
+        return super().change_view(request, object_id, form_url, extra_context)
 
     def history_view(self, request, object_id, extra_context=None):
         """A match's history is its move log (nobody edits a match here, so Django's change
@@ -361,12 +442,26 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
             self.message_user(request, f"{match}: {outcome.message}", level)
 
     @admin.action(description="Export as JSON")
-    def export_json(self, request: HttpRequest, queryset) -> HttpResponse:
-        exports = [selectors.export_match(m) for m in queryset.order_by("pk")]
-        for match in queryset:
+    def export_json(self, request: HttpRequest, queryset) -> HttpResponse | None:
+        # The export holds every move's payload: a match in play only once its hidden state
+        # is open to this operator.
+        matches = list(queryset.order_by("pk"))
+        closed = [m for m in matches if not hidden_state.shown(request, m)]
+        if closed:
+            self.message_user(
+                request,
+                "Not exported, in play with their hidden state closed to you: "
+                + ", ".join(str(m) for m in closed),
+                messages.ERROR,
+            )
+        matches = [m for m in matches if m not in closed]
+        if not matches:
+            return None
+        exports = [selectors.export_match(m) for m in matches]
+        for match in matches:
             record_operator_action(request, match, "Exported the log as JSON")
         if len(exports) == 1:
-            body, name = exports[0], f"match-{queryset.get().pk}.json"
+            body, name = exports[0], f"match-{matches[0].pk}.json"
         else:
             body, name = exports, "matches.json"
         response = HttpResponse(
@@ -385,6 +480,11 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
                 name="games_match_replay",
             ),
             path(
+                "<int:pk>/hidden-state/",
+                self.admin_site.admin_view(self.open_hidden_state_view),
+                name="games_match_open_hidden_state",
+            ),
+            path(
                 "<int:pk>/operator-move/",
                 self.admin_site.admin_view(self.operator_move_view),
                 name="games_match_operator_move",
@@ -400,15 +500,19 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
             seq = int(request.GET.get("n", match.head_seq))
         except ValueError:
             seq = match.head_seq
-        # The players' replay frame (boards, rounds, chart, history up to the step), with
-        # every seat's view; the log shows the public narration, as a spectator reads it.
-        frame = pages.replay_frame(match, request.user, seq, operator=True)
+        # The players' replay frame (boards, rounds, chart, history up to the step): every
+        # seat's view where the hidden state is shown, else a spectator's (games.hidden_state).
+        # The log shows the public narration, as a spectator reads it.
+        shown = hidden_state.shown(request, match)
+        viewer = request.user if shown else AnonymousUser()
+        frame = pages.replay_frame(match, viewer, seq, operator=shown)
         rows = match.moves.filter(seq__in=[entry["seq"] for entry in frame.history])
         rows = {row.seq: row for row in rows}
         history = [{**entry, "row": rows.get(entry["seq"])} for entry in frame.history]
-        state = selectors.position_after(match, frame.seq)
+        state = selectors.position_after(match, frame.seq) if shown else None
         context = {
             **self.admin_site.each_context(request),
+            **({} if match.is_over else _hidden_state_context(request, match)),
             "opts": self.model._meta,
             "title": f"Replay of {match}",
             "match": match,
@@ -419,9 +523,30 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
             "history": history,
             "older": frame.history[0]["seq"] - 1 if frame.history else 0,
             "move_log_url": move_log_url(match),
-            "state_json": json.dumps(state, indent=1, sort_keys=True),
+            "state_json": json.dumps(state, indent=1, sort_keys=True) if shown else "",
         }
         return TemplateResponse(request, "admin/games/match/replay.html", context)
+
+    def open_hidden_state_view(self, request: HttpRequest, pk: int):
+        """A form asking why; its answer is recorded, then the replay shows every seat."""
+        match = get_object_or_404(Match, pk=pk)
+        if not hidden_state.may_open(request.user):
+            raise PermissionDenied
+        form = OpenHiddenStateForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            hidden_state.open_hidden_state(
+                request=request, match=match, reason=form.cleaned_data["reason"]
+            )
+            return redirect("admin:games_match_replay", match.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"Open the hidden state of {match}",
+            "match": match,
+            "form": form,
+            "lasts": int(hidden_state.OPENING_LASTS.total_seconds() // 60),
+        }
+        return TemplateResponse(request, "admin/games/match/open_hidden_state.html", context)
 
     def operator_move_view(self, request: HttpRequest, pk: int):
         match = get_object_or_404(Match, pk=pk)
@@ -462,8 +587,10 @@ class MatchAdmin(NoSecretLookups, admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(NarratedMove, SeatFromOne, NoSecretLookups, admin.ModelAdmin):
+class MoveAdmin(WithholdsSecrets, NarratedMove, SeatFromOne, NoSecretLookups, ReadOnlyAdmin):
     """The log, read-only: nobody adds, changes or deletes a move here."""
+
+    secret_fields = ("payload",)
 
     list_display = ["match", "seq", "seat_no", "kind", "move_text", "source", "created_at", "note"]
     list_per_page = 50
@@ -483,11 +610,11 @@ class MoveAdmin(NarratedMove, SeatFromOne, NoSecretLookups, admin.ModelAdmin):
         narrate(list(changelist.result_list))  # the page's rows, which the list then shows
         return changelist
 
-    def has_add_permission(self, request):
-        return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
+@admin.register(HiddenStateOpening)
+class HiddenStateOpeningAdmin(ReadOnlyAdmin):
+    """Who opened which match's hidden state before its end, and why."""
 
-    def has_delete_permission(self, request, obj=None):
-        return False
+    list_display = ["opened_at", "username", "match", "seq", "reason"]
+    list_select_related = ["match"]
+    search_fields = ["username", "=match__id", "reason"]

@@ -180,3 +180,11 @@ class OperatorMoveForm(forms.Form):
     def __init__(self, *args, seats, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["seat"].choices = [(s.number, str(s)) for s in seats]
+
+
+class OpenHiddenStateForm(forms.Form):
+    reason = forms.CharField(
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Kept with your name, the match and the time (games.hidden_state).",
+    )

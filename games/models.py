@@ -140,7 +140,7 @@ class Seat(models.Model):
     deadline_at = models.DateTimeField(null=True, blank=True)
     deadline_seq = models.PositiveIntegerField(null=True, blank=True)
     waiting_since = models.DateTimeField(null=True, blank=True)
-    # The reminder schedule, kept by notifications.deadlines.send_reminders and nothing else:
+    # The reminder schedule, kept by notifications.reminders.send_reminders and nothing else:
     # the decision (its deadline_seq) it was worked out for, and when a reminder for it may
     # next be due (None: none will be). A seat asked again has a deadline_seq newer than its
     # reminder_seq, which puts it in seat_reminder_unscheduled until the next tick looks at
@@ -246,9 +246,7 @@ class Move(models.Model):
 
     # No index of its own: the unique (match, seq) serves every lookup by match, and each
     # index is one more write on every move.
-    match = models.ForeignKey(
-        Match, on_delete=models.PROTECT, related_name="moves", db_index=False
-    )
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="moves", db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=10, choices=MoveKind.choices, default=MoveKind.MOVE)
@@ -356,3 +354,29 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.seat}: {self.text[:40]}"
+
+
+class HiddenStateOpening(models.Model):
+    """An operator opened a match's hidden state before its end: who, when, at which
+    position and why (games.hidden_state). Written once, read in the admin."""
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    username = models.CharField(max_length=150)  # kept if the account goes
+    reason = models.CharField(max_length=500)
+    seq = models.PositiveIntegerField(help_text="The match's last move when it was opened.")
+    opened_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-opened_at", "-pk"]
+        permissions = [
+            (
+                "view_hidden_state",
+                "Can open the hidden state (hands, bids, deck, seed) of a match in play",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username} opened match {self.match_id} at move {self.seq}"

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from games.admin import SeatFromOne
+from games.admin import ReadOnlyAdmin, SeatFromOne, WithholdsSecrets
 from games.models import ChatMessage
 from players.models import Preferences, Vacation
 
@@ -8,7 +8,8 @@ from .models import InboundMessage, Notification
 
 
 @admin.register(Notification)
-class NotificationAdmin(SeatFromOne, admin.ModelAdmin):
+class NotificationAdmin(WithholdsSecrets, SeatFromOne, admin.ModelAdmin):
+    secret_fields = ("context",)  # an answer's report says what the seat bid, drew, holds
     list_display = [
         "created_at",
         "kind",
@@ -29,7 +30,8 @@ class NotificationAdmin(SeatFromOne, admin.ModelAdmin):
 
 
 @admin.register(InboundMessage)
-class InboundMessageAdmin(SeatFromOne, admin.ModelAdmin):
+class InboundMessageAdmin(WithholdsSecrets, SeatFromOne, admin.ModelAdmin):
+    secret_fields = ("raw", "outcome")  # the player's commands, the turn mail they quote
     list_display = ["received_at", "sender", "subject", "match", "seat_no", "status"]
     list_filter = ["status"]
     search_fields = ["message_id", "sender", "subject"]
@@ -37,22 +39,6 @@ class InboundMessageAdmin(SeatFromOne, admin.ModelAdmin):
     readonly_fields = [
         f.name if f.name != "seat" else "seat_no" for f in InboundMessage._meta.fields
     ]
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Players' own words and settings: operators read them; only the player changes them."""
-
-    def get_readonly_fields(self, request, obj=None):
-        return [f.name for f in self.model._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Preferences)

@@ -21,6 +21,20 @@ def logged_in(user) -> Client:
     return client
 
 
+def view_only_staff():
+    """Staff who may view every model in the admin and open no hidden state: they see a
+    match in play as a spectator does (games.hidden_state)."""
+    from django.contrib.auth.models import Permission
+
+    viewer = make_user("viewer@example.com", is_staff=True)
+    viewer.user_permissions.set(
+        Permission.objects.filter(codename__startswith="view_").exclude(
+            codename="view_hidden_state"
+        )
+    )
+    return viewer
+
+
 @pytest.fixture(autouse=True)
 def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

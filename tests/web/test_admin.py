@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Move
-from tests.web.conftest import hand_of, logged_in, secret_of
+from tests.web.conftest import hand_of, logged_in, secret_of, view_only_staff
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -45,9 +45,16 @@ def test_staff_sees_the_admin_pages(staff, against_bot):
         assert client.get(url).status_code == 200, url
 
 
+def opened(client, match):
+    """`client` (an operator's) with `match`'s hidden state open (games.hidden_state)."""
+    url = reverse("admin:games_match_open_hidden_state", args=[match.pk])
+    assert client.post(url, {"reason": "testing"}).status_code == 302
+    return client
+
+
 def test_the_admin_replay_shows_every_seat_and_the_raw_state(staff, duel, anna, ben):
     page = (
-        logged_in(staff)
+        opened(logged_in(staff), duel)
         .get(reverse("admin:games_match_replay", args=[duel.pk]) + "?n=0")
         .content.decode()
     )
@@ -107,7 +114,7 @@ def test_verify_action_reports_per_match(staff, duel, against_bot):
 
 
 def test_export_action_downloads_json(staff, against_bot):
-    response = logged_in(staff).post(
+    response = opened(logged_in(staff), against_bot).post(
         reverse("admin:games_match_changelist"),
         {"action": "export_json", "_selected_action": [against_bot.pk]},
     )
@@ -140,16 +147,6 @@ def test_an_operator_move_needs_change_permission(duel):
     assert response.status_code == 403
 
 
-def view_only_staff():
-    from django.contrib.auth.models import Permission
-
-    viewer = User.objects.create_user(
-        "viewer@example.com", "viewer@example.com", "pw", is_staff=True
-    )
-    viewer.user_permissions.set(Permission.objects.filter(codename__startswith="view_"))
-    return viewer
-
-
 def test_no_changelist_lookup_touches_a_secret_field(staff, duel):
     """`?seed__startswith=` answered yes/no about an unfinished match's seed, one character
     at a time. Every lookup on a secret field, on any path, is refused."""
@@ -172,8 +169,8 @@ def test_no_changelist_lookup_touches_a_secret_field(staff, duel):
 
 
 def test_chat_and_preferences_are_read_only_in_the_admin(staff, duel, anna):
+    from games.chat import post_message
     from games.models import ChatMessage
-    from notifications.chat import post_message
 
     post_message(match=duel, user=anna, text="good luck")
     message = ChatMessage.objects.get()
@@ -201,7 +198,7 @@ def test_operator_actions_are_recorded_with_who_and_why(staff, duel, anna):
         {"seat": seat, "command": f"play {card}", "reason": "her mail bounced"},
     )
     assert duel.moves.get().note == f"her mail bounced (by {staff.username})"
-    client.post(
+    opened(client, duel).post(
         reverse("admin:games_match_changelist"),
         {"action": "export_json", "_selected_action": [duel.pk]},
     )
