@@ -73,17 +73,27 @@ def sign_up(*, email: str, display_name: str, password: str, next_path: str = ""
         )
 
 
-def account_for_link(email: str) -> AbstractBaseUser:
-    """The account a sign-in link to `email` signs into: a new one, with no password and
-    unverified until the link is followed, if there is none."""
-    with transaction.atomic():
-        user = User.objects.filter(username__iexact=email).first()
-        if user is None:
-            user = User.objects.create_user(username=email, email=email)
-            user.set_unusable_password()
-            user.save(update_fields=["password"])
-            UnverifiedAddress.objects.create(user=user)
-    return user
+def mail_sign_in_link(*, email: str, next_path: str = "") -> None:
+    """What the login form's "mail me a link" sends to `email`: a sign-in link to its
+    account, or, to an address with no account, a note saying so with the way to sign up (a
+    sign-in link never makes an account: sign-up is where a name and a password are chosen).
+    A deactivated account gets nothing. The caller answers the same way in every case."""
+    user = User.objects.filter(username__iexact=email).first()
+    if user is None:
+        send_mail(
+            subject=f"No account at {settings.SITE_NAME} for this address",
+            message=render_to_string(
+                "accounts/magic_no_account_email.txt",
+                {
+                    "link": settings.SITE_URL + reverse("signup") + _next_query(next_path, "?"),
+                    "site_name": settings.SITE_NAME,
+                },
+            ),
+            from_email=None,
+            recipient_list=[email],
+        )
+    elif user.is_active:
+        send_sign_in_link(user=user, next_path=next_path)
 
 
 SIGN_IN_LINK_MAX_AGE = 3600  # seconds: a link from the login form signs in within an hour
@@ -118,10 +128,15 @@ def send_sign_in_link(*, user: AbstractBaseUser, next_path: str = "") -> None:
     )
 
 
-def _mail_link(user, *, template: str, subject: str, view: str, scope: str, next_path: str):
-    query = get_query_string(user, scope=scope)
+def _next_query(next_path: str, joiner: str) -> str:
+    """`next_path` as a query parameter after `joiner`, if it is a path on this site."""
     if next_path and next_path.startswith("/") and not next_path.startswith("//"):
-        query += "&" + urlencode({"next": next_path})
+        return joiner + urlencode({"next": next_path})
+    return ""
+
+
+def _mail_link(user, *, template: str, subject: str, view: str, scope: str, next_path: str):
+    query = get_query_string(user, scope=scope) + _next_query(next_path, "&")
     context = {
         "link": settings.SITE_URL + reverse(view) + query,
         "site_name": settings.SITE_NAME,

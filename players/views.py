@@ -25,10 +25,10 @@ from players.forms import EmailLoginForm, MagicLinkForm, SignOutEverywhereForm, 
 
 log = logging.getLogger(__name__)
 
-# Per hour. One address gets few mails whoever asks; one client asks for few in all.
+# Per hour, counted together for the sign-up form and the sign-in link form: one address
+# gets few mails whoever asks; one client has few sent in all, to whatever addresses.
 MAILS_PER_ADDRESS = 3
-SIGNUPS_PER_CLIENT = 10
-LINKS_PER_CLIENT = 20
+MAILS_PER_CLIENT = 10
 
 
 def _next_url(request: HttpRequest, value: str | None) -> str:
@@ -39,9 +39,9 @@ def _next_url(request: HttpRequest, value: str | None) -> str:
     return reverse(settings.LOGIN_REDIRECT_URL)
 
 
-def _mail_allowed(request: HttpRequest, scope: str, email: str, per_client: int) -> bool:
+def _mail_allowed(request: HttpRequest, email: str) -> bool:
     """Both limits are counted on every request, so a refused one cannot probe the other."""
-    by_client = limits.allow(scope, limits.client_address(request), limit=per_client)
+    by_client = limits.allow("mail-from", limits.client_address(request), limit=MAILS_PER_CLIENT)
     by_address = limits.allow("mail-to", email, limit=MAILS_PER_ADDRESS)
     return by_client and by_address
 
@@ -52,7 +52,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     next_path = request.POST.get("next") or request.GET.get("next") or ""
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
-        if _mail_allowed(request, "signup", email, SIGNUPS_PER_CLIENT):
+        if _mail_allowed(request, email):
             try:
                 accounts.sign_up(
                     email=email,
@@ -77,19 +77,17 @@ def signup_confirm(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def magic_request(request: HttpRequest) -> HttpResponse:
-    """Enter an email, get a login link. Unknown addresses get an account with no password:
-    following the link proves the address is theirs. The answer is the same either way."""
+    """Enter an email, get a login link. An address with no account gets a mail saying how
+    to sign up, and no account. The answer on the page is the same either way."""
     form = MagicLinkForm(request.POST or None)
     next_path = request.POST.get("next") or request.GET.get("next") or ""
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
-        if _mail_allowed(request, "sign-in-link", email, LINKS_PER_CLIENT):
-            user = accounts.account_for_link(email)
-            if user.is_active:
-                try:
-                    accounts.send_sign_in_link(user=user, next_path=next_path)
-                except OSError:  # the mail server is down: the person can ask again later
-                    log.exception("could not send a login link")
+        if _mail_allowed(request, email):
+            try:
+                accounts.mail_sign_in_link(email=email, next_path=next_path)
+            except OSError:  # the mail server is down: the person can ask again later
+                log.exception("could not send a login link")
         return render(request, "accounts/magic_sent.html", {"email": email})
     return render(request, "accounts/magic_request.html", {"form": form, "next": next_path})
 

@@ -15,7 +15,7 @@ from sesame.utils import get_query_string
 
 from games import services
 from players.models import UnverifiedAddress
-from players.views import LINKS_PER_CLIENT, SIGNUPS_PER_CLIENT
+from players.views import MAILS_PER_CLIENT
 from tests.web.conftest import PASSWORD, logged_in, make_user
 
 pytestmark = pytest.mark.django_db
@@ -83,6 +83,7 @@ def test_a_sign_in_link_answers_the_same_for_known_and_unknown_addresses(client,
     known = client.post(reverse("magic_request"), {"email": anna.email})
     unknown = client.post(reverse("magic_request"), {"email": "x@example.com"})
     assert page_text(known, anna.email) == page_text(unknown, "x@example.com")
+    assert list(User.objects.all()) == [anna]
 
 
 def test_weak_passwords_are_refused(client):
@@ -197,14 +198,19 @@ def test_a_magic_link_is_sent_and_logs_in_only_on_post(client, anna):
     assert client.get(reverse("lobby")).status_code == 200
 
 
-def test_a_magic_link_for_a_new_address_creates_an_unverified_account(client):
-    client.post(reverse("magic_request"), {"email": "New@Example.com"})
-    user = User.objects.get()
-    assert user.username == "new@example.com"
-    assert not user.has_usable_password()
-    assert UnverifiedAddress.objects.filter(user=user).exists()
-    follow(client, mail.outbox[0], reverse("magic_login"))
-    assert not UnverifiedAddress.objects.exists()
+def test_a_sign_in_link_for_an_unknown_address_makes_no_account_and_points_to_sign_up(client):
+    client.post(reverse("magic_request"), {"email": "New@Example.com", "next": "/lobby/"})
+    assert not User.objects.exists()
+    [note] = mail.outbox
+    assert note.to == ["new@example.com"] and "No account" in note.subject
+    assert "sesame" not in note.body  # nothing in it signs anyone in
+    link = re.search(r"https?://\S+", note.body).group(0)
+    path = "/" + link.split("://", 1)[1].split("/", 1)[1]
+    assert path == reverse("signup") + "?next=%2Flobby%2F"
+    page = client.get(path)
+    assert page.status_code == 200 and page.context["next"] == "/lobby/"
+    sign_up(client, "new@example.com")
+    assert User.objects.get().username == "new@example.com"
 
 
 def test_a_bad_magic_link_is_refused_without_logging_in(client):
@@ -233,12 +239,26 @@ def test_mail_to_one_address_is_limited_per_hour_whoever_asks(anna):
 
 
 def test_one_client_cannot_make_accounts_and_mail_by_the_hundred(client):
+    """The sign-up and sign-in link forms count one client's mails together."""
     for n in range(30):
         sign_up(client, f"victim{n}@example.com")
         client.post(reverse("magic_request"), {"email": f"other{n}@example.com"})
-    allowed = SIGNUPS_PER_CLIENT + LINKS_PER_CLIENT
-    assert User.objects.count() == allowed
-    assert len(mail.outbox) == allowed
+    assert len(mail.outbox) == MAILS_PER_CLIENT
+    assert User.objects.count() == MAILS_PER_CLIENT // 2  # only the sign-ups made accounts
+
+
+def test_sign_in_links_to_twenty_addresses_from_one_client_send_at_most_the_limit(anna):
+    """Issue 32: one client had 20 sign-in mails an hour sent to 20 addresses, each making an
+    account. Now MAILS_PER_CLIENT in all, and none makes an account."""
+    client = Client(REMOTE_ADDR="10.0.2.1")
+    addresses = [anna.email] + [f"stranger{n}@example.com" for n in range(19)]
+    for address in addresses:
+        assert client.post(reverse("magic_request"), {"email": address}).status_code == 200
+    assert len(mail.outbox) == MAILS_PER_CLIENT == 10
+    assert list(User.objects.all()) == [anna]
+    # Another client may still ask for Anna's link: the address has its own count.
+    Client(REMOTE_ADDR="10.0.2.2").post(reverse("magic_request"), {"email": anna.email})
+    assert mail.outbox[-1].to == [anna.email] and "login link" in mail.outbox[-1].subject
 
 
 def test_changing_the_password_ends_other_sessions_and_voids_mailed_links(anna):
@@ -303,10 +323,15 @@ def test_sign_out_everywhere_revokes_every_api_token(anna):
 
 
 def test_sign_out_everywhere_without_a_password(client):
+    # An account without a password: its owner took the address back from an impostor's
+    # sign-up, which dropped the password, and signs in by links.
+    nopass = make_user("nopass@example.com")
+    nopass.set_unusable_password()
+    nopass.save(update_fields=["password"])
     client.post(reverse("magic_request"), {"email": "nopass@example.com"})
     follow(client, mail.outbox[0], reverse("magic_login"))
     other = Client()  # a second session of the same account, elsewhere
-    other.force_login(User.objects.get(email="nopass@example.com"))
+    other.force_login(nopass)
     client.post(reverse("sign_out_everywhere"))
     assert client.get(reverse("lobby")).status_code == 200
     assert other.get(reverse("lobby")).status_code == 302
