@@ -259,6 +259,7 @@ def test_sign_in_links_to_twenty_addresses_from_one_client_send_at_most_the_limi
     # Another client may still ask for Anna's link: the address has its own count.
     Client(REMOTE_ADDR="10.0.2.2").post(reverse("magic_request"), {"email": anna.email})
     assert mail.outbox[-1].to == [anna.email] and "login link" in mail.outbox[-1].subject
+    assert "works once, within an hour" in mail.outbox[-1].body
 
 
 def test_changing_the_password_ends_other_sessions_and_voids_mailed_links(anna):
