@@ -16,16 +16,16 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 from email.message import Message
 from email.policy import compat32
 from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
+from django.utils import timezone
 
 from games import commands, selectors, services
 from games.engine import IllegalMove
@@ -492,13 +492,13 @@ def summary_of(report: Report) -> tuple[str, str]:
             "Here is the position now; answer this email instead.",
         )
     if report.failed:
-        summary = f"Not applied: {report.failed}"
+        summary = f"Not applied: {report.failed}: {_first_sentence(report)}"
         intro = (
             "Your email was read line by line. One line could not be applied; "
             "nothing after it was played."
         )
         if report.applied:
-            summary = f"Applied: {applied}; not applied: {report.failed}"
+            summary = f"Applied: {applied}; not applied: {report.failed}: {_first_sentence(report)}"
             intro += f" Before it, {len(report.applied)} move(s) were applied."
         return summary[:150], intro
     if report.applied:
@@ -521,6 +521,12 @@ def summary_of(report: Report) -> tuple[str, str]:
     if report.posted:
         return "Posted to the board; no move was made", "Your message was posted."
     return "No move was made", "Your commands were read."
+
+
+def _first_sentence(report: Report) -> str:
+    """Why the line that stopped the reading was refused, in its first sentence."""
+    why = next((r["outcome"] for r in reversed(report.lines) if r["line"] == report.failed), "")
+    return re.split(r"(?<=[.!?])\s", why, maxsplit=1)[0]
 
 
 def _answer(
@@ -581,25 +587,25 @@ def _answer(
 
 
 # --- notices about mail we could not take ---------------------------------------------------
-# They go only to a registered address, and at most INBOUND_NOTICES_PER_HOUR an hour to each
-# person, counted in Django's cache (Redis in production, so shared by every process): a
-# forger can make us write to a player, never to an address of the forger's choosing, and
-# never many times.
-
-
-def notice_key(user) -> str:
-    return f"inbound-notice:{user.pk}:{int(time.time() // 3600)}"
+# They go only to a registered address, and at most INBOUND_NOTICES_PER_HOUR in any hour to
+# each person: a forger can make us write to a player, never to an address of the forger's
+# choosing, and never many times. The count is the notices' own outbox rows, read under a
+# lock on the person's row in the transaction that writes the next one, so it holds across
+# every process that handles mail (each `receive_email` run of an MTA pipe, the webhook's
+# workers) with nothing shared but the database.
 
 
 def may_send_notice(user) -> bool:
     limit = getattr(settings, "INBOUND_NOTICES_PER_HOUR", 3)
-    key = notice_key(user)
-    try:
-        cache.add(key, 0, timeout=3600)
-        return cache.incr(key) <= limit
-    except Exception:  # the cache is down: say nothing rather than flood
-        log.warning("inbound notice to user %s not sent: cache unavailable", user.pk)
-        return False
+    with transaction.atomic():  # the caller's transaction, which writes the notice
+        get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+        sent = Notification.objects.filter(
+            user=user,
+            kind=Kind.ANSWER,
+            context__notice=True,
+            created_at__gte=timezone.now() - timedelta(hours=1),
+        ).count()
+    return sent < limit
 
 
 def _notice(row: InboundMessage, user, summary: str, intro: str, match=None, seat=None) -> None:
@@ -615,7 +621,13 @@ def _notice(row: InboundMessage, user, summary: str, intro: str, match=None, sea
             seat=seat.number if seat is not None else None,
             seq=match.head_seq if match is not None else None,
             hold_for_quiet_hours=False,
-            context={"summary": summary, "intro": intro, "report": [], "answers": row.message_id},
+            context={
+                "summary": summary,
+                "intro": intro,
+                "report": [],
+                "answers": row.message_id,
+                "notice": True,
+            },
         )
     )
 

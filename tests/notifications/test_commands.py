@@ -45,7 +45,9 @@ def test_a_wrong_line_changes_nothing_and_says_what_would_be_accepted(match, ann
     inbound.receive_raw(reply_to(turn_email(match, anna), "play 99\n1"))
     assert match.moves.count() == 0
     answer = answer_to(anna)
-    assert "Not applied: play 99" in headline(answer)
+    # The first line says what happened and why (the sentence the game gives).
+    assert headline(answer).startswith("Not applied: play 99: ")
+    assert "cannot play 99" in headline(answer).lower()
     assert "you cannot play 99" in answer.body
     assert "Your choices" in answer.body and "  1. play" in answer.body
     assert "1 more line not read" in answer.body
@@ -57,6 +59,7 @@ def test_a_wrong_line_changes_nothing_and_says_what_would_be_accepted(match, ann
 def test_a_number_out_of_range(match, anna):
     inbound.receive_raw(reply_to(turn_email(match, anna), "7"))
     assert "Choose a number from 1 to 3" in answer_to(anna).body
+    assert headline(answer_to(anna)) == "Not applied: 7: Choose a number from 1 to 3."
 
 
 def test_several_moves_in_one_message(anna):

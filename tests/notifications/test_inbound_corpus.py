@@ -10,12 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from django.core.management import call_command
 
 from games.models import ChatMessage
 from games.selectors import load_state
-from notifications import inbound
 from notifications.models import InboundMessage, Kind, Notification
 from notifications.tokens import reply_address
 
@@ -24,13 +22,6 @@ from .conftest import start_match
 CORPUS = Path(__file__).parent / "corpus"
 EXPECTED = json.loads((CORPUS / "expectations.json").read_text())
 LANGUAGES = {"en", "de", "fr", "nl", "es", "it", "pt", "sv", "da", "no", "pl", "cs"}
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counters(anna, ben):
-    # Notices to one person are counted in the cache, which outlives a test's database (and
-    # user ids are reused on SQLite): start from zero for this test's people.
-    cache.delete_many([inbound.notice_key(anna), inbound.notice_key(ben)])
 
 
 def pipe(monkeypatch, raw: bytes, recipient: str, sender: str) -> int:

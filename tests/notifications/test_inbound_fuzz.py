@@ -9,7 +9,6 @@ import json
 import quopri
 
 import pytest
-from django.core.cache import cache
 from django.test import override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -41,7 +40,6 @@ header_text = st.text(
 
 @pytest.fixture
 def world(anna, ben):
-    cache.delete_many([inbound.notice_key(anna), inbound.notice_key(ben)])
     match = start_match(anna, ben)
     seat = match.seats.get(user=anna)
     return match, anna, reply_address(match.pk, seat.number, seat.deadline_seq)
