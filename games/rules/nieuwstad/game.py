@@ -87,6 +87,8 @@ class Nieuwstad(Game):
     def prompt(self, state, seat):
         pending = state["pending"]
         if pending is not None:
+            if pending["kind"] == "proposal" and R.ruleset(state) < 2:
+                return "accept or decline the proposal"  # version 1 has no counter-offers
             return {
                 "proposal": "accept, decline or counter the proposal",
                 "watch": "answer the Crime: watch or no watch",

@@ -90,3 +90,20 @@ def test_yes_to_several_offers_lists_them():
     with pytest.raises(ParseError) as refused:
         commands.interpret(TwoWay("join with fish", "join with grain", "skip"), {}, 0, "yes")
     assert "1. join with fish; 2. join with grain; 3. skip" in refused.value.message
+
+
+def test_the_prompt_offers_a_counter_only_where_the_rules_have_one():
+    """Rules version 1 (old matches) has no counter-offers: its turn email must not ask for
+    one; version 2's does, and 'counter: ...' is then a command."""
+    from games.rules.nieuwstad import GAME_V1
+
+    for game, asks in ((GAME_V1, False), (GAME, True)):
+        names = ["Anna", "Bram", "Cor"]
+        state = skip_opening(game.setup(names, game.validate_options(3, {}), event_rng("v", 0)))
+        clear(state, "A6")
+        for seat in range(3):
+            give(state, seat, guilders=9, wood=9)
+        for command in ("master builder", "propose well at A6 with Bram"):
+            state = game.apply(state, 0, game.parse(command, state, 0), event_rng("v", 1))
+        assert ("counter" in game.prompt(state, 1)) is asks
+        assert commands.interpret(game, state, 1, "yes") == {"type": "accept"}
