@@ -33,12 +33,8 @@ def letters(text: str, keep: str = "") -> str:
     return " ".join("".join(kept).split())
 
 
-def _typed(text: str) -> str:
-    return letters(text)
-
-
 def _unaccented(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", _typed(text))
+    decomposed = unicodedata.normalize("NFKD", letters(text))
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     return unicodedata.normalize("NFC", bare)
 
@@ -47,7 +43,7 @@ def _ascii(text: str) -> str:
     return letters(anyascii(_unaccented(text)))
 
 
-FORMS = (_typed, _unaccented, _ascii)
+FORMS = (letters, _unaccented, _ascii)
 
 
 def _prefix_long_enough(text: str) -> bool:
@@ -80,7 +76,7 @@ def find_player(
 ) -> int:
     """The one seat among `candidates` that `text` names; ParseError otherwise."""
     wanted = " ".join(text.split())
-    if not _typed(wanted):
+    if not letters(wanted):
         raise ParseError(f"Name a player: {_choices(names, candidates)}.")
     for form in FORMS:
         typed = form(wanted)
@@ -113,7 +109,7 @@ def find_players(
     player named twice."""
     seats: list[int] = []
     for item in _SEPARATORS.split(text):
-        if not _typed(item):
+        if not letters(item):
             continue
         seat = find_player(item, names, candidates, colours)
         if seat in seats:

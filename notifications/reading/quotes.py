@@ -79,8 +79,9 @@ _HEADER_LINE_FROM = re.compile(rf"(?i)^\**\s*({_HEADER_FROM})\s*:\**\s*\S")
 _HEADER_LINE_OTHER = re.compile(rf"(?i)^\**\s*({_HEADER_OTHER})\s*:\**\s*\S")
 _RULE = re.compile(r"^\s*([_\-=*]\s*){8,}$")
 _SIGNATURE = ("--", "-- ", "—", "__")
-# A reply shorter than this holds no turn email worth recognising by its text.
-_ORIGINAL_AFTER = 20
+# Unmarked lines beyond what a player writes: a turn email quoted under a prefix of its own,
+# worth the cost of rendering the email again to recognise it.
+_ORIGINAL_AFTER = 12
 
 
 # A quote mark: ">" (nested or not), initials or a name before it as The Bat!, Eudora and
@@ -224,9 +225,11 @@ def _unquoted_original_after(lines: list[str], attribution: set[int]) -> int:
 def own_text(text: str, original: Callable[[], str] | None = None) -> list[str]:
     """The player's own lines, in order, without quotes, attributions and signatures.
     `original` gives the text of the email answered, to recognise it quoted under a prefix
-    nobody can guess; it is asked for only when the reply is long enough to hold it."""
+    nobody can guess; it is asked for only when more lines are left unmarked than a player
+    writes."""
     lines = text.replace("\r\n", "\n").replace("\xa0", " ").split("\n")
-    if original is not None and len(lines) > _ORIGINAL_AFTER:
+    unmarked = sum(1 for line in lines if line.strip() and not is_quoted(line))
+    if original is not None and unmarked > _ORIGINAL_AFTER:
         for index in lines_of_original(lines, original()):
             lines[index] = "> " + lines[index]
     lines = lines[: original_message_start(lines)]
