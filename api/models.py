@@ -1,4 +1,4 @@
-"""API tokens and bot accounts.
+"""API tokens (bot accounts are the players app's: players.models.BotAccount).
 
 A token is shown once when it is made; only its SHA-256 is stored, so a database dump hands
 out no working token. Each token has one scope: `read` (look), `play` (also move, chat,
@@ -37,17 +37,3 @@ class ApiToken(models.Model):
     @property
     def active(self) -> bool:
         return self.revoked_at is None
-
-
-class BotAccount(models.Model):
-    """Marks an account as a program's: it plays through the API with a bot token, its
-    seats say "(bot)" on every page, and its matches are never rated."""
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_account"
-    )
-    owner_note = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self) -> str:
-        return f"bot account {self.user}"

@@ -8,7 +8,9 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
-from api.models import ApiToken, BotAccount, Scope
+from api.models import ApiToken, Scope
+from players.accounts import is_bot_account
+from players.models import BotAccount
 
 PREFIX = "pb_"
 # Scopes a token of each kind carries: a play token can read; a bot token can play.
@@ -28,10 +30,6 @@ class TokenError(Exception):
 
 def _hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
-
-
-def is_bot_account(user) -> bool:
-    return BotAccount.objects.filter(user_id=user.pk).exists()
 
 
 def make_token(*, user, name: str, scope: str) -> tuple[ApiToken, str]:

@@ -444,7 +444,7 @@ def _moved(result: services.MoveResult) -> dict:
 
 @matches.get("/matches/{match_id}/chat", response={200: list[schemas.ChatEntry], **ERRORS})
 def chat(request, match_id: int):
-    from notifications.selectors import chat_for
+    from games.chat import chat_for
 
     match = _visible_match(request, match_id)
     return [
@@ -460,7 +460,7 @@ def chat(request, match_id: int):
 
 @matches.post("/matches/{match_id}/chat", response={201: schemas.ChatEntry, **ERRORS})
 def say(request, match_id: int, body: schemas.ChatIn):
-    from notifications.chat import ChatError, post_message
+    from games.chat import ChatError, post_message
 
     _need(request, Scope.PLAY)
     match = _visible_match(request, match_id)

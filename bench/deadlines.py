@@ -5,11 +5,11 @@ then cloned in SQL (INSERT ... SELECT) until the bench database holds 100,000 ac
 (split evenly between the games), every seat that must act with a deadline: 1% of them
 overdue, the rest spread over the next three days. Then:
 
-- the sweep's overdue query (`notifications.deadlines._seats_with_deadline_before`, what
+- the sweep's overdue query (`notifications.clock._seats_with_deadline_before`, what
   the beat task runs, served by the partial index "seat_deadline_due"): wall time from
   Python and PostgreSQL's own EXPLAIN ANALYZE execution time; and the plain
   `Seat.objects.filter(deadline_at__lte=now, match__status="active")` for comparison;
-- `notifications.deadlines.overdue(now)`: the query plus each seat's effective deadline
+- `notifications.clock.overdue(now)`: the query plus each seat's effective deadline
   (vacations, quiet hours);
 - `games.services.enforce_timeout` on overdue seats: timeouts enforced per second, per game,
   one process.
@@ -98,9 +98,8 @@ def main(argv: list[str] | None = None) -> dict:
         from django.utils import timezone
 
         from bench.moves import start_matches
-        from games import services
+        from games import clock, services
         from games.models import Match, Seat
-        from notifications import deadlines
 
         started = time.perf_counter()
         templates = {}
@@ -122,7 +121,7 @@ def main(argv: list[str] | None = None) -> dict:
         moments = {"backlog": now, "one minute": now - timedelta(days=1) + timedelta(minutes=1)}
         query_rows, query_figures = [], {}
         for label, moment in moments.items():
-            sweep_qs = deadlines._seats_with_deadline_before(moment)
+            sweep_qs = clock._seats_with_deadline_before(moment)
             plain_qs = Seat.objects.filter(deadline_at__lte=moment, match__status="active")
             rows = len(list(sweep_qs))
             t_sweep = median(repeat(lambda: list(sweep_qs.all()), seconds=seconds / 4, at_least=5))  # noqa: B023
@@ -178,8 +177,8 @@ def main(argv: list[str] | None = None) -> dict:
                     plan_plain,
                 ],
             ]
-        t_overdue = median(repeat(lambda: deadlines.overdue(now), seconds=seconds, at_least=2))
-        found = deadlines.overdue(now)
+        t_overdue = median(repeat(lambda: clock.overdue(now), seconds=seconds, at_least=2))
+        found = clock.overdue(now)
 
         by_game: dict[str, list] = {}
         slug_of = dict(Match.objects.filter(status="active").values_list("pk", "game_slug"))
@@ -221,7 +220,7 @@ def main(argv: list[str] | None = None) -> dict:
             + [
                 [
                     "backlog",
-                    "`deadlines.overdue(now)` (query + effective deadline per seat)",
+                    "`clock.overdue(now)` (query + effective deadline per seat)",
                     len(found),
                     ms(t_overdue),
                     "",

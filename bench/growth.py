@@ -401,7 +401,8 @@ def probes(size: int, site: Site) -> dict[str, tuple]:
     from django.utils import timezone
 
     from community import selectors
-    from notifications import deadlines, digest, inbound, outbox
+    from games import clock
+    from notifications import digest, inbound, outbox, reminders
 
     in_play, over = site.active[0], site.finished[0]
     reader = in_play.seats.order_by("number").first().user  # sits in about 20 matches
@@ -440,18 +441,18 @@ def probes(size: int, site: Site) -> dict[str, tuple]:
 
     def all_scheduled() -> None:
         make_due(site.active)
-        deadlines.send_reminders()
+        reminders.send_reminders()
 
     due = len(site.active) * max(m.player_count for m in site.active)
-    measured["beat: send_reminders, nothing due"] = (all_scheduled, deadlines.send_reminders, False)
+    measured["beat: send_reminders, nothing due"] = (all_scheduled, reminders.send_reminders, False)
     measured[f"beat: send_reminders, up to {due} due"] = (
         lambda: make_due(site.active),
-        deadlines.send_reminders,
+        reminders.send_reminders,
         True,
     )
     measured["beat: sweep_deadlines, 1 overdue"] = (
         lambda: make_due(site.active),
-        lambda: deadlines.sweep_deadlines(enforce=lambda *seat: None),
+        lambda: clock.sweep_deadlines(enforce=lambda *seat: None),
         False,
     )
     measured["beat: sweep_outbox"] = (
@@ -496,11 +497,11 @@ def database_name() -> str:
 def settle(figures: dict) -> None:
     """What follows the copying, as a server would have done it on the way: the ratings
     rebuilt, and the reminder schedules of the copied seats worked out."""
-    from notifications import deadlines
+    from notifications import reminders
 
     figures["offline: rebuild_ratings --jobs 2"] = command("rebuild_ratings", "--jobs", "2")
     started = time.perf_counter()
-    deadlines.send_reminders(budget=float("inf"))
+    reminders.send_reminders(budget=float("inf"))
     once = "one-off: the first send_reminders after copying (schedules the copies)"
     figures[once] = time.perf_counter() - started
 

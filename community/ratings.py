@@ -12,10 +12,10 @@ from typing import Any
 from django.db import transaction
 from openskill.models import PlackettLuce
 
-from api.models import BotAccount
 from community.models import Rating, RatingChange
 from games.engine import places
 from games.models import Match, MatchStatus, Seat
+from players.models import BotAccount
 
 MODEL = PlackettLuce()
 

@@ -49,7 +49,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "games.signin.MatchLinkSessionMiddleware",  # an email's match link opens one match
+    "players.match_links.MatchLinkSessionMiddleware",  # an email's match link opens one match
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.csp.CSPMiddleware",  # django-csp's, with a fixed policy for JSON answers
     "django_htmx.middleware.HtmxMiddleware",
@@ -114,7 +114,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "players.views.locked_out"
 AXES_CLIENT_IP_CALLABLE = "players.limits.client_address"
 AXES_VERBOSE = False
-# The link in a match's emails signs in to that match only, once, for this long (games.signin).
+# The link in a match's emails signs in to that match only, once, this long (players.match_links).
 MATCH_LINK_MAX_AGE = env_int("MATCH_LINK_MAX_AGE", 24 * 3600)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"

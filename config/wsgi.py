@@ -16,7 +16,7 @@ def warm_up() -> None:
     from django.core.cache import caches
     from django.urls import get_resolver
 
-    import notifications.deadlines  # noqa: F401
+    import notifications.reminders  # noqa: F401
     import notifications.tasks  # noqa: F401
     from config.celery import app as celery_app
     from games.engine import available_games

@@ -22,41 +22,27 @@ from django.utils import timezone
 from django.utils.http import urlencode
 
 from games import builder, selectors
+from games.clock import effective_deadline
 from games.engine import Game, State, seats_to_ask
 from games.engine.preview import preview
 from games.models import Match, MatchStatus, Seat, TimeControl
 from games.replay import LoggedMove, states_after
+from players.calendar import calendar_of
+from players.preferences import email_status as players_email_status
+from players.preferences import prefs_for, zone
 
 log = logging.getLogger(__name__)
 
 
 def user_timezone(user) -> zoneinfo.ZoneInfo:
-    """The user's preferred time zone if the notifications app knows it, else UTC."""
-    try:
-        from notifications.selectors import user_timezone as preferred
-    except ImportError:
-        return zoneinfo.ZoneInfo("UTC")
-    try:
-        zone = preferred(user)
-    except Exception:  # a preference that cannot be read must not break a page
-        log.exception("time zone of user %s could not be read", user.pk)
-        return zoneinfo.ZoneInfo("UTC")
-    if isinstance(zone, str):
-        try:
-            return zoneinfo.ZoneInfo(zone)
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            return zoneinfo.ZoneInfo("UTC")
-    return zone or zoneinfo.ZoneInfo("UTC")
+    """The time zone the player chose (UTC if none)."""
+    return zone(prefs_for(user))
 
 
 def email_status(user) -> dict[str, Any]:
-    """Whether mail to the user is failing, if the notifications app can tell."""
+    """Whether mail to the user is failing (players.preferences.email_status)."""
     try:
-        from notifications.selectors import email_status as status
-    except ImportError:
-        return {}
-    try:
-        return status(user)
+        return players_email_status(user)
     except Exception:  # a warning that cannot be read must not break a page
         log.exception("email status of user %s could not be read", user.pk)
         return {}
@@ -108,8 +94,6 @@ def placing(match: Match, number: int) -> str:
 def shown_deadline(seat: Seat) -> datetime | None:
     """The deadline the sweep will enforce: the stored one, later if the player booked a
     vacation after it was set."""
-    from notifications.selectors import effective_deadline
-
     return effective_deadline(seat)
 
 
@@ -135,9 +119,8 @@ def lobby_page(user, older: int | None = None) -> LobbyPage:
     waits on the player (soonest deadline first, at most LOBBY_TURNS), then LOBBY_PAGE other
     matches newest first; `older` (a match id) pages on through the other matches. Each part
     is one indexed query (seat_user_turn, seat_user_match) that stops at its limit."""
+
     from games.models import SeatClock
-    from notifications.deadlines import effective_deadline
-    from players.preferences import prefs_for, vacation_days
 
     turns: list[Seat] = []
     if older is None:
@@ -158,7 +141,7 @@ def lobby_page(user, older: int | None = None) -> LobbyPage:
     matches = [s.match for s in seats]
     prefetch_related_objects(matches, "seats__user")
     # Every row is this user's: their calendar once, and the time-bank clocks in one query.
-    calendar = (prefs_for(user), vacation_days(user)) if turns else None
+    calendar = calendar_of(user) if turns else None
     banked = [s for s in turns if s.match.time_control == TimeControl.BANK]
     clocks = (
         {

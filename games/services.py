@@ -18,9 +18,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from api.tokens import is_bot_account
 from community.names import public_name
 from community.ratings import record_finished
+from games import clock, events
 from games.commands import interpret
 from games.engine import (
     GENESIS,
@@ -48,8 +48,9 @@ from games.models import (
 )
 from games.replay import LoggedMove, apply_logged, initial_digest, initial_state
 from games.selectors import load_state, position_after, remember_position
-from notifications import api as notify
 from players import accounts
+from players.calendar import Calendars, clock_stopped
+from players.preferences import prefs_for, vacation_booked
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +187,9 @@ def create_match(
             number += 1
         if invite_emails:
             inviter = creator.get_full_name() or creator.email if creator else "A player"
-            notify.players_invited(match, invite_emails, inviter)
+            events.players_invited.send(
+                sender=Match, match=match, emails=invite_emails, inviter=inviter
+            )
         _start_if_full(match)
     return match
 
@@ -194,9 +197,7 @@ def create_match(
 def join_match(*, match_id: int, user: AbstractBaseUser) -> Seat:
     """Take the seat this user was invited to, or else an open seat."""
     with transaction.atomic():
-        # The lock every writer takes, in the same order. Its seats are not handed to the
-        # notification hooks: starting the match renumbers the seats (see _start).
-        match, seats = _lock(match_id, hooks_read_seats=False)
+        match, seats = _lock(match_id)  # the lock every writer takes, in the same order
         if match.status != MatchStatus.OPEN:
             raise ServiceError("This match has already started.")
         if any(s.user_id == user.pk for s in seats):
@@ -217,7 +218,7 @@ def join_match(*, match_id: int, user: AbstractBaseUser) -> Seat:
 def bot_seat_name(user: AbstractBaseUser) -> str:
     """A bot account's seat says so on every page and email; a person's seat keeps the
     name of its account (empty: the name is read from the account)."""
-    if not is_bot_account(user):
+    if not accounts.is_bot_account(user):
         return ""
     return f"{public_name(user)} (bot)"
 
@@ -249,8 +250,8 @@ def _start(match: Match, seats: list[Seat]) -> None:
     match.head_seq = 0
     match.head_digest = initial_digest(state)
     match.save()
-    notify.match_started(match)
     turn = _Turn(match, game, state, order)
+    turn.tell(events.match_started)
     turn.advance()
     turn.finish_projections(previous_to_act=[])
 
@@ -266,6 +267,7 @@ class _Turn:
         self.game = game
         self.state = state
         self.seats = seats
+        self.calendars = Calendars(seats)  # the players' calendars, read once for the turn
         self.appended: list[Move] = []
         self.moved_seats: set[int] = set()
         self.changed_seats: dict[int, Seat] = {}  # written once, by save_seats()
@@ -276,6 +278,12 @@ class _Turn:
         # turn's other writes in one round trip; the unique indexes still refuse a repeat.
         self.defer_inserts = False
         self.unsaved: list[Move] = []
+
+    def tell(self, event, **data) -> None:
+        """Send a games.events event with the turn's seats and their players' calendars."""
+        event.send(
+            sender=Match, match=self.match, seats=self.seats, calendars=self.calendars, **data
+        )
 
     def seat_changed(self, seat: Seat, *fields: str) -> None:
         self.changed_seats[seat.number] = seat
@@ -378,20 +386,20 @@ class _Turn:
             self.save_seats()
             _save_match(match, PROJECTION_FIELDS + FINISH_FIELDS)
             record_finished(match, self.seats)
-            notify.moves_appended(match, self.appended, [])
-            notify.match_finished(match)
+            self.tell(events.moves_appended, moves=self.appended, newly_to_act=[])
+            self.tell(events.match_finished)
             return
         to_act = game.to_act(self.state)
         match.to_act = to_act
         match.prompt = game.prompt(self.state, to_act[0]) if to_act else ""
         remember_position(match, self.state)
-        if notify.deadline_reads_log(match):
+        if clock.reads_log(match):
             self.save_moves()  # a time bank reads the answer's time from its row
         newly = self._set_deadlines(previous_to_act, now)  # reads and writes clocks: first
         self.save_moves()
         _save_match(match, PROJECTION_FIELDS)
         self.save_seats()
-        notify.moves_appended(match, self.appended, newly)
+        self.tell(events.moves_appended, moves=self.appended, newly_to_act=newly)
 
     def _set_deadlines(self, previous_to_act: list[int], now) -> list[int]:
         """Start, keep or clear each seat's deadline (in memory, saved by `save_seats`);
@@ -405,13 +413,16 @@ class _Turn:
             cancelled = self.restored.get(seat.number)
             if waiting and cancelled is not None and cancelled.deadline_at is not None:
                 # A takeback gives no time back: the clock the seat had runs on.
-                seat.deadline_at = notify.deadline_restored(match, seat, cancelled)
+                calendar = self.calendars.of(seat.user)
+                seat.deadline_at = clock.deadline_restored(match, seat, cancelled, calendar)
                 seat.deadline_seq = match.head_seq
                 seat.waiting_since = cancelled.asked_at
                 self.seat_changed(seat, *DEADLINE_FIELDS)
                 newly.append(seat.number)
             elif waiting and (asked_again or seat.deadline_at is None):
-                seat.deadline_at = notify.deadline_for(match, seat, now)
+                seat.deadline_at = clock.deadline_for(
+                    match, seat, now, self.calendars.of(seat.user)
+                )
                 seat.deadline_seq = match.head_seq
                 seat.waiting_since = now
                 self.seat_changed(seat, *DEADLINE_FIELDS)
@@ -467,7 +478,7 @@ def _with_resignations(result: dict, seats: list[Seat]) -> dict:
     return result
 
 
-def _lock(match_id: int, *, hooks_read_seats: bool = True) -> tuple[Match, list[Seat]]:
+def _lock(match_id: int) -> tuple[Match, list[Seat]]:
     """The match and its seats, every row locked, with the seats' players, the players'
     notification preferences and whether each booked a vacation (the move's hooks need them
     all), in one statement.
@@ -484,7 +495,7 @@ def _lock(match_id: int, *, hooks_read_seats: bool = True) -> tuple[Match, list[
         Seat.objects.select_for_update(of=("self", "match"))
         .filter(match_id=match_id)
         .select_related("match", "user", "user__notification_prefs")
-        .annotate(**notify.seat_annotations())
+        .annotate(vacation_booked=vacation_booked())  # a calendar's vacation days: if any
         .order_by("number")
     )
     if not seats:
@@ -492,8 +503,6 @@ def _lock(match_id: int, *, hooks_read_seats: bool = True) -> tuple[Match, list[
     match = seats[0].match
     for seat in seats[1:]:
         seat.match = match  # one instance: what a hook writes on it, every seat sees
-    if hooks_read_seats:
-        notify.seats_read(match, seats)
     return match, seats
 
 
@@ -851,8 +860,8 @@ def _finish_by_resignation(turn: _Turn, people: list[Seat]) -> None:
     turn.save_seats()
     _save_match(match, PROJECTION_FIELDS + FINISH_FIELDS)
     record_finished(match, seats)
-    notify.moves_appended(match, turn.appended, [])
-    notify.match_finished(match)
+    turn.tell(events.moves_appended, moves=turn.appended, newly_to_act=[])
+    turn.tell(events.match_finished)
 
 
 def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResult:
@@ -871,7 +880,7 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
             or seat not in match.to_act
         ):
             return MoveResult(Outcome.MOVED_ON, "No deadline has passed.", [], match)
-        if notify.clock_stopped(row):  # mail stopped reaching them after the sweep looked
+        if clock_stopped(prefs_for(row.user)):  # mail stopped reaching them after the sweep looked
             return MoveResult(Outcome.REFUSED, "The player's clock is stopped.", [], match)
         game = match.game
         state = load_state(match, seats=seats)
@@ -994,7 +1003,9 @@ def abandon_match(*, match_id: int, reason: str) -> Match:
         match.prompt = ""
         _save_match(match, PROJECTION_FIELDS + FINISH_FIELDS)
         _clear_deadlines(seats)
-        notify.match_finished(match)
+        events.match_finished.send(
+            sender=Match, match=match, seats=seats, calendars=Calendars(seats)
+        )
         return match
 
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from community.access import can_watch
-from games import pages, selectors, services, signin
+from games import pages, selectors, services
 from games.engine import available_games
 from games.forms import (
     GameChoiceForm,
@@ -25,7 +25,7 @@ from games.forms import (
     StandingOrdersForm,
 )
 from games.models import Match, MatchStatus, MoveSource
-from players import limits
+from players import limits, match_links
 
 log = logging.getLogger(__name__)
 
@@ -49,26 +49,26 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def match_link(request: HttpRequest, pk: int) -> HttpResponse:
     """The link in a match's emails. GET shows a one-button form (mail scanners open
-    links); POST spends the link and signs in to this match only (games.signin)."""
+    links); POST spends the link and signs in to this match only (players.match_links)."""
     match = get_object_or_404(Match, pk=pk)
     token = request.POST.get("sesame") or request.GET.get("sesame") or ""
     if request.user.is_authenticated and request.method == "GET":
         return redirect("match_detail", pk=match.pk)  # signed in already: the link is kept
     if request.method == "POST":
-        user = signin.use_match_link(token, match.pk)
+        user = match_links.use_match_link(token, match.pk)
         if user is not None:
             if not (request.user.is_authenticated and request.user.pk == user.pk):
                 login(request, user, backend="sesame.backends.ModelBackend")
-                signin.record_signin(request, signin.MATCH, match.pk)
+                match_links.record_signin(request, match_links.MATCH, match.pk)
             return redirect("match_detail", pk=match.pk)
-    elif signin.match_link_user(token, match.pk) is not None:
+    elif match_links.match_link_user(token, match.pk) is not None:
         context = {"match": match, "sesame": token}
         return _render(request, "accounts/match_link_confirm.html", context)
     path = reverse("match_detail", args=[match.pk])
     return _render(
         request,
         "accounts/match_link_invalid.html",
-        {"next": path, "hours": signin.match_link_max_age() // 3600},
+        {"next": path, "hours": match_links.match_link_max_age() // 3600},
         status=400,
     )
 
@@ -217,7 +217,7 @@ def _watchable_match(request: HttpRequest, pk: int) -> Match:
 def _seen_on_the_page(request: HttpRequest, match: Match) -> None:
     """A player on the match page plays live: their turn email waits (notifications)."""
     if request.user.is_authenticated and not match.is_over:
-        from notifications.presence import seen
+        from .presence import seen
 
         seen(match, request.user.pk)
 
@@ -265,7 +265,7 @@ def _can_join(request: HttpRequest, match: Match, page: pages.MatchPage) -> bool
 
 def _chat_context(request: HttpRequest, match: Match, page: pages.MatchPage) -> dict:
     try:
-        from notifications.selectors import chat_for
+        from .chat import chat_for
 
         chat_messages = chat_for(match)
     except Exception:  # the chat is an extra; the match page must render without it

@@ -8,7 +8,19 @@ class NotificationsConfig(AppConfig):
     def ready(self) -> None:
         from anymail.signals import inbound, tracking
 
+        from games import clock, events
+
         from . import signals
+
+        for event, receiver in (
+            (events.players_invited, signals.on_players_invited),
+            (events.match_started, signals.on_match_started),
+            (events.moves_appended, signals.on_moves_appended),
+            (events.match_finished, signals.on_match_finished),
+            (events.chat_posted, signals.on_chat_posted),
+            (clock.clock_held, signals.on_clock_held),
+        ):
+            event.connect(receiver, weak=False, dispatch_uid=f"notifications-{receiver.__name__}")
 
         inbound.connect(signals.on_inbound, weak=False, dispatch_uid="notifications-inbound")
         tracking.connect(signals.on_tracking, weak=False, dispatch_uid="notifications-tracking")

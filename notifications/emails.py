@@ -61,7 +61,7 @@ def match_url(match: Match) -> str:
 def match_signin_url(user, match: Match) -> str:
     """The match link: signs `user` in to this match only, once, for MATCH_LINK_MAX_AGE,
     on POST (the page shows a one-button form). Never a key to the account."""
-    from games.signin import match_link_query
+    from players.match_links import match_link_query
 
     link = _path("match_link", f"/matches/{match.pk}/link/", match.pk)
     return absolute(link + match_link_query(user, match.pk))
@@ -169,7 +169,7 @@ def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
     waiting_on = [names[s] for s in game.to_act(state) if s != seat and not match.is_over]
     deadline, deadline_in = "", ""
     if asked and seat_row.deadline_seq == seq and seat_row.deadline_at:
-        from .deadlines import effective_deadline
+        from games.clock import effective_deadline
 
         moment = effective_deadline(seat_row)
         deadline, deadline_in = local_time(prefs, moment), timeuntil(moment, depth=2)

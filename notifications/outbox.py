@@ -14,7 +14,7 @@ with an expired lease, which the sweep puts back (the same Message-ID goes out a
 least once). A retried task on a sent row claims nothing and sends nothing.
 
 Live play: a turn notice for a player seen on the match page in the last few minutes
-(notifications.presence) waits; if they move meanwhile it is dropped as superseded.
+(games.presence) waits; if they move meanwhile it is dropped as superseded.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from games.models import Match, MatchStatus, MoveKind, Seat
 from players.models import NoticeMode, Preferences
-from players.preferences import prefs_for, quiet_end_after, vacation_days, vacation_days_by_user
+from players.preferences import prefs_for, quiet_end_after
 
 from .handoff import hand_off, publish
 from .models import Channel, Kind, Notification, Status
@@ -193,72 +193,10 @@ def enqueue(ids: Iterable[int]) -> None:
         hand_off(deliver_notification, pk)
 
 
-# --- the people of a match, read once per move -------------------------------------------
-#
-# The service layer calls several hooks for one move inside one transaction (deadline_for
-# for each seat asked, then moves_appended; match_started then moves_appended when a match
-# begins), each on the same locked `Match` instance. The seats with their users and
-# preferences (and, when a deadline needs them, their vacation days) are read once and kept
-# on that instance for the rest of the transaction: keyed by the head of the log, and
-# dropped when the transaction commits. Outside a transaction nothing is kept.
-
-_MEMO = "_notifications_people"
-_SEATS = "_notifications_seats"
-
-
-def remember_seats(match: Match, seats: list[Seat]) -> None:
-    """Seats of `match` with their users and preferences, read under the match lock by the
-    service layer: the people of this transaction's hooks are taken from them."""
-    if transaction.get_connection().in_atomic_block:
-        match.__dict__[_SEATS] = seats
-        transaction.on_commit(lambda: match.__dict__.pop(_SEATS, None))
-
-
-class _People:
-    def __init__(self, match: Match):
-        seats = match.__dict__.get(_SEATS)
-        if seats is None:
-            seats = match.seats.select_related("user", "user__notification_prefs").order_by(
-                "number"
-            )
-        self.seats = [s for s in seats if s.user_id and not s.is_bot]
-        self.users = {s.user_id: s.user for s in self.seats}
-        # Seats read by the service's lock say whether their player booked any vacation
-        # (notify.seat_annotations): only those players' days are read.
-        self._booked = [s.user_id for s in self.seats if getattr(s, "vacation_booked", True)]
-        self._vacations: dict[int, set] | None = None
-
-    def prefs(self, user_id: int):
-        user = self.users.get(user_id)
-        return None if user is None else prefs_for(user)  # select_related: no query
-
-    def vacations(self, user_id: int) -> set:
-        if self._vacations is None:
-            self._vacations = vacation_days_by_user(self._booked)
-        return self._vacations.get(user_id, set())
-
-
-def people_of(match: Match) -> _People:
-    memo = match.__dict__.get(_MEMO)
-    if memo is not None and memo[0] == match.head_seq:
-        return memo[1]
-    people = _People(match)
-    if transaction.get_connection().in_atomic_block:
-        match.__dict__[_MEMO] = (match.head_seq, people)
-        transaction.on_commit(lambda: match.__dict__.pop(_MEMO, None))
-    return people
-
-
-def calendar_of(match: Match, user) -> tuple:
-    """(preferences, vacation days) of a player of `match`, from the move's memo."""
-    people = people_of(match)
-    if user is None or user.pk not in people.users:
-        return prefs_for(user), vacation_days(user)
-    return people.prefs(user.pk), people.vacations(user.pk)
-
-
-def _people(match: Match) -> list[Seat]:
-    return people_of(match).seats
+def _people(seats: list[Seat]) -> list[Seat]:
+    """The seats of people (not bots) among the seats the service layer locked, each read
+    with its player and preferences: the rows below read nothing more."""
+    return [s for s in seats if s.user_id and not s.is_bot]
 
 
 def players_invited(match: Match, emails: list[str], inviter: str) -> None:
@@ -293,8 +231,8 @@ def reply_seq(match: Match, seat: Seat) -> int:
     return seat.deadline_seq if asked and seat.deadline_seq is not None else match.head_seq
 
 
-def match_started(match: Match) -> None:
-    for seat in _people(match):
+def match_started(match: Match, seats: list[Seat]) -> None:
+    for seat in _people(seats):
         write(
             row_for(
                 kind=Kind.START,
@@ -307,8 +245,8 @@ def match_started(match: Match) -> None:
         )
 
 
-def moves_appended(match: Match, moves: list, newly_to_act: list[int]) -> None:
-    people = {s.number: s for s in _people(match)}
+def moves_appended(match: Match, seats: list[Seat], moves: list, newly_to_act: list[int]) -> None:
+    people = {s.number: s for s in _people(seats)}
     rows = []
     for number in newly_to_act:
         seat = people.get(number)
@@ -342,7 +280,7 @@ def moves_appended(match: Match, moves: list, newly_to_act: list[int]) -> None:
     write_many(rows)  # one INSERT for the move's rows, in the move's transaction
 
 
-def match_finished(match: Match) -> None:
+def match_finished(match: Match, seats: list[Seat]) -> None:
     write_many(
         [
             row_for(
@@ -353,9 +291,26 @@ def match_finished(match: Match) -> None:
                 seat=seat.number,
                 seq=match.head_seq,
             )
-            for seat in _people(match)
+            for seat in _people(seats)
         ]
     )
+
+
+def chat_posted(match: Match, message, seats: list[Seat]) -> None:
+    for seat in _people(seats):
+        if seat.number == message.seat:
+            continue
+        write(
+            row_for(
+                kind=Kind.CHAT,
+                user=seat.user,
+                dedupe_key=f"chat:{message.pk}:{seat.number}",
+                match=match,
+                seat=seat.number,
+                seq=reply_seq(match, seat),
+                context={"chat_id": message.pk},
+            )
+        )
 
 
 def reminder(seat: Seat, *, deadline: datetime, hours: int, now: datetime) -> int:
@@ -416,7 +371,7 @@ def _superseded(row: Notification) -> str:
 
 def _live_hold(row: Notification, now: datetime) -> timedelta | None:
     """How long to hold a turn notice for a player who is on the match page right now."""
-    from .presence import seen_since
+    from games.presence import seen_since
 
     if row.kind != Kind.TURN or row.match_id is None or row.user_id is None:
         return None

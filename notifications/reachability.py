@@ -21,6 +21,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games import clock
+from players.calendar import clock_stopped
 from players.models import Preferences
 
 from .models import Channel, Kind, Notification, Status
@@ -28,16 +30,6 @@ from .models import Channel, Kind, Notification, Status
 log = logging.getLogger(__name__)
 
 RESENT_KINDS = (Kind.START, Kind.TURN)
-
-
-def clock_stopped(prefs: Preferences | None) -> bool:
-    """Whether the player cannot be told of their turns, so their deadlines wait: their email
-    is failing, or they chose no email and their webhook is failing."""
-    from players.models import NoticeMode
-
-    if prefs is None:
-        return False
-    return prefs.email_failing or (prefs.webhook_failing and prefs.mode == NoticeMode.NONE)
 
 
 def mark_webhook_failing(*, user, reason: str, since: datetime) -> None:
@@ -55,8 +47,6 @@ def mark_webhook_working(*, user, now: datetime | None = None) -> bool:
     """The webhook works again (a notice got through, or the player changed it): clear the
     flag; if it had stopped their clock, give their seats the time back. False if it was not
     failing."""
-    from . import deadlines
-
     now = now or timezone.now()
     with transaction.atomic():
         prefs = (
@@ -70,7 +60,7 @@ def mark_webhook_working(*, user, now: datetime | None = None) -> bool:
         prefs.webhook_failure = ""
         prefs.save(update_fields=["webhook_failing", "webhook_failure"])
         if stopped:
-            deadlines.give_time_back(user=user, stopped_since=since, now=now)
+            _give_time_back(user=user, stopped_since=since, now=now)
     log.info("webhook of user %s works again", user.pk)
     return True
 
@@ -99,7 +89,6 @@ def mark_failing(*, user, reason: str, permanent: bool, since: datetime) -> None
 def mark_working(*, user, now: datetime | None = None) -> bool:
     """The address works again: clear the flag, give the player's seats their stopped time
     back, send again what was given up. False if it was not failing."""
-    from . import deadlines
     from .outbox import FAILING_PREFIX, enqueue
 
     now = now or timezone.now()
@@ -114,7 +103,7 @@ def mark_working(*, user, now: datetime | None = None) -> bool:
         prefs.email_failure = ""
         prefs.email_failure_permanent = False
         prefs.save(update_fields=["email_failing", "email_failure", "email_failure_permanent"])
-        deadlines.give_time_back(user=user, stopped_since=since, now=now)
+        _give_time_back(user=user, stopped_since=since, now=now)
         again = list(
             Notification.objects.filter(
                 Q(status=Status.FAILED, first_failed_at__gte=since)
@@ -137,15 +126,22 @@ def mark_working(*, user, now: datetime | None = None) -> bool:
 def late_notice_delivered(row: Notification, now: datetime) -> None:
     """A notice that asks the seat got through only after retries: the seat gets back the
     time the player could not know they were asked."""
-    from . import deadlines
-
     if row.kind in RESENT_KINDS and row.match_id is not None and row.seat is not None:
-        deadlines.give_time_back(
+        _give_time_back(
             user=row.user,
             stopped_since=row.first_failed_at,
             now=now,
             only=(row.match_id, row.seat, row.seq),
         )
+
+
+def _give_time_back(*, user, stopped_since: datetime, now: datetime, only=None) -> None:
+    """The clock gives the seats their stopped time back; their reminders are worked out
+    again (later deadlines, and a clock that runs again: a stop parks reminders)."""
+    from .reminders import reschedule_reminders
+
+    clock.give_time_back(user=user, stopped_since=stopped_since, now=now, only=only)
+    reschedule_reminders(user, only=only[:2] if only else None)
 
 
 def address_changed(user) -> None:

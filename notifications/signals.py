@@ -1,4 +1,5 @@
-"""Receivers for anymail's inbound and tracking signals (connected in apps.ready)."""
+"""Receivers (connected in apps.ready): the game service layer's events (games.events) and
+the clock's question, anymail's inbound and tracking signals, and a changed address."""
 
 from __future__ import annotations
 
@@ -7,14 +8,67 @@ import logging
 from anymail.signals import EventType
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from .handoff import hand_off
-from .models import InboundStatus
+from .models import Channel, InboundStatus, Kind, Notification, Status
 
 log = logging.getLogger(__name__)
 
 FAILING_EVENTS = {EventType.BOUNCED, EventType.COMPLAINED, EventType.REJECTED}
+
+
+# --- the service layer's events, inside its transaction: the rows commit with the moves ---
+
+
+def on_players_invited(sender, match, emails, inviter, **kwargs) -> None:
+    from . import outbox
+
+    outbox.players_invited(match, emails, inviter)
+
+
+def on_match_started(sender, match, seats, **kwargs) -> None:
+    from . import outbox
+
+    outbox.match_started(match, seats)
+
+
+def on_moves_appended(sender, match, seats, moves, newly_to_act, **kwargs) -> None:
+    from . import outbox
+
+    outbox.moves_appended(match, seats, moves, newly_to_act)
+
+
+def on_match_finished(sender, match, seats, **kwargs) -> None:
+    from . import outbox
+
+    outbox.match_finished(match, seats)
+
+
+def on_chat_posted(sender, match, message, seats, **kwargs) -> None:
+    """Email the message to the other players who want chat."""
+    from . import outbox
+
+    outbox.chat_posted(match, message, seats)
+
+
+def on_clock_held(sender, asked, **kwargs) -> set[tuple[int, int, int]]:
+    """Of the (match, seat, deadline_seq) the deadline sweep found overdue, the seats whose
+    email asking them is still being retried: they have not been told, so their clock waits
+    (one query)."""
+    wanted = Q()
+    for match_id, seat, seq in asked:
+        wanted |= Q(match_id=match_id, seat=seat, seq=seq)
+    return set(
+        Notification.objects.filter(
+            wanted,
+            channel=Channel.EMAIL,
+            kind__in=[Kind.START, Kind.TURN],
+            status__in=[Status.PENDING, Status.SENDING],
+            first_failed_at__isnull=False,
+        ).values_list("match_id", "seat", "seq")
+    )
 
 
 def on_inbound(sender, event, esp_name, **kwargs) -> None:

@@ -1,4 +1,4 @@
-"""Celery tasks: thin wrappers that call the outbox, deadline and inbound functions. Every
+"""Celery tasks: thin wrappers that call the outbox, reminder and inbound functions. Every
 task is idempotent; the database rows are the record, so results are ignored."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from celery import shared_task
 from celery.exceptions import Retry
 from django.utils import timezone
 
-from . import deadlines, digest, inbound, outbox
+from . import digest, inbound, outbox, reminders
 
 log = logging.getLogger(__name__)
 
@@ -42,20 +42,9 @@ def sweep_outbox() -> int:
     return outbox.sweep(now)
 
 
-@shared_task(name="notifications.sweep_deadlines")
-def sweep_deadlines() -> int:
-    return deadlines.sweep_deadlines()
-
-
-@shared_task(name="notifications.enforce_deadline", acks_late=True)
-def enforce_deadline(match_id: int, seat: int, deadline_seq: int) -> str:
-    result = deadlines.enforce(match_id, seat, deadline_seq)
-    return result.message
-
-
 @shared_task(name="notifications.send_reminders")
 def send_reminders() -> int:
-    return deadlines.send_reminders()
+    return reminders.send_reminders()
 
 
 @shared_task(name="notifications.send_digests")

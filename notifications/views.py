@@ -16,6 +16,7 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from games.chat import ChatError, chat_for, post_message
 from games.models import Match
 from players import limits
 from players.decorators import real_sign_in_required
@@ -24,12 +25,10 @@ from players.preferences import book_vacation, saved_prefs_for, vacation_allowan
 
 from . import inbound
 from . import mailbox as local_mailbox
-from .chat import ChatError, post_message
-from .deadlines import reschedule_reminders
 from .digest import reschedule_digest
 from .forms import MailboxReplyForm, PreferencesForm, VacationForm
 from .reachability import mark_webhook_working, mark_working
-from .selectors import chat_for
+from .reminders import reschedule_reminders
 from .tokens import read_unsubscribe_token
 
 

@@ -176,3 +176,10 @@ def sign_out_everywhere(*, user: AbstractBaseUser, password: str | None) -> None
     from api.tokens import revoke_all
 
     revoke_all(user=user)
+
+
+def is_bot_account(user) -> bool:
+    """Whether the account is a program's (players.models.BotAccount)."""
+    from .models import BotAccount
+
+    return BotAccount.objects.filter(user_id=user.pk).exists()

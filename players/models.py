@@ -121,7 +121,7 @@ class Vacation(models.Model):
 
 
 class SignInLinkUse(models.Model):
-    """A match link from an email, spent: each works once (games.signin)."""
+    """A match link from an email, spent: each works once (players.match_links)."""
 
     token_digest = models.CharField(max_length=64, unique=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -133,3 +133,20 @@ class SignInLinkUse(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} link of {self.user} used {self.used_at:%Y-%m-%d %H:%M}"
+
+
+class BotAccount(models.Model):
+    """Marks an account as a program's: it plays through the API with a bot token, its
+    seats say "(bot)" on every page, and its matches are never rated."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_account"
+    )
+    owner_note = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "api_botaccount"  # made by the api app
+
+    def __str__(self) -> str:
+        return f"bot account {self.user}"

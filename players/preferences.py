@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from .models import Preferences, Vacation
+from .models import NoticeMode, Preferences, Vacation
 
 UTC = ZoneInfo("UTC")
 
@@ -167,3 +167,23 @@ def book_vacation(*, user, first_day: date, last_day: date) -> Vacation:
                     f"the allowance is {vacation_allowance()} a year."
                 )
         return Vacation.objects.create(user=user, first_day=first_day, last_day=last_day)
+
+
+def email_status(user) -> dict:
+    """What the site tells a player about their email: failing (delivery gave up, or the ESP
+    reported a bounce; their deadlines are stopped meanwhile), or none chosen (deadlines
+    still run)."""
+    from .calendar import clock_stopped
+
+    prefs = prefs_for(user)
+    return {
+        "webhook_failing": prefs.webhook_failing,
+        "webhook_reason": prefs.webhook_failure,
+        "webhook_since": prefs.webhook_failed_at,
+        "clock_stopped": clock_stopped(prefs),
+        "failing": prefs.email_failing,
+        "permanent": prefs.email_failure_permanent,
+        "reason": prefs.email_failure,
+        "since": prefs.email_failed_at,
+        "no_email": prefs.mode == NoticeMode.NONE,
+    }

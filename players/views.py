@@ -135,7 +135,7 @@ class EmailLoginView(LoginView):
     template_name = "accounts/login.html"
 
     def dispatch(self, request, *args, **kwargs):
-        # A session opened by a match email's link (games.signin) comes here to sign in
+        # A session opened by a match email's link (players.match_links) comes here to sign in
         # properly: show it the form instead of sending it back where it came from.
         self.redirect_authenticated_user = not request.session.get(LIMITED_SESSION)
         return super().dispatch(request, *args, **kwargs)

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CHECK = """
 import sys
 import config.wsgi
-for name in ("redis", "api.v1", "games.rules.blankenburg", "notifications.deadlines"):
+for name in ("redis", "api.v1", "games.rules.blankenburg", "notifications.reminders"):
     assert name in sys.modules, name
 print("booted")
 """

@@ -2,8 +2,8 @@
 
 import pytest
 
+from games.chat import chat_for
 from games.models import ChatMessage
-from notifications.selectors import chat_for
 
 from .conftest import send_all, to
 

@@ -9,7 +9,7 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from notifications import deadlines
+from games import clock
 from players.preferences import book_vacation
 
 from .conftest import seat_of, start_match
@@ -28,13 +28,13 @@ def _matches(anna, ben, n):
 
 
 def test_batches_cover_every_overdue_seat_in_deadline_order(anna, ben, monkeypatch):
-    monkeypatch.setattr(deadlines, "SWEEP_BATCH", 3)
-    monkeypatch.setattr(deadlines, "_seat_batches", _small(deadlines._seat_batches, 3))
+    monkeypatch.setattr(clock, "SWEEP_BATCH", 3)
+    monkeypatch.setattr(clock, "_seat_batches", _small(clock._seat_batches, 3))
     matches = _matches(anna, ben, 4)  # 8 seats, deadlines a minute apart per match
     with time_machine.travel(MONDAY_NOON + timedelta(days=2), tick=False):
-        found = deadlines.overdue()
+        found = clock.overdue()
         calls = []
-        handed = deadlines.sweep_deadlines(enforce=lambda *a: calls.append(a))
+        handed = clock.sweep_deadlines(enforce=lambda *a: calls.append(a))
     expected = [(m.pk, s, 0) for m in matches for s in (0, 1)]
     assert sorted(found) == sorted(expected)
     assert [f[0] for f in found] == sorted(f[0] for f in found)  # oldest deadline first
@@ -42,13 +42,13 @@ def test_batches_cover_every_overdue_seat_in_deadline_order(anna, ben, monkeypat
 
 
 def test_a_sweep_hands_on_a_bounded_number_and_the_next_goes_on(anna, ben, monkeypatch):
-    monkeypatch.setattr(deadlines, "SWEEP_MAX_BATCHES", 1)
-    monkeypatch.setattr(deadlines, "_seat_batches", _small(deadlines._seat_batches, 3))
+    monkeypatch.setattr(clock, "SWEEP_MAX_BATCHES", 1)
+    monkeypatch.setattr(clock, "_seat_batches", _small(clock._seat_batches, 3))
     _matches(anna, ben, 3)
     with time_machine.travel(MONDAY_NOON + timedelta(days=2), tick=False):
-        assert deadlines.sweep_deadlines(enforce=deadlines.enforce) == 3
-        assert deadlines.sweep_deadlines(enforce=deadlines.enforce) == 3
-        assert len(deadlines.overdue()) == 0
+        assert clock.sweep_deadlines(enforce=clock.enforce) == 3
+        assert clock.sweep_deadlines(enforce=clock.enforce) == 3
+        assert len(clock.overdue()) == 0
 
 
 def test_vacations_are_read_per_batch_not_per_seat(anna, ben):
@@ -57,7 +57,7 @@ def test_vacations_are_read_per_batch_not_per_seat(anna, ben):
     matches = _matches(anna, ben, 5)
     with time_machine.travel(MONDAY_NOON + timedelta(days=1, hours=1), tick=False):
         with CaptureQueriesContext(connection) as queries:
-            found = deadlines.overdue()
+            found = clock.overdue()
     # Ben's deadlines passed; Anna has her vacation day on top.
     assert sorted(found) == sorted((m.pk, seat_of(m, ben), 0) for m in matches)
     # the seats, their preferences, their vacations, and (for the overdue ones) whether the

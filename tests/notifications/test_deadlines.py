@@ -6,7 +6,8 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 
-from notifications import deadlines
+from games import clock
+from notifications import reminders
 from notifications.models import Kind, Notification
 from players.models import Preferences
 from players.preferences import book_vacation
@@ -64,7 +65,7 @@ def test_a_vacation_booked_later_extends_the_running_deadline(anna, ben):
         book_vacation(user=anna, first_day=date(2024, 6, 8), last_day=date(2024, 6, 8))
     stored = deadline_of(match, anna)
     with time_machine.travel(stored + timedelta(hours=1), tick=False):
-        overdue = deadlines.overdue()
+        overdue = clock.overdue()
     assert [s for _, s, _ in overdue] == [seat_of(match, ben)]  # Anna has one more day
 
 
@@ -102,11 +103,11 @@ def test_the_timeout_policy_is_applied_once_by_two_overlapping_sweeps(anna, ben)
     with time_machine.travel(FRIDAY_NOON, tick=False):
         match = start_match(anna, ben, days_per_move=1)
     with time_machine.travel(FRIDAY_NOON + timedelta(days=1, minutes=1), tick=False):
-        first, second = deadlines.overdue(), deadlines.overdue()  # both sweeps see the seats
+        first, second = clock.overdue(), clock.overdue()  # both sweeps see the seats
         assert len(first) == 2
         for found in (first, second):
             for match_id, seat, seq in found:
-                deadlines.enforce(match_id, seat, seq)
+                clock.enforce(match_id, seat, seq)
     timeouts = match.moves.filter(kind="timeout")
     assert sorted(timeouts.values_list("seat", flat=True)) == [0, 1]
 
@@ -116,11 +117,11 @@ def test_the_sweep_enforces_only_what_is_overdue(anna, ben):
         match = start_match(anna, ben, days_per_move=1)
     calls = []
     with time_machine.travel(FRIDAY_NOON + timedelta(hours=23), tick=False):
-        deadlines.sweep_deadlines(enforce=lambda *a: calls.append(a))
+        clock.sweep_deadlines(enforce=lambda *a: calls.append(a))
     assert calls == []
     with time_machine.travel(FRIDAY_NOON + timedelta(days=1), tick=False):
-        deadlines.sweep_deadlines(enforce=deadlines.enforce)
-        deadlines.sweep_deadlines(enforce=deadlines.enforce)
+        clock.sweep_deadlines(enforce=clock.enforce)
+        clock.sweep_deadlines(enforce=clock.enforce)
     assert match.moves.filter(kind="timeout").count() == 2
 
 
@@ -131,7 +132,7 @@ def test_a_player_is_told_when_a_deadline_played_for_them(anna):
         )
         send_all()
     with time_machine.travel(FRIDAY_NOON + timedelta(days=1), tick=False):
-        deadlines.sweep_deadlines(enforce=deadlines.enforce)
+        clock.sweep_deadlines(enforce=clock.enforce)
         sent = send_all()
     headlines = [headline(m) for m in sent]
     assert any("deadline passed" in s for s in headlines), headlines
@@ -142,7 +143,7 @@ def test_a_player_is_told_when_a_deadline_played_for_them(anna):
 
 def reminders_at(moment):
     with time_machine.travel(moment, tick=False):
-        deadlines.send_reminders()
+        reminders.send_reminders()
         return [
             n.context["hours"]
             for n in Notification.objects.filter(kind=Kind.REMINDER).order_by("pk")

@@ -10,10 +10,10 @@ import time_machine
 from anymail.exceptions import AnymailAPIError
 from django.utils import timezone
 
-from games import services
+from games import clock, services
+from games.chat import post_message
 from games.models import MoveKind
-from notifications import deadlines, outbox
-from notifications.chat import post_message
+from notifications import outbox
 from notifications.models import Kind, Notification, Status
 from players.models import Preferences
 
@@ -134,7 +134,7 @@ def _hour_by_hour(start: datetime, hours: int):
     for hour in range(hours):
         with time_machine.travel(start + timedelta(hours=hour), tick=False):
             outbox.send_due()
-            deadlines.sweep_deadlines(enforce=deadlines.enforce)
+            clock.sweep_deadlines(enforce=clock.enforce)
 
 
 def test_a_long_outage_ends_with_the_player_told_and_their_clock_stopped(client, anna, ben):
@@ -186,7 +186,7 @@ def test_a_long_outage_ends_with_the_player_told_and_their_clock_stopped(client,
     ids = Counter(m.extra_headers["Message-ID"] for m in esp.ScriptedESP.delivered)
     assert ids and max(ids.values()) == 1
     with time_machine.travel(back + timedelta(hours=22), tick=False):
-        deadlines.sweep_deadlines(enforce=deadlines.enforce)
+        clock.sweep_deadlines(enforce=clock.enforce)
     assert not match.moves.filter(kind=MoveKind.TIMEOUT).exists()
 
 

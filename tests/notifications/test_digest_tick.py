@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 
-from notifications import deadlines, digest
+from notifications import digest, reminders
 from notifications.models import Kind, Notification
 from players.models import NoticeMode, Preferences
 from tests.plans import assert_served_by_indexes
@@ -51,7 +51,7 @@ def test_an_empty_digest_hour_waits_for_a_match_asking_the_player_that_day(anna,
     assert Preferences.objects.get(user=anna).digest_idle
     with time_machine.travel(MONDAY_SIX + timedelta(hours=4), tick=False):
         start_match(anna, ben)
-        deadlines.send_reminders()  # sees the seats just asked, and wakes Anna's digest
+        reminders.send_reminders()  # sees the seats just asked, and wakes Anna's digest
     assert digests_at(MONDAY_SIX + timedelta(hours=4, minutes=15))[0] == 1
     assert digests_at(MONDAY_SIX + timedelta(hours=5))[0] == 0  # one a day
     assert Notification.objects.filter(kind=Kind.DIGEST, user=anna).count() == 1

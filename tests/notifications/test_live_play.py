@@ -6,9 +6,9 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from games import services
+from games import presence, services
 from games.selectors import load_state
-from notifications import outbox, presence
+from notifications import outbox
 from notifications.models import Kind, Notification, Status
 
 from .conftest import seat_of

@@ -9,7 +9,7 @@ import time_machine
 from django.test import Client
 from django.utils import timezone
 
-from games import signin
+from players import match_links as signin
 from players.models import SignInLinkUse
 
 from .conftest import headline, send_all, start_match, to

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Match, Seat
-from notifications import deadlines
+from notifications import reminders
 from notifications.models import Kind, Notification
 from players.models import Preferences
 from tests.plans import assert_served_by_indexes
@@ -57,7 +57,7 @@ def copies(match: Match, count: int, *, later: timedelta) -> None:
 def tick_at(moment) -> tuple[int, int]:
     """(reminders written, queries run) by one tick at `moment`."""
     with time_machine.travel(moment, tick=False), CaptureQueriesContext(connection) as queries:
-        written = deadlines.send_reminders()
+        written = reminders.send_reminders()
     return written, len(queries)
 
 
@@ -83,7 +83,7 @@ def test_a_tick_reads_what_is_due_not_the_seats_that_exist(anna, ben):
 def test_a_seat_asked_again_or_given_new_hours_is_scheduled_again(client, anna, ben):
     with time_machine.travel(FRIDAY_NOON, tick=False):
         match = start_match(anna, ben, days_per_move=3)
-        deadlines.send_reminders()
+        reminders.send_reminders()
     seat = match.seats.get(user=anna)
     assert (seat.reminder_seq, seat.remind_at) == (
         seat.deadline_seq,
@@ -103,21 +103,21 @@ def test_a_backlog_is_taken_a_batch_at_a_time_within_the_budget(anna, ben, monke
     with time_machine.travel(FRIDAY_NOON, tick=False):
         start_match(anna, ben, days_per_move=3)
     copies(Match.objects.get(), 30, later=timedelta(0))
-    asked = deadlines._unscheduled_seats().count()
-    monkeypatch.setattr(deadlines, "REMINDER_BATCH", 20)
+    asked = reminders._unscheduled_seats().count()
+    monkeypatch.setattr(reminders, "REMINDER_BATCH", 20)
     with time_machine.travel(FRIDAY_NOON + timedelta(hours=2), tick=False):
-        deadlines.send_reminders(budget=0)  # stops after its first batch
-        assert deadlines._unscheduled_seats().count() == asked - 20 > 0
-        deadlines.send_reminders()
-        assert not deadlines._unscheduled_seats().exists()
+        reminders.send_reminders(budget=0)  # stops after its first batch
+        assert reminders._unscheduled_seats().count() == asked - 20 > 0
+        reminders.send_reminders()
+        assert not reminders._unscheduled_seats().exists()
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
 def test_the_tick_reads_seats_through_its_indexes(anna, ben):
     with time_machine.travel(FRIDAY_NOON, tick=False):
         start_match(anna, ben, days_per_move=3)
-    batch = deadlines.REMINDER_BATCH
-    assert_served_by_indexes(deadlines._unscheduled_seats()[:batch], "seat_reminder_unscheduled")
+    batch = reminders.REMINDER_BATCH
+    assert_served_by_indexes(reminders._unscheduled_seats()[:batch], "seat_reminder_unscheduled")
     assert_served_by_indexes(
-        deadlines._seats_with_reminder_due(FRIDAY_NOON)[:batch], "seat_reminder_due"
+        reminders._seats_with_reminder_due(FRIDAY_NOON)[:batch], "seat_reminder_due"
     )

@@ -19,9 +19,9 @@ from django.test import override_settings
 from django.utils import timezone
 
 from config.celery import app
-from games import services
+from games import clock, services
 from games.selectors import load_state
-from notifications import deadlines, handoff, outbox
+from notifications import handoff, outbox
 from notifications.models import Kind, Notification, Status
 
 from .conftest import reply_to, seat_of, start_match, turn_email
@@ -163,7 +163,7 @@ def test_two_sweeps_at_once_apply_the_timeout_once(anna, ben):
     def sweep():
         try:
             barrier.wait()
-            deadlines.sweep_deadlines(timezone.now() + timedelta(days=2), enforce=_enforce_later)
+            clock.sweep_deadlines(timezone.now() + timedelta(days=2), enforce=_enforce_later)
         except Exception as error:  # pragma: no cover - reported below
             errors.append(error)
         finally:
@@ -180,4 +180,4 @@ def test_two_sweeps_at_once_apply_the_timeout_once(anna, ben):
 
 def _enforce_later(match_id, seat, deadline_seq):
     with time_machine.travel(timezone.now() + timedelta(days=2)):
-        deadlines.enforce(match_id, seat, deadline_seq)
+        clock.enforce(match_id, seat, deadline_seq)

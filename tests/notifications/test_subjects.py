@@ -4,7 +4,7 @@ match's one subject; what a message says is its first line."""
 import pytest
 from django.contrib.auth.models import User
 
-from notifications.chat import post_message
+from games.chat import post_message
 from notifications.emails import thread_subject
 
 from .conftest import headline, send_all, start_match, to

@@ -7,10 +7,10 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 
-from games import services
+from games import clock, services
 from games.models import Match, MoveKind, SeatClock
 from games.selectors import load_state
-from notifications import deadlines
+from players.calendar import calendar_of
 
 from .conftest import seat_of, start_match
 
@@ -44,7 +44,7 @@ def test_the_deadline_per_move_is_the_one_the_player_had(anna, ben):
     assert again.waiting_since == asked.waiting_since
     assert again.deadline_seq == match.moves.get(kind=MoveKind.TAKEBACK).seq
     with time_machine.travel(START + timedelta(days=3, minutes=1), tick=False):
-        assert (match.pk, asked.number, again.deadline_seq) in deadlines.overdue()
+        assert (match.pk, asked.number, again.deadline_seq) in clock.overdue()
 
 
 def test_no_takeback_once_the_deadline_of_that_decision_has_passed(anna, ben):
@@ -88,11 +88,13 @@ def test_a_time_bank_settled_at_the_cancelled_move_gives_its_increment_back(anna
     with time_machine.travel(START + timedelta(days=2), tick=False):
         play(match, seat)
     cancelled = match.moves.get(seq=1)
-    clock = SeatClock.objects.get(match=match, seat=seat)
-    clock.bank_seconds, clock.asked_at, clock.asked_seq = 4 * 86400, cancelled.created_at, 1
-    clock.save()  # as deadline_for leaves it when the move asks the seat again
+    bank = SeatClock.objects.get(match=match, seat=seat)
+    bank.bank_seconds, bank.asked_at, bank.asked_seq = 4 * 86400, cancelled.created_at, 1
+    bank.save()  # as deadline_for leaves it when the move asks the seat again
     row = seat_row(match, anna)
-    assert deadlines.deadline_restored(match, row, cancelled) == START + timedelta(days=5)
-    clock.refresh_from_db()
-    assert (clock.bank_seconds, clock.asked_seq) == (3 * 86400, 1)
-    assert clock.asked_at + timedelta(seconds=clock.bank_seconds) == START + timedelta(days=5)
+    assert clock.deadline_restored(
+        match, row, cancelled, calendar_of(row.user)
+    ) == START + timedelta(days=5)
+    bank.refresh_from_db()
+    assert (bank.bank_seconds, bank.asked_seq) == (3 * 86400, 1)
+    assert bank.asked_at + timedelta(seconds=bank.bank_seconds) == START + timedelta(days=5)

@@ -85,10 +85,10 @@ def _overdue_sweep(match, at, user):
     """Sweep the deadlines at `at`; how many times `user`'s seat was timed out."""
     import time_machine
 
-    from notifications import deadlines
+    from games import clock
 
     with time_machine.travel(at, tick=False):
-        deadlines.sweep_deadlines(enforce=deadlines.enforce)
+        clock.sweep_deadlines(enforce=clock.enforce)
     seat = match.seats.get(user=user).number
     return match.moves.filter(kind="timeout", seat=seat).count()
 
@@ -176,8 +176,7 @@ def test_a_seat_whose_mail_fails_after_the_sweep_looked_is_not_timed_out(anna, b
     import time_machine
     from django.utils import timezone
 
-    from games import services
-    from notifications import deadlines
+    from games import clock, services
     from notifications.reachability import mark_failing
 
     from .conftest import seat_of
@@ -188,7 +187,7 @@ def test_a_seat_whose_mail_fails_after_the_sweep_looked_is_not_timed_out(anna, b
     seat = seat_of(match, anna)
     handed = []
     with time_machine.travel(start + timedelta(days=2), tick=False):
-        deadlines.sweep_deadlines(enforce=lambda *args: handed.append(args))
+        clock.sweep_deadlines(enforce=lambda *args: handed.append(args))
         (mine,) = [h for h in handed if h[1] == seat]  # Ben is overdue too
         assert mine == (match.pk, seat, match.seats.get(number=seat).deadline_seq)
         mark_failing(user=anna, reason="550 no such user", permanent=True, since=start)

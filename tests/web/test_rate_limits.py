@@ -4,10 +4,10 @@ counters are in the shared cache (see test_shared_limits for two processes)."""
 import pytest
 from django.urls import reverse
 
+from games.chat import chat_for
 from games.engine import available_games
 from games.forms import MatchCreateForm
 from games.models import Match, Seat
-from notifications.selectors import chat_for
 from players import limits
 from tests.web.conftest import logged_in
 

@@ -9,7 +9,8 @@ from datetime import timedelta
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from notifications import deadlines, digest, inbound, outbox
+from games import clock
+from notifications import digest, inbound, outbox, reminders
 
 
 class Command(BaseCommand):
@@ -17,11 +18,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         stuck = inbound.reprocess_stuck(timezone.now() - timedelta(minutes=5))
-        enforced = deadlines.sweep_deadlines(enforce=deadlines.enforce)
-        reminders = deadlines.send_reminders()
+        enforced = clock.sweep_deadlines(enforce=clock.enforce)
+        reminded = reminders.send_reminders()
         digests = digest.send_digests()
         outcomes = outbox.send_due()
         self.stdout.write(
-            f"deadlines enforced: {enforced}; reminders: {reminders}; digests: {digests}; "
+            f"deadlines enforced: {enforced}; reminders: {reminded}; digests: {digests}; "
             f"sent: {outcomes.count('sent')} of {len(outcomes)} due; inbound taken up: {stuck}"
         )

@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from sesame.utils import get_query_string, get_user
 
-from players.decorators import LIMITED_SESSION, is_limited
+from .decorators import LIMITED_SESSION, is_limited
 
 SESSION_KIND = "signin_kind"
 SESSION_MATCH = "signin_match"
@@ -75,7 +75,7 @@ def match_link_query(user, match_id: int) -> str:
 
 def match_link_user(token: str, match_id: int):
     """The user a match link names, if it is for this match, fresh and not used yet."""
-    from players.models import SignInLinkUse
+    from .models import SignInLinkUse
 
     if not token:
         return None
@@ -93,7 +93,7 @@ def match_link_user(token: str, match_id: int):
 def use_match_link(token: str, match_id: int):
     """Spend the link: the user it names, or None if it is not valid or was used already
     (two clicks at once: the unique digest lets one of them through)."""
-    from players.models import SignInLinkUse
+    from .models import SignInLinkUse
 
     user = match_link_user(token, match_id)
     if user is None:

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games.models import ChatMessage, Match, MatchStatus
-
-from . import outbox
-from .models import Kind
+from . import events
+from .models import ChatMessage, Match, MatchStatus
 
 MAX_LENGTH = 2000
 
@@ -20,7 +18,8 @@ class ChatError(Exception):
 
 
 def post_message(*, match: Match, user, text: str, source: str = "web") -> ChatMessage:
-    """Post `text` as `user`'s seat and email it to the other players who want chat."""
+    """Post `text` as `user`'s seat; the other players who want chat are told of it
+    (games.events.chat_posted)."""
     text = (text or "").strip()
     if not text:
         raise ChatError("Write something to post: say <your message>.")
@@ -36,19 +35,21 @@ def post_message(*, match: Match, user, text: str, source: str = "web") -> ChatM
         message = ChatMessage.objects.create(
             match=match, seat=author.number, author=user, text=text, source=source
         )
-        for seat in seats:
-            if seat is author or seat.user_id is None or seat.is_bot:
-                continue
-            seq = outbox.reply_seq(match, seat)
-            outbox.write(
-                outbox.row_for(
-                    kind=Kind.CHAT,
-                    user=seat.user,
-                    dedupe_key=f"chat:{message.pk}:{seat.number}",
-                    match=match,
-                    seat=seat.number,
-                    seq=seq,
-                    context={"chat_id": message.pk},
-                )
-            )
+        events.chat_posted.send(sender=Match, match=match, message=message, seats=seats)
     return message
+
+
+def chat_for(match: Match, limit: int = 200) -> list[dict]:
+    """The match's board, oldest first: author's seat name, text, time."""
+    names = {s.number: s.display_name or s.name for s in match.seats.all()}
+    messages = list(ChatMessage.objects.filter(match=match).order_by("-created_at", "-pk")[:limit])
+    return [
+        {
+            "author": names.get(m.seat, "?"),
+            "seat": m.seat,
+            "text": m.text,
+            "created_at": m.created_at,
+            "source": m.source,
+        }
+        for m in reversed(messages)
+    ]

@@ -1,0 +1,45 @@
+"""The apps depend one way: players (accounts, calendars) below games (the log, the clock, the
+service layer) below notifications (mail out and in) and the API. The service layer tells
+the apps above it what happened through games.events; it never imports them, so nothing
+imports in a circle."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+NEVER = {
+    "games": {"notifications", "api"},
+    "players": {"games", "notifications"},
+}
+# A page of the accounts app links to the local mailbox of the embedded defaults.
+ALLOWED = {("players/views.py", "notifications.mailbox")}
+
+
+def imports_of(path: Path):
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield from (f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+
+
+@pytest.mark.parametrize("app", sorted(NEVER))
+def test_an_app_never_imports_the_apps_above_it(app):
+    found = []
+    for path in sorted((ROOT / app).rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        name = str(path.relative_to(ROOT))
+        for module in imports_of(path):
+            if module.split(".")[0] in NEVER[app] and (name, module) not in ALLOWED:
+                found.append(f"{name} imports {module}")
+    assert not found, found
+
+
+def test_the_check_sees_an_import_inside_a_function(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from notifications.outbox import write\n")
+    assert list(imports_of(module)) == ["notifications.outbox.write"]
