@@ -332,8 +332,13 @@ def is_command(line: str, words: set[str]) -> bool:
     """A line that starts with a command's word or a menu number, or is one short answer
     ("Yes", "n", "OK."), which commands.interpret reads against the question asked."""
     first = line.split(" ", 1)[0].lower().rstrip(":.,;!)")
+    return first.lstrip("#").isdigit() or first in words or is_short_answer(line, words)
+
+
+def is_short_answer(line: str, words: set[str]) -> bool:
+    """One word that answers a question ("Yes", "OK."), and not a command of the game."""
     whole = line.strip().lower().rstrip(".!")
-    return first.lstrip("#").isdigit() or first in words or whole in commands.SHORT_ANSWERS
+    return whole in commands.SHORT_ANSWERS and whole not in words
 
 
 def run_commands(
@@ -352,7 +357,10 @@ def run_commands(
     for index, line in enumerate(lines):
         if not line or index <= skip_to:
             continue
-        if signed_off or not is_command(line, words):
+        # A one-word answer ("OK") answers the email's question: after a command it is a
+        # sign-off, never an answer to a question the player has not seen.
+        late_word = commands_read > 0 and is_short_answer(line, words)
+        if signed_off or late_word or not is_command(line, words):
             signed_off = signed_off or commands_read > 0
             report.ignored.append(line)
             continue

@@ -184,3 +184,13 @@ def test_a_message_of_several_lines_is_posted_whole(match, anna, ben):
     answer = answer_to(anna)
     assert headline(answer).startswith(f"Applied: play {card}")
     assert "lg Anna" in answer.body and "Not applied" not in answer.body
+
+
+def test_one_word_is_an_answer_only_to_the_emails_own_question(match, anna):
+    """ "Yes" where nothing is asked in yes-or-no words is answered with the choices, not
+    passed over; "OK" after a command is a sign-off, never an answer to the next question."""
+    row = inbound.receive_raw(reply_to(turn_email(match, anna), "Yes"))
+    assert match.moves.count() == 0
+    assert row.outcome.startswith("Yes: ") and "Your choices: 1. play" in row.outcome
+    row = inbound.receive_raw(reply_to(turn_email(match, anna), "1\nOK"))
+    assert match.moves.count() == 1 and "OK:" not in row.outcome, row.outcome
