@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "csp",
+    "ninja",  # the API docs page loads Swagger UI from our static files, not a CDN
     "anymail",
     "axes",
     "players",
