@@ -494,7 +494,7 @@ def _lock(match_id: int) -> tuple[Match, list[Seat]]:
     seats = list(
         Seat.objects.select_for_update(of=("self", "match"))
         .filter(match_id=match_id)
-        .select_related("match", "user", "user__notification_prefs")
+        .select_related("match", "user", "user__notification_prefs", "user__bot_account")
         .annotate(vacation_booked=vacation_booked())  # a calendar's vacation days: if any
         .order_by("number")
     )

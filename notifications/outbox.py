@@ -29,6 +29,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Match, MatchStatus, MoveKind, Seat
+from players.accounts import is_bot_account
 from players.models import NoticeMode, Preferences
 from players.preferences import prefs_for, quiet_end_after
 
@@ -102,7 +103,10 @@ def row_for(
     now: datetime | None = None,
 ) -> Notification | None:
     """The row to write (unsaved: `write` or `write_many` saves it), or None if the person
-    does not want this message."""
+    does not want this message. A bot account gets none: a program learns of its turns
+    through the API."""
+    if is_bot_account(user):
+        return None
     now = now or timezone.now()
     prefs = prefs_for(user)
     if channel == Channel.EMAIL:

@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
@@ -179,7 +180,13 @@ def sign_out_everywhere(*, user: AbstractBaseUser, password: str | None) -> None
 
 
 def is_bot_account(user) -> bool:
-    """Whether the account is a program's (players.models.BotAccount)."""
-    from .models import BotAccount
-
-    return BotAccount.objects.filter(user_id=user.pk).exists()
+    """Whether the account is a program's (players.models.BotAccount). Reads the user's
+    `bot_account` (no query where it was read with `select_related("user__bot_account")`,
+    as the service layer's lock does; else one, kept on the instance)."""
+    if user is None or user.pk is None:
+        return False
+    try:
+        user.bot_account
+    except ObjectDoesNotExist:
+        return False
+    return True

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from api.tokens import make_bot_account, make_token
+from notifications.models import Notification
 from community.models import RatingChange
 from games.models import Match
 from tests.factories import make_user
@@ -53,6 +54,8 @@ def test_the_example_client_plays_a_whole_match_as_a_bot_account(live_server, ca
     viewer.force_login(robot)
     assert "Robo (bot)" in viewer.get(f"/matches/{match.pk}/").content.decode()
     assert not RatingChange.objects.filter(match=match).exists()
+    # A program learns of its turns through the API: not one notice for the bot account.
+    assert not Notification.objects.filter(user=robot).exists()
 
 
 @pytest.mark.django_db
