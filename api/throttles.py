@@ -3,10 +3,15 @@
 Each window's count is one cache key, raised with `incr` (an atomic INCR in Redis), so any
 number of web processes together let through no more than the limit: a throttle that reads
 its history and writes it back lets concurrent requests all pass on the same reading.
+
+Every answer says how much of the budget is left (`RateLimitHeaders`: `RateLimit-Limit`,
+`RateLimit-Remaining`, `RateLimit-Reset` of the window nearest its end), and a refusal
+carries `Retry-After` (django-ninja sets it from `wait`), so a client never has to guess.
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 from django.core.cache import cache
@@ -14,6 +19,11 @@ from django.http import HttpRequest
 from ninja.throttling import BaseThrottle
 
 from players.limits import client_address
+
+# The budget per account (docs/api.md): a bot that makes two or three requests a decision
+# plays at the speed of the server's own bots without meeting it.
+PER_MINUTE = 300
+PER_HOUR = 6000
 
 
 class AccountThrottle(BaseThrottle):
@@ -37,12 +47,38 @@ class AccountThrottle(BaseThrottle):
         except ValueError:  # the window ended between add and incr
             cache.add(name, 1, timeout=self.seconds)
             count = 1
+        started = cache.get(f"{name}:start", now)
+        reset = max(1.0, started + self.seconds - now)
+        _remember(request, self.limit, max(0, self.limit - count), reset)
         if count <= self.limit:
             return True
-        started = cache.get(f"{name}:start", now)
-        self._wait = max(1.0, started + self.seconds - now)
+        self._wait = reset
         return False
 
     def wait(self) -> float:
         """Seconds until the window that refused the request ends (ninja's Retry-After)."""
         return self._wait
+
+
+def _remember(request: HttpRequest, limit: int, remaining: int, reset: float) -> None:
+    """Keep the tightest window's budget on the request, for RateLimitHeaders."""
+    current = getattr(request, "rate_limit", None)
+    if current is None or remaining < current[1]:
+        request.rate_limit = (limit, remaining, reset)
+
+
+class RateLimitHeaders:
+    """Writes the budget an API answer was counted against into its headers."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        budget = getattr(request, "rate_limit", None)
+        if budget is not None:
+            limit, remaining, reset = budget
+            response["RateLimit-Limit"] = str(limit)
+            response["RateLimit-Remaining"] = str(remaining)
+            response["RateLimit-Reset"] = str(math.ceil(reset))
+        return response

@@ -20,7 +20,7 @@ from ninja.security import HttpBearer
 
 from api import schemas
 from api.models import Scope
-from api.throttles import AccountThrottle
+from api.throttles import PER_HOUR, PER_MINUTE, AccountThrottle
 from api.tokens import grants, is_bot_account, user_for
 from community import selectors as community
 from community.access import can_watch
@@ -63,7 +63,10 @@ api = NinjaAPI(
     urls_namespace="api_v1",
     description=__doc__,
     auth=[TokenAuth(), session_auth],
-    throttle=[AccountThrottle("minute", 120, 60), AccountThrottle("hour", 600, 3600)],
+    throttle=[
+        AccountThrottle("minute", PER_MINUTE, 60),
+        AccountThrottle("hour", PER_HOUR, 3600),
+    ],
 )
 
 

@@ -52,6 +52,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "players.match_links.MatchLinkSessionMiddleware",  # an email's match link opens one match
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "api.throttles.RateLimitHeaders",  # what is left of an API client's budget
     "config.csp.CSPMiddleware",  # django-csp's, with a fixed policy for JSON answers
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",

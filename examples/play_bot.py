@@ -8,7 +8,8 @@ Plain Python, no packages. Make a bot account, give it a token with the "bot" sc
 
 It waits for its turn with the long-poll (GET /api/v1/turns?wait=25), picks a legal move at
 random from GET /api/v1/matches/{id}/legal and plays it with the position it saw and an
-idempotency key, so a retried request never plays twice. --create GAME:PLAYERS starts a
+idempotency key, so a retried request never plays twice. It waits as long as a 429's
+Retry-After asks, and backs off after a network error or a 5xx. --create GAME:PLAYERS starts a
 match against the server's own bots first; --until-finished stops once that match is over.
 """
 
@@ -23,6 +24,8 @@ import urllib.error
 import urllib.request
 import uuid
 
+MAX_ATTEMPTS = 30
+
 
 class Api:
     def __init__(self, server: str, token: str):
@@ -30,6 +33,9 @@ class Api:
         self.token = token
 
     def call(self, method: str, path: str, body: dict | None = None) -> dict | list:
+        """One request, retried as a polite client does: after a 429 it waits the
+        `Retry-After` the server sent; after a network error or a 5xx it backs off (1, 2, 4
+        ... 60 s). A retried move is safe: it carries its idempotency key."""
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(
             self.base + path,
@@ -37,17 +43,29 @@ class Api:
             method=method,
             headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"},
         )
-        for attempt in range(5):
+        backoff = 1.0
+        for _attempt in range(MAX_ATTEMPTS):
             try:
                 with urllib.request.urlopen(request, timeout=60) as response:
                     return json.loads(response.read() or b"null")
             except urllib.error.HTTPError as error:
                 answer = json.loads(error.read() or b"{}")
-                if error.code == 429:  # rate limited: wait and try again
-                    time.sleep(2 * (attempt + 1))
+                if error.code == 429:
+                    wait = float(error.headers.get("Retry-After") or backoff)
+                    print(f"rate limited: waiting {wait:.0f} s as the server asks", flush=True)
+                    time.sleep(wait)
                     continue
-                raise ApiError(error.code, answer.get("error", {})) from None
-        raise ApiError(429, {"code": "rate_limited", "message": "still rate limited"})
+                if error.code < 500:
+                    raise ApiError(error.code, answer.get("error", {})) from None
+                reason = f"{error.code} from the server"
+            except (urllib.error.URLError, OSError) as error:  # no answer: try again later
+                reason = str(getattr(error, "reason", error))
+            print(f"{reason}: trying again in {backoff:.0f} s", flush=True)
+            time.sleep(backoff)
+            backoff = min(60.0, backoff * 2)
+        raise ApiError(
+            503, {"code": "unavailable", "message": f"gave up after {MAX_ATTEMPTS} tries"}
+        )
 
 
 class ApiError(Exception):
@@ -97,14 +115,15 @@ def main(argv: list[str] | None = None) -> int:
         watched = match["id"]
         print(f"Created match #{watched}", flush=True)
     for _ in range(args.max_turns):
-        if watched is not None and args.until_finished:
+        turns = api.call("GET", "/turns?wait=5" if watched else "/turns?wait=25")
+        for match in turns["matches"]:
+            play_one_turn(api, match, rng)
+        # Only when nothing is asked can the watched match be over: one more request then.
+        if not turns["matches"] and watched is not None and args.until_finished:
             status = api.call("GET", f"/matches/{watched}")["match"]["status"]
             if status in ("finished", "abandoned"):
                 print(f"Match #{watched} is {status}.", flush=True)
                 return 0
-        turns = api.call("GET", "/turns?wait=5" if watched else "/turns?wait=25")
-        for match in turns["matches"]:
-            play_one_turn(api, match, rng)
     return 0
 
 

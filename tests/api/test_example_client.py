@@ -86,3 +86,40 @@ def test_a_bot_accounts_seat_is_a_bot_in_the_api(db):
     services.join_match(match_id=match.pk, user=robot)
     players = token_client(person).get(f"/matches/{match.pk}").json()["match"]["players"]
     assert {p["name"]: p["bot"] for p in players} == {"Person": False, "Robot (bot)": True}
+
+
+def test_the_example_client_waits_as_long_as_a_429_asks_and_backs_off_after_a_5xx(capsys):
+    """A throwaway server answers 429 (Retry-After: 2), then 503, then the answer: the client
+    sleeps what it was told, backs off once, and gets its answer without raising."""
+    import threading
+    import time
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    answers = [(429, {"Retry-After": "2"}), (503, {}), (200, {})]
+    seen = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (http.server's name)
+            seen.append(time.monotonic())
+            status, headers = answers.pop(0)
+            self.send_response(status)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(b'{"name": "Robo"}' if status == 200 else b"{}")
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        api = load_example().Api(f"http://127.0.0.1:{server.server_address[1]}", "pb_x")
+        assert api.call("GET", "/me") == {"name": "Robo"}
+    finally:
+        server.shutdown()
+    assert len(seen) == 3
+    assert seen[1] - seen[0] >= 2.0  # the Retry-After, not a guess of its own
+    assert seen[2] - seen[1] >= 1.0  # the first backoff after a 5xx
+    out = capsys.readouterr().out
+    assert "waiting 2 s as the server asks" in out and "503 from the server" in out
