@@ -186,7 +186,6 @@ def is_bot_account(user) -> bool:
     if user is None or user.pk is None:
         return False
     try:
-        user.bot_account
+        return user.bot_account is not None
     except ObjectDoesNotExist:
         return False
-    return True
