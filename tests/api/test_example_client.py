@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from api.tokens import make_bot_account, make_token
-from notifications.models import Notification
 from community.models import RatingChange
 from games.models import Match
+from notifications.models import Notification
 from tests.factories import make_user
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "play_bot.py"
