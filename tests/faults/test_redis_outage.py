@@ -278,7 +278,8 @@ class Answer:
 
     def cookies(self) -> dict[str, str]:
         jar = SimpleCookie()
-        for header in self.headers.get_all("Set-Cookie") or [] if self.headers else []:
+        headers = self.headers.get_all("Set-Cookie") if self.headers else None
+        for header in headers or []:
             jar.load(header)
         return {name: morsel.value for name, morsel in jar.items()}
 
@@ -465,7 +466,7 @@ def mover(load: Load, matches: list[MatchPlay], seed: int) -> None:
                     continue
                 match.played_while_down += 1
             match.play(load, rng)
-            time.sleep(rng.uniform(0.05, 0.25))
+            time.sleep(rng.uniform(0.15, 0.45))
 
 
 def reader(load: Load, players: list[tuple[int, Seat]], seed: int) -> None:
@@ -484,7 +485,7 @@ def reader(load: Load, players: list[tuple[int, Seat]], seed: int) -> None:
         answer = load.request("api:get", "GET", path, headers=seat.api)
         if answer.status not in (200, 429):
             load.problems.append(f"GET {path}: {answer.status}")
-        time.sleep(rng.uniform(0.1, 0.3))
+        time.sleep(rng.uniform(0.2, 0.5))
 
 
 def chatter(load: Load, players: list[tuple[int, Seat]], seed: int) -> None:
@@ -713,4 +714,7 @@ def test_redis_stopped_for_20_seconds_under_load(site):
     # And every request answered within the bound (last: a slow answer on a loaded machine
     # must not hide whether anything was lost).
     slow = [r for r in records if r.seconds > SLOWEST]
-    assert not slow, slow[:20]
+    assert not slow, (
+        f"{len(slow)} requests over {SLOWEST} s ({dict(Counter(r.kind for r in slow))}); load "
+        f"average {' then '.join(machine_load)} on {os.cpu_count()} cores: {slow[:10]}"
+    )
