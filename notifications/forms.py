@@ -15,15 +15,23 @@ from .transports import check_webhook_url
 
 @cache
 def _time_zone_options() -> str:
-    return "".join(
-        f'<option value="{escape(z)}">{escape(z)}</option>' for z, _ in time_zone_form_choices()
-    )
+    options = []
+    for value, label in time_zone_form_choices():
+        if isinstance(label, str):
+            options.append(f'<option value="{escape(value)}">{escape(label)}</option>')
+            continue
+        places = "".join(
+            f'<option value="{escape(z)}">{escape(name)}</option>' for z, name in label
+        )
+        options.append(f'<optgroup label="{escape(value)}">{places}</optgroup>')
+    return "".join(options)
 
 
 class TimeZoneSelect(forms.Select):
-    """A select of every time zone. Django renders a select option by option through a
-    template (about 60 ms for ~600 zones); the options never change, so their HTML is
-    built once per process and only the chosen one is marked."""
+    """A select of the canonical time zones, grouped by region. Django renders a select
+    option by option through a template (about 60 ms for ~600 zones); the options never
+    change, so their HTML is built once per process and only the chosen one is marked. A
+    zone saved before (an old alias, still valid) that is not in the list is offered first."""
 
     def render(self, name, value, attrs=None, renderer=None):
         attrs = self.build_attrs(self.attrs, attrs)
@@ -31,12 +39,17 @@ class TimeZoneSelect(forms.Select):
         options = _time_zone_options()
         if value:
             chosen = f'<option value="{escape(value)}">'
-            options = options.replace(chosen, chosen[:-1] + " selected>", 1)
+            if chosen in options:
+                options = options.replace(chosen, chosen[:-1] + " selected>", 1)
+            else:
+                options = (
+                    f'<option value="{escape(value)}" selected>{escape(value)}</option>' + options
+                )
         return mark_safe(f"<select{flatatt(attrs)}>{options}</select>")  # noqa: S308
 
 
 class PreferencesForm(forms.ModelForm):
-    time_zone = forms.ChoiceField(choices=(), widget=TimeZoneSelect)
+    time_zone = forms.CharField(widget=TimeZoneSelect)  # any valid zone: see clean_time_zone
     reminder_hours = forms.CharField(
         required=False, help_text="Hours before a deadline, comma separated: 24, 2"
     )
@@ -68,7 +81,6 @@ class PreferencesForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].choices = time_zone_form_choices()
         if self.instance and not self.is_bound:
             self.initial["reminder_hours"] = ", ".join(
                 str(h) for h in self.instance.reminder_hours or []

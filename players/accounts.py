@@ -34,10 +34,13 @@ def is_verified(user: AbstractBaseUser) -> bool:
     return not UnverifiedAddress.objects.filter(user_id=user.pk).exists()
 
 
-def sign_up(*, email: str, display_name: str, password: str, next_path: str = "") -> None:
+def sign_up(
+    *, email: str, display_name: str, password: str, next_path: str = "", time_zone: str = ""
+) -> None:
     """Mail `email` what it needs to finish: a confirmation link for a new (or still
     unconfirmed) account, a note with a sign-in link for one that exists. The caller answers
-    the same way in both cases."""
+    the same way in both cases. `time_zone` (the browser's, checked) becomes the new
+    account's zone for deadlines and every time shown."""
     with transaction.atomic():
         user = User.objects.select_for_update().filter(username__iexact=email).first()
         if user is None:
@@ -54,6 +57,10 @@ def sign_up(*, email: str, display_name: str, password: str, next_path: str = ""
             confirm = True
         else:
             confirm = False
+        if confirm and time_zone:
+            from .models import Preferences
+
+            Preferences.objects.update_or_create(user=user, defaults={"time_zone": time_zone})
     if confirm:
         _mail_link(
             user,

@@ -35,6 +35,14 @@ class SignupForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         strip=False,
     )
+    # The browser's own zone (static/js/time_zone.js); empty without JavaScript.
+    time_zone = forms.CharField(required=False, max_length=60, widget=forms.HiddenInput)
+
+    def clean_time_zone(self) -> str:
+        from .preferences import is_valid_time_zone
+
+        zone = self.cleaned_data.get("time_zone") or ""
+        return zone if zone and is_valid_time_zone(zone) else ""
 
     def clean_email(self) -> str:
         return normalise_email(self.cleaned_data["email"])

@@ -44,16 +44,53 @@ def zone(prefs: Preferences) -> ZoneInfo:
         return UTC
 
 
+# The tz database's regions: names outside them (US/Eastern, Etc/GMT+1, W-SU, Zulu,
+# localtime) are old aliases and technical names a player should not have to wade through.
+REGIONS = (
+    "Africa",
+    "America",
+    "Antarctica",
+    "Arctic",
+    "Asia",
+    "Atlantic",
+    "Australia",
+    "Europe",
+    "Indian",
+    "Pacific",
+)
+ZONE_TABLES = ("/usr/share/zoneinfo/zone1970.tab", "/usr/share/zoneinfo/zone.tab")
+
+
 @cache
 def time_zone_choices() -> tuple[str, ...]:
-    """Every time zone name, sorted. `available_timezones()` walks the tz database (tens of
-    milliseconds), so it is read once per process."""
-    return tuple(sorted(available_timezones()))
+    """The zones a player picks from, sorted: UTC and the canonical zone of every place (the
+    tz database's zone tables, where the system has them; else every name in a region, old
+    links such as Asia/Calcutta included). `available_timezones()` walks the tz database
+    (tens of milliseconds), so this is read once per process."""
+    known = available_timezones()
+    canonical: set[str] = set()
+    for table in ZONE_TABLES:
+        try:
+            with open(table, encoding="utf-8") as lines:
+                for line in lines:
+                    fields = line.split("\t")
+                    if not line.startswith("#") and len(fields) >= 3:
+                        canonical.add(fields[2].strip())
+        except OSError:
+            continue
+    zones = canonical & known or {z for z in known if z.split("/")[0] in REGIONS}
+    return ("UTC", *sorted(zones))
 
 
 @cache
-def time_zone_form_choices() -> tuple[tuple[str, str], ...]:
-    return tuple((z, z) for z in time_zone_choices())
+def time_zone_form_choices() -> tuple[tuple[str, object], ...]:
+    """The choices grouped by region, each place named as people write it:
+    ("Europe", (("Europe/Amsterdam", "Amsterdam"), ...)), UTC first on its own."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for name in time_zone_choices()[1:]:
+        region, _, place = name.partition("/")
+        groups.setdefault(region, []).append((name, place.replace("_", " ").replace("/", " / ")))
+    return (("UTC", "UTC"), *((region, tuple(places)) for region, places in groups.items()))
 
 
 def is_valid_time_zone(name: str) -> bool:

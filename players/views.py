@@ -59,6 +59,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                     display_name=form.cleaned_data["display_name"],
                     password=form.cleaned_data["password"],
                     next_path=next_path,
+                    time_zone=form.cleaned_data["time_zone"],
                 )
             except OSError:  # the mail server is down: the person can sign up again later
                 log.exception("could not send a sign-up mail")
