@@ -341,6 +341,35 @@ def is_short_answer(line: str, words: set[str]) -> bool:
     return whole in commands.SHORT_ANSWERS and whole not in words
 
 
+# A command the client wrapped goes on below a line that ends like this.
+_GOES_ON = re.compile(r"(?i)([,:;]|\b(and|with|pays|for))$")
+# ... and a line below it that starts with a number and goes on ("3 wood for 2 points") is
+# more of it, where a menu number stands alone.
+_AMOUNT = re.compile(r"^\d+\s+\D")
+
+
+def unwrapped(lines: list[str], words: set[str]) -> list[str]:
+    """A command wrapped over several lines by the mail client ("counter: Cor pays 2 g and
+    1 wood for 1 point," / "Anna pays ...") as one line: a command line that ends in a
+    comma, a colon or a word that needs more takes the lines below it that are not
+    commands (or that start with an amount). Never a `say` line: a chat message keeps its lines."""
+    out: list[str] = []
+    for line in lines:
+        last = out[-1] if out else ""
+        if (
+            line
+            and last
+            and _GOES_ON.search(last)
+            and is_command(last, words)
+            and not last.lower().startswith("say")
+            and (not is_command(line, words) or _AMOUNT.match(line))
+        ):
+            out[-1] = f"{last} {line}"
+        else:
+            out.append(line)
+    return out
+
+
 def run_commands(
     match: Match, seat: Seat, token_seq: int, lines: list[str], message_id: str
 ) -> Report:
@@ -350,6 +379,7 @@ def run_commands(
     postcode or phone number is never read as a menu number."""
     report = Report()
     words = command_words(match, seat)
+    lines = unwrapped(lines, words)
     seen = token_seq  # the position the player answers: the email's, then their own move's
     commands_read = 0
     signed_off = False  # the first other line after a command: what follows is a signature

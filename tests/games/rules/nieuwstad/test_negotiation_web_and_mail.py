@@ -211,3 +211,21 @@ def test_one_word_answers_a_proposal_by_email(table, word, answer):
     email(match, 0, user[0], f"propose hospice at D3 facing south with {names[1]}")
     outcome = email(match, 1, user[1], word)
     assert outcome == f"{word}: Applied: {answer}.", outcome
+
+
+def test_a_counter_offer_wrapped_over_lines_by_the_mail_client(table):
+    """Clients wrap long lines: the shares on the second line belong to the counter-offer
+    (alone, the first line names one share and is refused, never half applied)."""
+    match, names, user = table
+    email(match, 0, user[0], "master builder")
+    email(match, 0, user[0], f"propose hospice at D3 facing south with {names[1]}")
+    outcome = email(
+        match,
+        1,
+        user[1],
+        f"counter: {names[0]} pays 3 g and 1 wood for 2 points,\n{names[1]} pays 0 g and\n"
+        "3 wood for 2 points\n\nRegards",
+    )
+    assert ": Applied: counter" in outcome, outcome
+    split = state_of(match)["pending"]["split"]
+    assert (split["1"]["wood"], split["1"]["points"]) == (3, 2)
