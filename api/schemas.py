@@ -103,6 +103,7 @@ class MoveIn(Schema):
 
 
 class MoveOut(Schema):
+    message: str = Field(description="What happened, in the words the web page and email use.")
     duplicate: bool = Field(description="True when this key was already played.")
     seq: int
     status: str

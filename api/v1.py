@@ -382,7 +382,7 @@ def play(request, match_id: int, body: schemas.MoveIn):
         idempotency_key=key,
         seen_seq=body.seq,
     )
-    return _moved(result)
+    return _moved(result, body.command or "")
 
 
 @matches.post("/matches/{match_id}/takeback", response={200: schemas.MoveOut, **ERRORS})
@@ -423,10 +423,10 @@ def _served(request, match_id: int, service, **arguments) -> services.MoveResult
     if result.outcome == services.Outcome.NOT_A_PLAYER:
         _visible_match(request, match_id)  # a match the asker may not see is not found
     status, code = REFUSALS[result.outcome]
-    raise ApiError(status, code, result.message)
+    raise ApiError(status, code, result.headline())
 
 
-def _moved(result: services.MoveResult) -> dict:
+def _moved(result: services.MoveResult, command: str = "") -> dict:
     """The answer to an applied (or repeated) request, from what the service left in memory:
     the match's projections and the player's seat as the transaction wrote them."""
     match, seat = result.match, result.seat
@@ -438,6 +438,7 @@ def _moved(result: services.MoveResult) -> dict:
         and not seat.resigned
     )
     return {
+        "message": result.headline(command),
         "duplicate": result.duplicate,
         "seq": match.head_seq,
         "status": match.status,

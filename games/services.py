@@ -103,6 +103,19 @@ class MoveResult:
     def duplicate(self) -> bool:
         return self.outcome == Outcome.REPEAT
 
+    def headline(self, command: str = "") -> str:
+        """What happened, in the words every path says first: the web page's message, the
+        API's `message`, an email answer's line. `command` is the request as the player
+        wrote it, for a move the game did not word itself."""
+        what = self.worded or command
+        if self.outcome == Outcome.REPEAT:
+            return f"Already applied: {what}." if what else f"Already applied. {self.message}"
+        if self.outcome == Outcome.APPLIED:
+            return self.message or (f"Applied: {what}." if what else "Applied.")
+        if self.outcome == Outcome.MOVED_ON:
+            return "Not applied: the game has moved on since the position you saw."
+        return f"Not applied: {self.message}"
+
 
 # --- creating and joining -----------------------------------------------------------------
 

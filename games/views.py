@@ -314,11 +314,11 @@ def match_move(request: HttpRequest, pk: int) -> HttpResponse:
     if result.outcome == services.Outcome.NOT_A_PLAYER:
         return HttpResponseForbidden(result.message)
     if result.duplicate:
-        messages.info(request, result.message)
+        messages.info(request, result.headline(command))
     elif result.ok:
-        messages.success(request, f"Played: {command}")
+        messages.success(request, result.headline(command))
     else:
-        messages.error(request, result.message)
+        messages.error(request, result.headline(command))
     return back
 
 
@@ -332,7 +332,7 @@ def _or_404(service, **arguments) -> services.MoveResult:
 def _answered(request: HttpRequest, pk: int, result: services.MoveResult) -> HttpResponse:
     if result.outcome == services.Outcome.NOT_A_PLAYER:
         return HttpResponseForbidden(result.message)
-    (messages.success if result.ok else messages.error)(request, result.message)
+    (messages.success if result.ok else messages.error)(request, result.headline())
     return redirect("match_detail", pk=pk)
 
 

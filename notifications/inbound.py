@@ -492,16 +492,12 @@ def _outcome_line(result: services.MoveResult, line: str) -> str:
     """What the answer says of one command line."""
     if result.duplicate:
         return f"Applied: {_as_command(result, line)} (this email was received before)."
-    if result.ok:
-        return f"Applied: {_as_command(result, line)}."
+    headline = result.headline(_as_command(result, line))  # the web's and the API's words
     if result.outcome == services.Outcome.MOVED_ON:
-        return (
-            "The game has moved on since the email you answered, so this was not applied. "
-            "The current position is below."
-        )
+        return f"{headline} The current position is below."
     if result.outcome in (services.Outcome.ILLEGAL, services.Outcome.NOT_YOUR_TURN):
-        return f"{result.message} Your choices are below."
-    return result.message
+        return f"{headline} Your choices are below."
+    return headline
 
 
 def _as_command(result: services.MoveResult, line: str) -> str:
@@ -564,6 +560,7 @@ def summary_of(report: Report) -> tuple[str, str]:
 def _first_sentence(report: Report) -> str:
     """Why the line that stopped the reading was refused, in its first sentence."""
     why = next((r["outcome"] for r in reversed(report.lines) if r["line"] == report.failed), "")
+    why = why.removeprefix("Not applied: ")  # the subject says so already
     return re.split(r"(?<=[.!?])\s", why, maxsplit=1)[0]
 
 

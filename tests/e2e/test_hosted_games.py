@@ -34,7 +34,7 @@ def test_a_hosted_game_is_played_by_clicking(page: Page, live_server, screenshot
             page.wait_for_function("el => !el.isConnected", arg=builder)
         command = page.locator("#preview").inner_text()
         page.locator("#confirm").click()
-        expect(page.locator(".message.success")).to_contain_text(f"Played: {command}")
+        expect(page.locator(".message.success")).to_contain_text(f"Applied: {command}")
         match.refresh_from_db()
         assert match.head_seq > before
         if match.is_over:

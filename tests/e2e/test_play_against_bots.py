@@ -24,7 +24,7 @@ def test_sign_up_play_now_and_move_by_clicking(page: Page, live_server, screensh
     page.locator("#builder a[data-target]").first.click()
     command = page.locator("#preview").inner_text()
     page.locator("#confirm").click()
-    expect(page.locator(".message.success")).to_contain_text(f"Played: {command}")
+    expect(page.locator(".message.success")).to_contain_text(f"Applied: {command}")
     expect(page.locator("#text-board")).to_contain_text("Trick 2 of 3")
     assert history.count() > before
     expect(page.locator("#history")).to_contain_text(f"played {command.split()[-1]}")

@@ -63,10 +63,10 @@ def play(request: dict) -> dict:
             follow=True,
         )
         page = response.content.decode()
-        if "Played:" in page:
-            return {"answer": "applied"}
-        if "already received" in page:
+        if "Already applied" in page:
             return {"answer": "repeat"}
+        if "Applied:" in page:
+            return {"answer": "applied"}
         if "moved on" in page:
             return {"answer": "moved_on"}
         return {"answer": "other", "status": response.status_code}

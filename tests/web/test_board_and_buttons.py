@@ -94,7 +94,7 @@ def test_a_nieuwstad_move_is_built_by_following_links_and_confirmed(anna):
         {"command": command, "seq": match.head_seq, "token": "built-by-clicking"},
         follow=True,
     )
-    assert f"Played: {command}" in response.content.decode()
+    assert f"Applied: {command}" in response.content.decode()
     assert match.moves.filter(seat=seat, source="web").count() == 1
 
 

@@ -20,7 +20,7 @@ def test_a_legal_move_is_applied(duel, anna):
     card = hand_of(duel, anna)[0]
     response = post_move(logged_in(anna), duel, f"play {card}")
     assert response.status_code == 200
-    assert f"Played: play {card}" in response.content.decode()
+    assert f"Applied: play {card}." in response.content.decode()
     move = duel.moves.get()
     assert move.payload == {"type": "play", "card": card}
     assert move.source == "web"
@@ -62,7 +62,7 @@ def test_a_double_submit_of_the_same_form_applies_once(duel, anna):
     post_move(client, duel, f"play {card}", seq=seq, token="double-click")
     second = post_move(client, duel, f"play {card}", seq=seq, token="double-click")
     assert duel.moves.count() == 1
-    assert "already received" in second.content.decode()
+    assert f"Already applied: play {card}." in second.content.decode()
 
 
 def test_a_move_for_an_outdated_position_is_refused(duel, anna, ben):

@@ -126,7 +126,7 @@ def test_uneven_shares_and_a_counter_offer_on_the_web(table):
         f"propose hospice at D3 facing south: {names[0]} pays 3 g and 0 wood for 1 point, "
         f"{names[1]} pays 0 g and 4 wood for 3 points",
     )
-    assert "Played: propose hospice" in page
+    assert "Applied: propose hospice" in page
     page = logged_in(user[1]).get(reverse("match_detail", args=[match.pk])).content.decode()
     assert f"{names[1]} pays 0 g and 4 wood for 3 point(s)" in page
     assert 'data-target="cmd:accept"' in page  # the choices built on the board
@@ -137,7 +137,7 @@ def test_uneven_shares_and_a_counter_offer_on_the_web(table):
         f"counter: {names[0]} pays 2 g and 2 wood for 2 points, {names[1]} pays 1 g and 2 "
         "wood for 2 points",
     )
-    assert "Played: counter" in page
+    assert "Applied: counter" in page
     assert state_of(match)["pending"]["offered_by"] == 1
     post(match, user[0], "accept")
     state = state_of(match)
