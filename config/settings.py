@@ -46,6 +46,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "api.errors.ApiErrorShape",  # 404, 405 and 413 under /api/ in the API's error shape
     "config.input.RefuseUnstorableInput",  # NUL and lone surrogates: a 400, never a 500
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
