@@ -157,4 +157,4 @@ class Player:
         from django.contrib.messages import get_messages
 
         shown = get_messages(answer.wsgi_request)
-        return answer.status_code == 302 and any(str(m).startswith("Played") for m in shown)
+        return answer.status_code == 302 and any(str(m).startswith("Applied:") for m in shown)

@@ -420,7 +420,7 @@ class MatchPlay:
         if answer.status != 302:
             return "no answer" if answer.status == 0 else f"status {answer.status}"
         shown = shown_messages(answer)
-        if any(level == 25 and text.startswith("Played") for level, text in shown):
+        if any(level == 25 and text.startswith("Applied:") for level, text in shown):
             return "applied"
         if any(level == 20 for level, _text in shown):  # the service's "already played"
             return "repeat"
