@@ -550,7 +550,9 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
 
     def operator_move_view(self, request: HttpRequest, pk: int):
         match = get_object_or_404(Match, pk=pk)
-        if not request.user.has_perm("games.change_match"):
+        # Playing for a seat reads its position (a refusal names its hand): the operator
+        # needs the hidden-state permission too.
+        if not request.user.has_perms(["games.change_match", "games.view_hidden_state"]):
             raise PermissionDenied
         seats = list(match.seats.order_by("number"))
         form = OperatorMoveForm(request.POST or None, seats=seats)

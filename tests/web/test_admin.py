@@ -147,6 +147,21 @@ def test_an_operator_move_needs_change_permission(duel):
     assert response.status_code == 403
 
 
+def test_an_operator_move_needs_the_hidden_state_permission_too(duel, anna):
+    """A refusal of the operator's command names the seat's hand ('You hold ...'): staff who
+    may change matches but not see hidden state cannot play for a seat."""
+    from django.contrib.auth.models import Permission
+
+    changer = User.objects.create_user("ch@example.com", "ch@example.com", "pw", is_staff=True)
+    changer.user_permissions.set(Permission.objects.filter(codename="change_match"))
+    url = reverse("admin:games_match_operator_move", args=[duel.pk])
+    client = logged_in(changer)
+    assert client.get(url).status_code == 403
+    response = client.post(url, {"seat": 0, "command": "play 99", "reason": "probe"})
+    assert response.status_code == 403 and b"You hold" not in response.content
+    assert duel.moves.count() == 0
+
+
 def test_no_changelist_lookup_touches_a_secret_field(staff, duel):
     """`?seed__startswith=` answered yes/no about an unfinished match's seed, one character
     at a time. Every lookup on a secret field, on any path, is refused."""
