@@ -5,9 +5,10 @@ from __future__ import annotations
 from games.engine import Game, Option, Result, StandingOrder, shared_groups
 
 from . import bots, moves, reference, rules, text
+from .board import BOARD_TARGETS, move_steps
 from .data import CITIZENS, EVENTS, GOLD_TOTAL, PLANS, RESOURCE_TOTAL, RESOURCES, VISITORS
 from .rules import State
-from .view import BOARD_TARGETS, PLAYER_COLOURS, build_view, move_steps, secrets
+from .view import PLAYER_COLOURS, build_view, secrets
 
 
 class Blankenburg(Game):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from . import board as B
+from . import geometry as B
+from . import moves as M
 from . import rules as R
 from .data import BOARDS, BOAT, BUILDINGS, CONVERSIONS, PRODUCTS
 
@@ -41,7 +42,7 @@ def building_value(state, seat: int, key: str, style: dict) -> float:
 
 
 def bot_move(state, seat: int, rng) -> dict:
-    return bot_choice(state, seat, R.legal_moves(state, seat), rng)
+    return bot_choice(state, seat, M.legal_moves(state, seat), rng)
 
 
 def bot_choice(state, seat: int, moves: list[dict], rng) -> dict:

@@ -12,10 +12,12 @@ from games.engine import (
     shared_groups,
 )
 
-from . import board as B
 from . import bots, reference
+from . import geometry as B
+from . import moves as M
 from . import rules as R
 from . import text as T
+from .board import BOARD_TARGETS, move_steps
 from .data import (
     BOARDS,
     BUILDINGS,
@@ -28,7 +30,7 @@ from .data import (
     LIGHT_SEALS,
     deck_for,
 )
-from .view import BOARD_TARGETS, SEAT_FILL, build_view, move_steps
+from .view import SEAT_FILL, build_view
 
 STANDING_ORDERS = (
     StandingOrder("no-watch", "Never play Citizens' Watch (answer 'no watch' at once)"),
@@ -73,7 +75,7 @@ class Nieuwstad(Game):
         ),
     )
     standing_orders = STANDING_ORDERS
-    move_fields = R.MOVE_FIELDS
+    move_fields = M.MOVE_FIELDS
     board_targets = BOARD_TARGETS
 
     def setup(self, players, options, rng):
@@ -114,24 +116,24 @@ class Nieuwstad(Game):
         }.get(char, "act")
 
     def legal_moves(self, state, seat):
-        return R.legal_moves(state, seat)
+        return M.legal_moves(state, seat)
 
     def only_move(self, state, seat):
         # The builder's menu lists every proposal it could make: rules.only_move answers
         # without listing them.
-        return R.only_move(state, seat)
+        return M.only_move(state, seat)
 
     def apply(self, state, seat, move, rng):
-        return R.apply(state, seat, move)
+        return M.apply(state, seat, move)
 
     # A logged move was accepted by `apply` when it was appended: replaying it skips the
     # checks that can only refuse it (verify_match still replays through `apply`). Not
-    # `narrate`: nobody reads its news, which are not written. R.play takes replay_move's
+    # `narrate`: nobody reads its news, which are not written. M.play takes replay_move's
     # arguments (rng unused), so no method wraps it.
-    replay_move = staticmethod(R.play)
+    replay_move = staticmethod(M.play)
 
     def default_move(self, state, seat):
-        return R.default_move(state, seat)
+        return M.default_move(state, seat)
 
     def bot_move(self, state, seat, rng):
         return bots.bot_move(state, seat, rng)
@@ -275,7 +277,7 @@ class NieuwstadV2(Nieuwstad):
     state records its ruleset, and the rules branch on it where version 1 differs."""
 
     version = 2
-    move_fields = R.MOVE_FIELDS_V2
+    move_fields = M.MOVE_FIELDS_V2
     options = (
         *Nieuwstad.options,
         Option(

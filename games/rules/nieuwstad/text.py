@@ -8,8 +8,8 @@ import textwrap
 from games.engine import ParseError
 from games.engine.names import find_player, find_players, letters
 
+from . import moves as M
 from . import rules as R
-from .board import canonical_facing, geometry, sort_cells
 from .data import (
     BOAT,
     BUILDINGS,
@@ -21,6 +21,7 @@ from .data import (
     GOOD_NAMES,
     PRODUCTS,
 )
+from .geometry import canonical_facing, geometry, sort_cells
 from .view import ARROWS, CODES
 
 WIDTH = 78
@@ -385,7 +386,7 @@ def lookup(text: str, table: dict[str, str]) -> str | None:
 
 
 def menu(state, seat: int, kinds: tuple[str, ...], limit: int = 8) -> str:
-    moves = [m for m in R.legal_moves(state, seat) if m["type"] in kinds]
+    moves = [m for m in M.legal_moves(state, seat) if m["type"] in kinds]
     if not moves:
         return ""
     shown = [format_move(state, seat, m) for m in moves[:limit]]
@@ -505,7 +506,7 @@ def parse(text: str, state, seat: int) -> dict:
         return {"type": "pledge", "guilders": guilders, "food": sorted(food, key=PRODUCTS.index)}
     raise ParseError(
         f"I did not understand {raw.strip()!r}. Expected a command such as: "
-        + "; ".join(format_move(state, seat, m) for m in R.legal_moves(state, seat)[:6])
+        + "; ".join(format_move(state, seat, m) for m in M.legal_moves(state, seat)[:6])
         + ". Send 'help' for all commands."
     )
 

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from games.engine import Step
-
-from . import board as B
-from . import reference as REF
+from . import geometry as B
 from . import rules as R
 from . import text as T
+from .board import cell_target
 from .data import (
     BOARDS,
     BUILDINGS,
     CARDS,
     CHARACTER_NAMES,
     COLOURS,
-    DIR_NAMES,
     DIRS,
     DISTRICT_NAMES,
-    GOOD_NAMES,
     GOODS,
     STALL_SLOTS,
     cell_xy,
@@ -437,69 +433,3 @@ def svg_shapes(state) -> dict:
         "rows": rows,
         "codes": [{"code": c, "name": n} for c, n in codes],
     }
-
-
-# --- building a move on the board (games/builder.py) ---------------------------------------
-
-BOARD_TARGETS = ("cell", "tile")
-ACTIONS = {"build": "Build", "propose": "Propose a building with partners", "sell": "Sell"}
-
-
-def cell_target(state, cell: str) -> str:
-    """The target id of a board space: a forest tile is one target for both its spaces."""
-    if cell in state["forest"]:
-        return f"tile:{B.geometry(state['board']).tile_key.get(cell, cell)}"
-    return f"cell:{cell}"
-
-
-def move_steps(state, seat: int, move: dict, command: str) -> list[Step]:
-    """A forest tile is one click on the board; a building is the action, the building, its
-    spaces on the board, its facing and how it is paid; a sale is the good, where, how many.
-    Other moves are one click on their command (`command`, from format_move)."""
-    kind = move["type"]
-    if kind == "forest":
-        key = B.geometry(state["board"]).tile_key.get(move["cell"], move["cell"])
-        partner = B.geometry(state["board"]).partner.get(key, "")
-        return [Step("tile", f"tile:{key}", f"forest {key}/{partner}".rstrip("/"))]
-    if kind in ("build", "propose"):
-        steps = [
-            Step("action", f"act:{kind}", ACTIONS[kind]),
-            Step(
-                "building",
-                f"building:{move['building']}",
-                T.building_name(move["building"]),
-                note=REF.building_note(move["building"]),
-            ),
-        ]
-        steps += [Step("cell", f"cell:{c}", c) for c in move["cells"]]
-        if move.get("facing"):
-            steps.append(
-                Step("facing", f"facing:{move['facing']}", f"facing {DIR_NAMES[move['facing']]}")
-            )
-        if kind == "build" and "discount" in move:
-            paid = T.discount_text(move["discount"]).strip() or "full price"
-            steps.append(Step("discount", f"discount:{move['discount'] or 'none'}", paid))
-        if kind == "propose":
-            # Who shares it, and on what terms, differs between rules versions: the last step
-            # is the whole command.
-            steps.append(Step("terms", f"cmd:{command}", command))
-        return steps
-    if kind == "sell" and "good" in move:
-        at = {"market": "market", "timbertrade": "timber trade"}.get(move["at"], move["at"])
-        return [
-            Step("action", "act:sell", "Sell"),
-            Step("good", f"good:{move['good']}", GOOD_NAMES[move["good"]]),
-            Step("at", f"at:{move['at']}", f"at {at}"),
-            Step("count", f"count:{move['count']}", f"{move['count']}"),
-        ]
-    if kind == "play" and move.get("target") in B.geometry(state["board"]).area:
-        return [
-            Step("card", f"card:{move['card']}", f"play {CARDS[move['card']].name}"),
-            Step("cell", cell_target(state, move["target"]), f"on {move['target']}"),
-            *[
-                Step(k, f"{k}:{move[k]}", f"{k} {move[k]}")
-                for k in ("district", "take")
-                if k in move
-            ],
-        ]
-    return [Step("choice", f"cmd:{command}", command)]

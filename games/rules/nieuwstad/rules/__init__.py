@@ -10,7 +10,6 @@ end. One module a phase:
 - `building`: costs, the Master Builder's discount, where a building stands, a build alone;
 - `proposals`: community buildings and joint building (proposals, terms, answers);
 - `farming`, `bailiff` (action cards, wish cards), `events`, `merchant`: the other phases;
-- `menu`: the moves listed for a seat and each move sent to its phase (`apply`, `play`).
 
 The state is plain JSON. `advance` moves the game on through everything that needs no
 decision; every move function checks its preconditions, changes the state and calls it.
@@ -44,7 +43,6 @@ from .helpers import (
     ruleset,
     wood_value,
 )
-from .menu import MOVE_FIELDS, MOVE_FIELDS_V2, apply, default_move, legal_moves, only_move, play
 from .merchant import can_trade, merchant_moves, stall_slots
 from .opening import any_starting_option, starting_options
 from .proposals import (
@@ -60,11 +58,8 @@ from .proposals import (
 )
 
 __all__ = [
-    "MOVE_FIELDS",
-    "MOVE_FIELDS_V2",
     "advance",
     "any_starting_option",
-    "apply",
     "available_characters",
     "best_district_party",
     "boats_of",
@@ -76,20 +71,16 @@ __all__ = [
     "check_terms",
     "clockwise",
     "counter_moves",
-    "default_move",
     "discount_options",
     "district_residents",
     "finish_game",
     "house_counts",
-    "legal_moves",
     "menu_split",
     "merchant_moves",
     "move_terms",
     "name",
-    "only_move",
     "owned",
     "place",
-    "play",
     "produce",
     "proposable",
     "ruleset",

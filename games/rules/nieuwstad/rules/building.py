@@ -8,7 +8,7 @@ from itertools import combinations_with_replacement
 
 from games.engine import IllegalMove
 
-from .. import board as B
+from .. import geometry as B
 from ..data import BOAT, BUILDINGS, DIR_NAMES, STARTING_BUILDINGS, Building
 from .helpers import (
     change_burghers,

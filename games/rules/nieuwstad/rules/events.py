@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from .. import board as B
+from .. import geometry as B
 from ..data import BLACK_DEATH_COST, CARDS, CRUSADE_BURGHERS, PRODUCTS, VIKING_BURGHERS
 from .helpers import built, change_burghers, clockwise, gain_points, houses_on_board, name, say
 

@@ -4,7 +4,7 @@ begun, run on and finished, the end of a round (income, Income Tax) and the end 
 
 from __future__ import annotations
 
-from .. import board as B
+from .. import geometry as B
 from ..data import (
     BOARDS,
     BUILDINGS,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .. import board as B
+from .. import geometry as B
 from ..data import BOARDS, BURGHERS_MIN, deck_for
 
 

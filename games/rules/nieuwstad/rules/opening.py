@@ -6,7 +6,7 @@ from functools import cache
 
 from games.engine import IllegalMove
 
-from .. import board as B
+from .. import geometry as B
 from ..data import BUILDINGS, FOREST_NAMES, FOREST_YIELD, GOOD_NAMES, STARTING_BUILDINGS
 from .helpers import name, privilege_count, say
 

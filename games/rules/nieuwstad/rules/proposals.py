@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from games.engine import IllegalMove
 
-from .. import board as B
+from .. import geometry as B
 from ..data import BUILDINGS, Building
 from .building import base_cost, can_afford, check_place, cost_after, discount_options, place, where
 from .helpers import (

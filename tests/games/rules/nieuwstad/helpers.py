@@ -2,7 +2,7 @@
 
 from games.engine import event_rng, next_automatic, seats_to_ask
 from games.rules.nieuwstad import GAME
-from games.rules.nieuwstad import board as B
+from games.rules.nieuwstad import geometry as B
 from games.rules.nieuwstad import rules as R
 from games.rules.nieuwstad.data import BOAT, BUILDINGS
 

@@ -4,7 +4,7 @@ import pytest
 
 from games.engine import IllegalMove
 from games.rules.nieuwstad import GAME
-from games.rules.nieuwstad import board as B
+from games.rules.nieuwstad import geometry as B
 from games.rules.nieuwstad import rules as R
 from games.rules.nieuwstad.data import BUILDINGS, CARDS
 

@@ -5,7 +5,7 @@ typed through the text protocol.
 """
 
 from games.rules.nieuwstad import GAME
-from games.rules.nieuwstad.board import geometry
+from games.rules.nieuwstad.geometry import geometry
 
 from .helpers import deck_top, new_game, send
 

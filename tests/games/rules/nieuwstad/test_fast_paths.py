@@ -5,7 +5,7 @@ import pytest
 
 from games.engine import event_rng, playout
 from games.rules.nieuwstad import GAME
-from games.rules.nieuwstad import board as B
+from games.rules.nieuwstad import geometry as B
 from games.rules.nieuwstad import rules as R
 from games.rules.nieuwstad.data import BUILDINGS, cell_xy
 from games.rules.nieuwstad.rules import merchant

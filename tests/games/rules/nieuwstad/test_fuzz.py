@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from games.engine import IllegalMove, check_move, copy_state
 from games.rules.nieuwstad import GAME, GAME_V1
-from games.rules.nieuwstad import rules as R
+from games.rules.nieuwstad import moves as M
 from games.rules.nieuwstad.data import BOARDS, BUILDINGS, CARDS, CHARACTERS, GOODS, STALL_SLOTS
 from tests.engine_fuzz import json_values, moves_for, positions
 
@@ -76,7 +76,7 @@ def test_any_json_move_gets_a_sentence_and_changes_nothing(game, data):
     working = copy_state(state)
     try:
         check_move(game, move)
-        R.apply(working, seat, move)
+        M.apply(working, seat, move)
     except IllegalMove as error:
         assert error.message.strip(), f"no sentence for {move!r}"
         assert working == before, f"state changed by the refused move {move!r}"

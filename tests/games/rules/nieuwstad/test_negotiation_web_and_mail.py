@@ -14,7 +14,7 @@ from django.urls import reverse
 from games import services
 from games.engine import register
 from games.rules.nieuwstad import NieuwstadV2
-from games.rules.nieuwstad import board as B
+from games.rules.nieuwstad import geometry as B
 from games.rules.nieuwstad import rules as R
 from games.selectors import load_state
 from notifications import inbound, outbox

@@ -6,6 +6,7 @@ import pytest
 
 from games.engine import event_rng, playout
 from games.rules.nieuwstad import GAME, GAME_V1
+from games.rules.nieuwstad import moves as M
 from games.rules.nieuwstad import rules as R
 from games.rules.nieuwstad.data import BUILDINGS
 from games.rules.nieuwstad.rules import proposals
@@ -76,10 +77,10 @@ def test_the_answer_stops_at_the_first_proposal(builder, monkeypatch):
     monkeypatch.setattr(
         proposals, terms.__name__, lambda *args, **kw: looked_at.append(args) or terms(*args, **kw)
     )
-    assert R.only_move(state, COR) is None
+    assert M.only_move(state, COR) is None
     assert len(looked_at) == 1
     looked_at.clear()
-    R.legal_moves(state, COR)
+    M.legal_moves(state, COR)
     assert len(looked_at) > 1
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from games.engine import copy_state, event_rng, get_game, playout
 from games.replay import replay_rows
-from games.rules.nieuwstad import board as B
+from games.rules.nieuwstad import geometry as B
 from games.rules.nieuwstad import rules as R
 from games.rules.nieuwstad.data import BOARDS, BUILDINGS, STALL_SLOTS
 from games.rules.nieuwstad.rules import merchant

@@ -3,7 +3,7 @@ version 1 kept as it was for the matches created with it."""
 
 from games.engine import event_rng
 from games.rules.nieuwstad import GAME, GAME_V1
-from games.rules.nieuwstad import board as B
+from games.rules.nieuwstad import geometry as B
 from games.rules.nieuwstad import rules as R
 from games.rules.nieuwstad.data import CARDS
 

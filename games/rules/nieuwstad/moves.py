@@ -1,14 +1,14 @@
-"""The move menu and dispatch: the moves listed for a seat (the Master Builder's among them),
-`only_move`, and each move sent to its phase (`apply`, `play`).
+"""Nieuwstad's moves: the moves listed for a seat (the Master Builder's among them),
+`only_move`, and each move sent to its phase of the rules (`apply`, `play`).
 """
 
 from __future__ import annotations
 
 from games.engine import IllegalMove
 
-from .. import board as B
-from ..data import BOAT, BUILDINGS, PRODUCTS
-from .bailiff import (
+from . import geometry as B
+from .data import BOAT, BUILDINGS, PRODUCTS
+from .rules.bailiff import (
     after_play,
     buy_cards,
     continue_drawing,
@@ -17,15 +17,22 @@ from .bailiff import (
     resolve_festival,
     resolve_watch,
 )
-from .building import build, build_error, build_start, can_afford, cost_after, discount_options
-from .characters import choose, choose_moves
-from .events import pledge_moves, resolve_pledges
-from .farming import farm, farmer_extras
-from .flow import advance, resolve_tax, to_act
-from .helpers import name, next_actor, ruleset, say
-from .merchant import merchant_act, merchant_moves
-from .opening import starting_options, take_forest
-from .proposals import (
+from .rules.building import (
+    build,
+    build_error,
+    build_start,
+    can_afford,
+    cost_after,
+    discount_options,
+)
+from .rules.characters import choose, choose_moves
+from .rules.events import pledge_moves, resolve_pledges
+from .rules.farming import farm, farmer_extras
+from .rules.flow import advance, resolve_tax, to_act
+from .rules.helpers import name, next_actor, ruleset, say
+from .rules.merchant import merchant_act, merchant_moves
+from .rules.opening import starting_options, take_forest
+from .rules.proposals import (
     any_proposal,
     counter,
     counter_moves,
