@@ -402,7 +402,8 @@ def probes(size: int, site: Site) -> dict[str, tuple]:
 
     from community import selectors
     from games import clock
-    from notifications import digest, inbound, outbox, reminders
+    from notifications import digest, outbox, reminders
+    from replies import inbound
 
     in_play, over = site.active[0], site.finished[0]
     reader = in_play.seats.order_by("number").first().user  # sits in about 20 matches

@@ -94,7 +94,7 @@ def api_key(user) -> str:
 
 def reply(match_id: int, seat: int, seq: int, user, command: str) -> tuple[str, bytes]:
     """The envelope recipient and the message of a player's reply to a turn notice."""
-    from notifications.tokens import reply_address
+    from replies.tokens import reply_address
 
     address = reply_address(match_id, seat, seq)
     message = EmailMessage()
@@ -134,7 +134,7 @@ class Player:
         """Send the move: the response (web, API) or the handled message (email)."""
         user = match["users"][seat]
         if self.path == "email":
-            from notifications import inbound
+            from replies import inbound
 
             address, raw = reply(match["id"], seat, seq, user, command)
             return inbound.receive_raw(raw, recipient=address, sender=user.email)

@@ -4,7 +4,7 @@ PostgreSQL refuses a NUL character in text and JSON, and a lone UTF-16 surrogate
 JSON body can spell as an escape) cannot be encoded at all: either would reach the database
 as an error, a 500, after the request had been half handled. SQLite stores both, so a suite
 run only there never sees it. One check here covers every form, query string and JSON body
-of the site and the API; email is read by its own pipeline (notifications.reading.decode).
+of the site and the API; email is read by its own pipeline (replies.reading.decode).
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "players",
     "games",
     "notifications",
+    "replies",
     "community",
     "api",
 ]
@@ -195,7 +196,7 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_SEND_SENT_EVENT = False
 CELERY_BROKER_POOL_ACQUIRE_TIMEOUT = None
 CELERY_TASK_EAGER_PROPAGATES = True
-from notifications.schedule import CELERY_BEAT_SCHEDULE  # noqa: E402,F401  the sweeps
+from config.schedule import CELERY_BEAT_SCHEDULE  # noqa: E402,F401  the sweeps
 
 # beat's record of when each sweep last ran: with the other files of this installation.
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

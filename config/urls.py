@@ -5,6 +5,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("anymail/", include("anymail.urls")),
     path("n/", include("notifications.urls")),
+    path("n/", include("replies.urls")),
     path("", include("players.urls")),
     path("", include("community.urls")),
     path("", include("api.urls")),

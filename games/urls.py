@@ -9,6 +9,7 @@ urlpatterns = [
     path("matches/play-now/", views.play_now, name="play_now"),
     path("matches/<int:pk>/", views.match_detail, name="match_detail"),
     path("matches/<int:pk>/poll/", views.match_poll, name="match_poll"),
+    path("matches/<int:pk>/chat/", views.match_chat, name="match_chat"),
     path("matches/<int:pk>/link/", views.match_link, name="match_link"),
     path("matches/<int:pk>/join/", views.match_join, name="match_join"),
     path("matches/<int:pk>/move/", views.match_move, name="match_move"),

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from community.access import can_watch
 from games import pages, selectors, services
+from games.chat import ChatError, chat_for, post_message
 from games.engine import available_games
 from games.forms import (
     GameChoiceForm,
@@ -229,7 +230,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     page = pages.match_page(
         match, request.user, picked=request.GET.getlist("s")[:20], board_only=board_only
     )
-    chat_template = "notifications/chat.html"
+    chat_template = "games/chat.html"
     context = {
         "page": page,
         "match": match,
@@ -404,3 +405,29 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
             "play": request.GET.get("play") == "1" and frame.seq < frame.head_seq,
         },
     )
+
+
+@login_required
+@require_POST
+def match_chat(request: HttpRequest, pk: int) -> HttpResponse:
+    """A line of table talk: the chat fragment again under htmx, else back to the match."""
+    match = get_object_or_404(Match, pk=pk)
+    error = ""
+    try:
+        if not limits.allow("chat", str(request.user.pk), limit=limits.CHAT_MESSAGES_PER_HOUR):
+            raise ChatError("You have sent many messages this hour; wait a little.")
+        post_message(match=match, user=request.user, text=request.POST.get("text", ""))
+    except ChatError as problem:
+        error = problem.message
+    if getattr(request, "htmx", False):
+        can_chat = match.seats.filter(user=request.user).exists()
+        context = {
+            "match": match,
+            "chat_messages": chat_for(match),
+            "can_chat": can_chat,
+            "chat_error": error,
+        }
+        return render(request, "games/chat.html", context)
+    if error:
+        messages.error(request, error)
+    return redirect(reverse("match_detail", args=[match.pk]) + "#chat")

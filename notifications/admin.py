@@ -4,7 +4,7 @@ from games.admin import ReadOnlyAdmin, SeatFromOne, WithholdsSecrets
 from games.models import ChatMessage
 from players.models import Preferences, Vacation
 
-from .models import InboundMessage, Notification
+from .models import Notification
 
 
 @admin.register(Notification)
@@ -27,18 +27,6 @@ class NotificationAdmin(WithholdsSecrets, SeatFromOne, admin.ModelAdmin):
     search_fields = ["address", "dedupe_key", "provider_message_id"]
     exclude = ["seat"]  # shown as seat_no, from 1
     readonly_fields = [f.name if f.name != "seat" else "seat_no" for f in Notification._meta.fields]
-
-
-@admin.register(InboundMessage)
-class InboundMessageAdmin(WithholdsSecrets, SeatFromOne, admin.ModelAdmin):
-    secret_fields = ("raw", "outcome")  # the player's commands, the turn mail they quote
-    list_display = ["received_at", "sender", "subject", "match", "seat_no", "status"]
-    list_filter = ["status"]
-    search_fields = ["message_id", "sender", "subject"]
-    exclude = ["seat"]  # shown as seat_no, from 1
-    readonly_fields = [
-        f.name if f.name != "seat" else "seat_no" for f in InboundMessage._meta.fields
-    ]
 
 
 @admin.register(Preferences)

@@ -6,7 +6,7 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
-        from anymail.signals import inbound, tracking
+        from anymail.signals import tracking
 
         from games import clock, events
 
@@ -22,7 +22,6 @@ class NotificationsConfig(AppConfig):
         ):
             event.connect(receiver, weak=False, dispatch_uid=f"notifications-{receiver.__name__}")
 
-        inbound.connect(signals.on_inbound, weak=False, dispatch_uid="notifications-inbound")
         tracking.connect(signals.on_tracking, weak=False, dispatch_uid="notifications-tracking")
         from django.contrib.auth import get_user_model
         from django.db.models.signals import pre_save

@@ -24,9 +24,10 @@ from django.utils.timesince import timeuntil
 from games import commands, selectors
 from games.models import ChatMessage, Match, MatchStatus, Seat, TimeControl, TimeoutPolicy
 from players.preferences import local_time, prefs_for
+from replies.tokens import reply_address
 
 from .models import Kind, Notification, Status
-from .tokens import reply_address, unsubscribe_token
+from .tokens import unsubscribe_token
 
 WIDTH = 76
 HISTORY_LIMIT = 15

@@ -122,7 +122,3 @@ class PreferencesForm(forms.ModelForm):
 class VacationForm(forms.Form):
     first_day = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
     last_day = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-
-
-class MailboxReplyForm(forms.Form):
-    body = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), max_length=10000)

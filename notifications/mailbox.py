@@ -1,5 +1,5 @@
 """The local mailbox: the embedded default email backend. Keeps every sent message as one
-.eml file under var/mailbox, which the site shows in DEBUG (notifications:mailbox), where a
+.eml file under var/mailbox, which the site shows in DEBUG (replies:mailbox), where a
 reply can be typed and fed through the same inbound path as real mail. It holds everyone's
 sign-in links, so it is shown only to staff, or to anyone on a server that listens on the
 loopback interface only (`serve` on its default host sets LOCAL_MAILBOX_OPEN)."""

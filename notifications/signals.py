@@ -1,18 +1,16 @@
 """Receivers (connected in apps.ready): the game service layer's events (games.events) and
-the clock's question, anymail's inbound and tracking signals, and a changed address."""
+the clock's question, anymail's tracking signal, and a changed address."""
 
 from __future__ import annotations
 
 import logging
 
 from anymail.signals import EventType
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .handoff import hand_off
-from .models import Channel, InboundStatus, Kind, Notification, Status
+from .models import Channel, Kind, Notification, Status
 
 log = logging.getLogger(__name__)
 
@@ -69,29 +67,6 @@ def on_clock_held(sender, asked, **kwargs) -> set[tuple[int, int, int]]:
             first_failed_at__isnull=False,
         ).values_list("match_id", "seat", "seq")
     )
-
-
-def on_inbound(sender, event, esp_name, **kwargs) -> None:
-    """An ESP posted a message: record it, answer 200 fast, handle it in a worker. A message
-    that cannot be read is recorded as such; only a database outage answers 5xx (the ESP
-    retries, and the Message-ID keeps the retry from counting twice)."""
-    from . import inbound
-    from .tasks import handle_inbound
-
-    if not getattr(settings, "ANYMAIL", {}).get("WEBHOOK_SECRET"):
-        # Without the shared secret anyone could post moves: refuse to act on them.
-        log.error("inbound mail from %s ignored: ANYMAIL WEBHOOK_SECRET is not set", esp_name)
-        return
-    try:
-        row, created = inbound.record(event.message)
-    except inbound.DATABASE_DOWN:
-        raise
-    except Exception:
-        log.exception("inbound mail from %s could not be recorded", esp_name)
-        return
-    if created and row.status == InboundStatus.RECEIVED:
-        # The ESP waits for our answer: never on the broker (the sweep handles what it lost).
-        transaction.on_commit(lambda: hand_off(handle_inbound, row.pk))
 
 
 def on_tracking(sender, event, esp_name, **kwargs) -> None:

@@ -1,16 +1,15 @@
-"""Celery tasks: thin wrappers that call the outbox, reminder and inbound functions. Every
+"""Celery tasks: thin wrappers that call the outbox, reminder and digest functions. Every
 task is idempotent; the database rows are the record, so results are ignored."""
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
 from celery import shared_task
 from celery.exceptions import Retry
 from django.utils import timezone
 
-from . import digest, inbound, outbox, reminders
+from . import digest, outbox, reminders
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +34,8 @@ def deliver_notification(self, notification_id: int) -> str:
 
 @shared_task(name="notifications.sweep_outbox")
 def sweep_outbox() -> int:
-    """Re-send rows left unsent (broker down at commit time, sender died, backoff over),
-    and handle inbound mail that was recorded but never handled."""
-    now = timezone.now()
-    inbound.reprocess_stuck(now - timedelta(minutes=5))
-    return outbox.sweep(now)
+    """Re-send rows left unsent (broker down at commit time, sender died, backoff over)."""
+    return outbox.sweep(timezone.now())
 
 
 @shared_task(name="notifications.send_reminders")
@@ -50,8 +46,3 @@ def send_reminders() -> int:
 @shared_task(name="notifications.send_digests")
 def send_digests() -> int:
     return digest.send_digests()
-
-
-@shared_task(name="notifications.handle_inbound", acks_late=True)
-def handle_inbound(inbound_id: int) -> str:
-    return inbound.handle(inbound_id).status

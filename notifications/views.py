@@ -1,32 +1,22 @@
-"""Thin views: preferences, one-click unsubscribe, the chat post, the local mailbox."""
+"""Thin views: preferences and the one-click unsubscribe."""
 
 from __future__ import annotations
 
-from csp.constants import NONE, SELF
-from csp.decorators import csp
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
-from django.urls import NoReverseMatch, reverse
-from django.views.decorators.clickjacking import xframe_options_sameorigin
+from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
 
-from games.chat import ChatError, chat_for, post_message
-from games.models import Match
-from players import limits
 from players.decorators import real_sign_in_required
 from players.models import NoticeMode, Vacation
 from players.preferences import book_vacation, saved_prefs_for, vacation_allowance
 
-from . import inbound
-from . import mailbox as local_mailbox
 from .digest import reschedule_digest
-from .forms import MailboxReplyForm, PreferencesForm, VacationForm
+from .forms import PreferencesForm, VacationForm
 from .reachability import mark_webhook_working, mark_working
 from .reminders import reschedule_reminders
 from .tokens import read_unsubscribe_token
@@ -112,92 +102,3 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         prefs.save(update_fields=["mode"])
         return _page(request, "notifications/unsubscribe.html", {"done": True, **links})
     return _page(request, "notifications/unsubscribe.html", links)
-
-
-def _match_path(match: Match) -> str:
-    try:
-        return reverse("match_detail", args=[match.pk])
-    except NoReverseMatch:
-        return f"/matches/{match.pk}/"
-
-
-@login_required
-@require_POST
-def chat_post(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(Match, pk=pk)
-    error = ""
-    try:
-        if not limits.allow("chat", str(request.user.pk), limit=limits.CHAT_MESSAGES_PER_HOUR):
-            raise ChatError("You have sent many messages this hour; wait a little.")
-        post_message(match=match, user=request.user, text=request.POST.get("text", ""))
-    except ChatError as problem:
-        error = problem.message
-    if getattr(request, "htmx", False):
-        can_chat = match.seats.filter(user=request.user).exists()
-        return render(
-            request,
-            "notifications/chat.html",
-            {
-                "match": match,
-                "chat_messages": chat_for(match),
-                "can_chat": can_chat,
-                "chat_error": error,
-            },
-        )
-    if error:
-        messages.error(request, error)
-    return redirect(_match_path(match) + "#chat")
-
-
-def _mailbox_visible(request: HttpRequest) -> None:
-    if not local_mailbox.visible_to(request):
-        raise Http404("The local mailbox is shown only in DEBUG, to staff or on a loopback server.")
-
-
-def mailbox(request: HttpRequest) -> HttpResponse:
-    _mailbox_visible(request)
-    to = request.GET.get("to", "")
-    return _page(
-        request,
-        "notifications/mailbox.html",
-        {"mails": local_mailbox.list_mail(to=to), "to": to, "folder": local_mailbox.mailbox_dir()},
-    )
-
-
-def mailbox_message(request: HttpRequest, name: str) -> HttpResponse:
-    _mailbox_visible(request)
-    mail = local_mailbox.get_mail(name)
-    if mail is None:
-        raise Http404("No such message in the local mailbox.")
-    form = MailboxReplyForm(request.POST or None)
-    result = None
-    if request.method == "POST" and form.is_valid():
-        raw, recipient, sender = local_mailbox.reply_bytes(mail, body=form.cleaned_data["body"])
-        result = inbound.receive_raw(raw, recipient=recipient, sender=sender)
-        messages.success(
-            request,
-            f"Reply delivered: {result.get_status_display()}. "
-            "The answer is at the top of the mailbox.",
-        )
-        return redirect(reverse("notifications:mailbox") + f"?to={sender}")
-    return _page(request, "notifications/mailbox_message.html", {"mail": mail, "form": form})
-
-
-# An email's HTML part is shown in a sandboxed frame of its own: email HTML is styled
-# inline, which the site's policy forbids, and it may run nothing and load nothing.
-@xframe_options_sameorigin
-@csp(
-    {
-        "default-src": [NONE],
-        "style-src": ["'unsafe-inline'"],
-        "img-src": ["data:"],
-        "frame-ancestors": [SELF],
-        "sandbox": True,
-    }
-)
-def mailbox_message_html(request: HttpRequest, name: str) -> HttpResponse:
-    _mailbox_visible(request)
-    mail = local_mailbox.get_mail(name)
-    if mail is None or not mail.html:
-        raise Http404("No such message in the local mailbox.")
-    return HttpResponse(mail.html, content_type="text/html; charset=utf-8")

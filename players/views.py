@@ -63,7 +63,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 )
             except OSError:  # the mail server is down: the person can sign up again later
                 log.exception("could not send a sign-up mail")
-        mailbox = reverse("notifications:mailbox") if local_mailbox.visible_to(request) else ""
+        mailbox = reverse("replies:mailbox") if local_mailbox.visible_to(request) else ""
         return render(
             request, "accounts/signup_sent.html", {"email": email, "mailbox_url": mailbox}
         )

@@ -47,7 +47,7 @@ def form_posts(match) -> list[tuple[str, dict, str]]:
         (f"/matches/{m}/move/", {"command": "", "seq": "0", "token": "form-token-1"}, "command"),
         (f"/matches/{m}/move/", {"command": "1", "seq": "0", "token": ""}, "token"),
         (f"/matches/{m}/takeback/", {"seq": ""}, "seq"),
-        (f"/n/matches/{m}/chat/", {"text": ""}, "text"),
+        (f"/matches/{m}/chat/", {"text": ""}, "text"),
         ("/account/tokens/", {"name": "", "scope": "read"}, "name"),
         ("/signup/", {"email": "x@example.com", "name": ""}, "name"),
         ("/login/", {"username": "", "password": "pw"}, "username"),

@@ -507,7 +507,7 @@ def chatter(load: Load, players: list[tuple[int, Seat]], seed: int) -> None:
             answer = load.request(
                 "chat:web",
                 "POST",
-                f"/n/matches/{match}/chat/",
+                f"/matches/{match}/chat/",
                 body=form({"text": f"web chat {n}"}),
                 headers=seat.web,
             )

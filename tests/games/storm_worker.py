@@ -82,8 +82,8 @@ def play(request: dict) -> dict:
             return {"answer": "repeat" if body["duplicate"] else "applied"}
         return {"answer": body["error"]["code"], "status": response.status_code}
     if path == "email":
-        from notifications import inbound
-        from notifications.tokens import reply_address
+        from replies import inbound
+        from replies.tokens import reply_address
 
         address = reply_address(match_id, request["seat"], seq)
         message = EmailMessage()

@@ -142,8 +142,8 @@ def test_undo_by_web_and_by_email():
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert "Take back my last move" in page
     play(match, anna)
-    from notifications.inbound import receive_raw
-    from notifications.tokens import reply_address
+    from replies.inbound import receive_raw
+    from replies.tokens import reply_address
 
     match.refresh_from_db()
     address = reply_address(match.pk, anna, match.head_seq)

@@ -7,8 +7,9 @@ from django.core import mail
 from games import services
 from games.models import ChatMessage
 from games.selectors import load_state
-from notifications import inbound
-from notifications.models import InboundStatus, Kind, Notification
+from notifications.models import Kind, Notification
+from replies import inbound
+from replies.models import InboundStatus
 
 from .conftest import headline, reply_to, seat_of, send_all, start_match, turn_email
 

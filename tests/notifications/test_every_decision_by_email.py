@@ -17,9 +17,10 @@ from django.core import mail
 from games import commands, services
 from games.engine import ParseError, available_games, seats_to_ask
 from games.selectors import load_state
-from notifications import inbound, outbox
-from notifications.models import InboundStatus
-from notifications.tokens import reply_address
+from notifications import outbox
+from replies import inbound
+from replies.models import InboundStatus
+from replies.tokens import reply_address
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ LIMIT = 3  # INBOUND_NOTICES_PER_HOUR's default, as docs/notifications.md says
 SETUP = """
 from django.contrib.auth.models import User
 from games import services
-from notifications.tokens import reply_address
+from replies.tokens import reply_address
 anna = User.objects.create_user("anna", "anna@example.com", "pw", first_name="Anna")
 ben = User.objects.create_user("ben", "ben@example.net", "pw", first_name="Ben")
 match = services.create_match(creator=anna, game_slug="nieuwstad", players=2,

@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 
 from games.engine import available_games, seats_to_ask
 from games.selectors import load_state
-from notifications import inbound
-from notifications.models import InboundStatus
-from notifications.tokens import reply_address
+from replies import inbound
+from replies.models import InboundStatus
+from replies.tokens import reply_address
 
 from .conftest import send_all, start_match
 
@@ -73,7 +73,7 @@ REAL_LAYOUT_REPLIES = 25
 def real_client_reply(rng: random.Random, command: str) -> tuple[str, bytes]:
     """`command` as one of the corpus's clients would send it, in one of the twelve
     languages, with that language's sign-off or device footer."""
-    from .corpus import make_corpus as client
+    from tests.replies.corpus import make_corpus as client
 
     lang = rng.choice(["en", "de", "fr", "nl", "es", "it", "pt", "sv", "da", "no", "pl", "cs"])
     sign_off = rng.choice([[], ["", "Cheers,", "Anna"], ["", "Mit freundlichen Grüßen"], ["lg"]])

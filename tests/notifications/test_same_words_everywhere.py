@@ -9,7 +9,7 @@ from api.tokens import make_token
 from games import services
 from games.models import MoveSource
 from games.selectors import load_state
-from notifications import inbound
+from replies import inbound
 
 from .conftest import reply_to, seat_of, send_all, start_match, turn_email
 

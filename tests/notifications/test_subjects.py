@@ -54,7 +54,7 @@ def test_every_mail_of_a_match_has_its_one_subject(anna, ben):
 
 
 def test_the_answer_to_a_reply_stays_in_the_match_thread_and_answers_that_reply(anna, ben):
-    from notifications import inbound
+    from replies import inbound
 
     from .conftest import reply_to, turn_email
 
@@ -70,7 +70,7 @@ def test_the_answer_to_a_reply_stays_in_the_match_thread_and_answers_that_reply(
 
 
 def test_a_forged_message_id_never_reaches_the_answers_headers(anna, ben):
-    from notifications import inbound
+    from replies import inbound
 
     from .conftest import reply_to, turn_email
 
@@ -85,7 +85,7 @@ def test_a_forged_message_id_never_reaches_the_answers_headers(anna, ben):
 
 
 def test_a_notice_about_mail_that_named_no_match_has_its_own_subject(anna):
-    from notifications import inbound
+    from replies import inbound
 
     raw = (
         f"From: {anna.email}\r\nTo: play+garbage@reply.example.org\r\nSubject: Re: hello\r\n"

@@ -6,7 +6,7 @@ from games import services
 from games.selectors import load_state
 from notifications.emails import thread_subject
 from notifications.models import Kind, Notification
-from notifications.tokens import read_reply_token
+from replies.tokens import read_reply_token
 
 from .conftest import headline, seat_of, send_all, to
 

@@ -30,8 +30,8 @@ from games import services
 from games.engine import available_games
 from games.models import Match
 from games.selectors import load_state
-from notifications import inbound
-from notifications.tokens import reply_address
+from replies import inbound
+from replies.tokens import reply_address
 from tests.factories import make_user, two_player_match
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("own_cache")]

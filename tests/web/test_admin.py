@@ -260,7 +260,8 @@ def test_every_admin_list_and_move_page_counts_seats_from_1(staff, duel, anna):
     from django.contrib import admin
 
     from games.models import ChatMessage
-    from notifications.models import InboundMessage, Notification
+    from notifications.models import Notification
+    from replies.models import InboundMessage
 
     for model in (ChatMessage, InboundMessage, Notification):
         shown = admin.site._registry[model].list_display

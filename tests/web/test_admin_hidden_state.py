@@ -21,7 +21,8 @@ from games import services
 from games.engine import event_rng, get_game
 from games.models import HiddenStateOpening, Match
 from games.selectors import load_state, position_after
-from notifications.models import InboundMessage, Kind, Notification
+from notifications.models import Kind, Notification
+from replies.models import InboundMessage
 from tests.web.conftest import logged_in, make_user, secret_of, view_only_staff
 
 pytestmark = pytest.mark.django_db

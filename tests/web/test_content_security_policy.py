@@ -76,9 +76,9 @@ def test_the_mailbox_shows_an_emails_html_in_a_frame_of_its_own(staff, settings)
     mail.attach_alternative('<p style="color:red">styled inline</p>', "text/html")
     mail.send()
     name = mailbox.list_mail()[0].name
-    assert_keeps_to_the_policy(client.get(reverse("notifications:mailbox")))
-    assert_keeps_to_the_policy(client.get(reverse("notifications:mailbox_message", args=[name])))
-    frame = client.get(reverse("notifications:mailbox_message_html", args=[name]))
+    assert_keeps_to_the_policy(client.get(reverse("replies:mailbox")))
+    assert_keeps_to_the_policy(client.get(reverse("replies:mailbox_message", args=[name])))
+    frame = client.get(reverse("replies:mailbox_message_html", args=[name]))
     policy = directives(frame)
     assert policy["default-src"] == ["'none'"]
     assert "sandbox" in policy

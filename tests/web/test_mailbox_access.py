@@ -24,8 +24,8 @@ def a_mail(settings, tmp_path):
 
 def pages(name: str) -> list[str]:
     return [
-        reverse("notifications:mailbox"),
-        reverse("notifications:mailbox_message", args=[name]),
+        reverse("replies:mailbox"),
+        reverse("replies:mailbox_message", args=[name]),
     ]
 
 

@@ -42,7 +42,7 @@ def test_one_person_cannot_invite_addresses_by_the_hundred(anna):
 
 def test_chat_is_limited_per_person_and_hour(duel, anna, ben):
     client = logged_in(anna)
-    url = reverse("notifications:chat_post", args=[duel.pk])
+    url = reverse("match_chat", args=[duel.pk])
     for n in range(limits.CHAT_MESSAGES_PER_HOUR + 5):
         client.post(url, {"text": f"message {n}"})
     assert len(list(chat_for(duel))) == limits.CHAT_MESSAGES_PER_HOUR

@@ -17,9 +17,10 @@ from games.rules.nieuwstad import NieuwstadV2
 from games.rules.nieuwstad import geometry as B
 from games.rules.nieuwstad import rules as R
 from games.selectors import load_state
-from notifications import inbound, outbox
-from notifications.models import InboundStatus
-from notifications.tokens import reply_address
+from notifications import outbox
+from replies import inbound
+from replies.models import InboundStatus
+from replies.tokens import reply_address
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db

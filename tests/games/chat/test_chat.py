@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 def test_posting_on_the_page_emails_the_others(client, match, anna, ben):
     send_all()
     client.force_login(anna)
-    response = client.post(f"/n/matches/{match.pk}/chat/", {"text": "Ben, a deal?"})
+    response = client.post(f"/matches/{match.pk}/chat/", {"text": "Ben, a deal?"})
     assert response.status_code == 302
     assert [m["text"] for m in chat_for(match)] == ["Ben, a deal?"]
     sent = send_all()
@@ -27,7 +27,7 @@ def test_posting_on_the_page_emails_the_others(client, match, anna, ben):
 def test_htmx_gets_the_fragment_back(client, match, anna):
     client.force_login(anna)
     response = client.post(
-        f"/n/matches/{match.pk}/chat/", {"text": "hello"}, HTTP_HX_REQUEST="true"
+        f"/matches/{match.pk}/chat/", {"text": "hello"}, HTTP_HX_REQUEST="true"
     )
     assert response.status_code == 200 and b"hello" in response.content
     assert b'id="chat"' in response.content
@@ -36,17 +36,17 @@ def test_htmx_gets_the_fragment_back(client, match, anna):
 def test_only_players_may_post_and_empty_posts_are_refused(client, match, anna, django_user_model):
     outsider = django_user_model.objects.create_user("eve", "eve@example.com", "pw")
     client.force_login(outsider)
-    response = client.post(f"/n/matches/{match.pk}/chat/", {"text": "hi"}, HTTP_HX_REQUEST="true")
+    response = client.post(f"/matches/{match.pk}/chat/", {"text": "hi"}, HTTP_HX_REQUEST="true")
     # htmx swaps only 2xx answers: the refusal is shown in the fragment.
     assert response.status_code == 200 and b"Only the players" in response.content
     client.force_login(anna)
-    response = client.post(f"/n/matches/{match.pk}/chat/", {"text": "  "}, HTTP_HX_REQUEST="true")
+    response = client.post(f"/matches/{match.pk}/chat/", {"text": "  "}, HTTP_HX_REQUEST="true")
     assert b"Write something to post" in response.content
     assert not ChatMessage.objects.exists()
 
 
 def test_posting_needs_a_login(client, match):
-    response = client.post(f"/n/matches/{match.pk}/chat/", {"text": "hi"})
+    response = client.post(f"/matches/{match.pk}/chat/", {"text": "hi"})
     assert response.status_code == 302 and ChatMessage.objects.count() == 0
 
 
@@ -55,7 +55,7 @@ def test_the_fragment_renders(match, anna):
 
     ChatMessage.objects.create(match=match, seat=0, author=anna, text="<b>bold</b>")
     html = render_to_string(
-        "notifications/chat.html",
+        "games/chat.html",
         {"match": match, "chat_messages": chat_for(match), "can_chat": True},
     )
-    assert "&lt;b&gt;bold&lt;/b&gt;" in html and f"/n/matches/{match.pk}/chat/" in html
+    assert "&lt;b&gt;bold&lt;/b&gt;" in html and f"/matches/{match.pk}/chat/" in html

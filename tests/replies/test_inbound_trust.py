@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from notifications import inbound
-from notifications.models import InboundStatus, Kind, Notification
+from notifications.models import Kind, Notification
+from replies import inbound
+from replies.models import InboundStatus
 
 from .conftest import reply_to, turn_email
 
@@ -109,7 +110,7 @@ def test_the_count_is_the_databases(settings, match, anna):
 
 
 def test_a_message_with_two_from_headers_is_not_applied(match, anna):
-    from notifications import inbound
+    from replies import inbound
 
     from .conftest import reply_to, turn_email
 

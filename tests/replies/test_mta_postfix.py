@@ -27,7 +27,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from games.models import Move, MoveSource
-from notifications.models import InboundMessage, InboundStatus
+from replies.models import InboundMessage, InboundStatus
 
 from .conftest import send_all, start_match
 

@@ -13,9 +13,9 @@ from django.test import override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from notifications import inbound
-from notifications.models import InboundMessage, InboundStatus
-from notifications.tokens import reply_address
+from replies import inbound
+from replies.models import InboundMessage, InboundStatus
+from replies.tokens import reply_address
 
 from .conftest import start_match
 

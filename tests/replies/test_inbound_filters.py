@@ -2,8 +2,9 @@
 
 import pytest
 
-from notifications import inbound
-from notifications.models import InboundStatus, Kind, Notification
+from notifications.models import Kind, Notification
+from replies import inbound
+from replies.models import InboundStatus
 
 from .conftest import fixture_mail, reply_to, seat_of, turn_email
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from notifications.reading import decode
-from notifications.reading.flowed import unflow
-from notifications.reading.html import html_to_text
-from notifications.reading.machine import machine_mail
-from notifications.reading.quotes import own_text
-from notifications.reading.trust import authentication_failures
+from replies.reading import decode
+from replies.reading.flowed import unflow
+from replies.reading.html import html_to_text
+from replies.reading.machine import machine_mail
+from replies.reading.quotes import own_text
+from replies.reading.trust import authentication_failures
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 Every message is recorded once, keyed on its Message-ID, and ends in a terminal state in
 the same pass: played and answered (`done`), refused with a reason (`rejected`, answered at
 the registered address when there is one to tell), or dropped with a reason (`dropped`:
-machine mail). Reading goes through `notifications.reading` (decode, format=flowed, HTML,
+machine mail). Reading goes through `replies.reading` (decode, format=flowed, HTML,
 the player's own text), which never raises on any input. Moves go through
 games.services.submit_move with the Message-ID and line index as idempotency key, so a
 message delivered twice plays once. The answer goes only to the player's registered address.
@@ -30,9 +30,10 @@ from django.utils import timezone
 from games import commands, selectors, services
 from games.engine import IllegalMove
 from games.models import Match, MatchStatus, MoveSource, Seat
+from notifications import emails, outbox
+from notifications.models import Channel, Kind, Notification, Status
 
-from . import emails, outbox
-from .models import Channel, InboundMessage, InboundStatus, Kind, Notification, Status
+from .models import InboundMessage, InboundStatus
 from .reading import decode
 from .reading.machine import machine_mail
 from .reading.quotes import own_text

@@ -2,7 +2,7 @@
 
 import pytest
 
-from notifications.tokens import (
+from replies.tokens import (
     make_reply_token,
     read_reply_token,
     reply_address,

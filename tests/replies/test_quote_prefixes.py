@@ -12,9 +12,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.core import mail
 
-from notifications import inbound
-from notifications.models import InboundStatus
-from notifications.reading.quotes import own_text
+from replies import inbound
+from replies.models import InboundStatus
+from replies.reading.quotes import own_text
 
 from .conftest import send_all, start_match, to
 

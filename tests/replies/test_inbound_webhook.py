@@ -6,7 +6,7 @@ import json
 import pytest
 from django.test import override_settings
 
-from notifications.models import InboundMessage, InboundStatus
+from replies.models import InboundMessage, InboundStatus
 
 from .conftest import reply_to, turn_email
 
@@ -43,7 +43,7 @@ def test_a_post_with_the_secret_is_recorded_and_played(
     row = InboundMessage.objects.get()
     assert row.status == InboundStatus.RECEIVED and row.recipient == turn.reply_to[0]
     assert len(callbacks) == 1  # the handling is enqueued after commit, not done inline
-    from notifications import inbound
+    from replies import inbound
 
     inbound.handle(row.pk)
     assert match.moves.count() == 1

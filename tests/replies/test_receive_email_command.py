@@ -9,8 +9,8 @@ from django.core.management import call_command
 from django.db import OperationalError
 from django.utils import timezone
 
-from notifications import inbound
-from notifications.models import InboundMessage, InboundStatus
+from replies import inbound
+from replies.models import InboundMessage, InboundStatus
 
 from .conftest import reply_to, turn_email
 
@@ -43,7 +43,7 @@ def test_a_piped_bounce_is_dropped(monkeypatch, match, anna):
 def test_a_database_failure_asks_the_mta_to_retry(monkeypatch, match, anna):
     turn = turn_email(match, anna)
     monkeypatch.setattr(
-        "notifications.inbound.receive_raw",
+        "replies.inbound.receive_raw",
         lambda *a, **k: (_ for _ in ()).throw(OperationalError("connection refused")),
     )
     with pytest.raises(SystemExit) as stopped:
@@ -54,7 +54,7 @@ def test_a_database_failure_asks_the_mta_to_retry(monkeypatch, match, anna):
 def test_a_fault_of_ours_while_recording_is_permanent(monkeypatch, match, anna):
     turn = turn_email(match, anna)
     monkeypatch.setattr(
-        "notifications.inbound.receive_raw",
+        "replies.inbound.receive_raw",
         lambda *a, **k: (_ for _ in ()).throw(RuntimeError("a bug")),
     )
     with pytest.raises(SystemExit) as stopped:
@@ -73,7 +73,7 @@ def test_what_is_not_a_message_bounces_once(monkeypatch, raw):
 def test_a_message_that_breaks_the_reader_is_recorded_and_exits_0(monkeypatch, match, anna):
     turn = turn_email(match, anna)
     monkeypatch.setattr(
-        "notifications.inbound.run_commands",
+        "replies.inbound.run_commands",
         lambda *a, **k: (_ for _ in ()).throw(ValueError("unexpected")),
     )
     out = pipe(monkeypatch, reply_to(turn, "1"), "--recipient", turn.reply_to[0])
@@ -82,14 +82,14 @@ def test_a_message_that_breaks_the_reader_is_recorded_and_exits_0(monkeypatch, m
     assert "ValueError" in row.outcome and match.moves.count() == 0
 
 
-def test_send_outbox_handles_inbound_mail_a_worker_left(match, anna):
+def test_receive_email_unhandled_takes_up_mail_a_worker_left(match, anna):
     turn = turn_email(match, anna)
     row, _ = inbound.record_raw(reply_to(turn, "1"), recipient=turn.reply_to[0])
     InboundMessage.objects.filter(pk=row.pk).update(
         received_at=timezone.now() - timedelta(minutes=10)
     )
     out = io.StringIO()
-    call_command("send_outbox", stdout=out)
+    call_command("receive_email", unhandled=True, stdout=out)
     row.refresh_from_db()
     assert row.status == InboundStatus.DONE and match.moves.count() == 1
-    assert "inbound taken up: 1" in out.getvalue()
+    assert "unhandled replies taken up: 1" in out.getvalue()

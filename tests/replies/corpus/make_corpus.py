@@ -1,6 +1,6 @@
-"""Write the reply corpus: tests/notifications/corpus/messages/*.eml and expectations.json.
+"""Write the reply corpus: tests/replies/corpus/messages/*.eml and expectations.json.
 
-    uv run python -m tests.notifications.corpus.make_corpus
+    uv run python -m tests.replies.corpus.make_corpus
 
 Each message is built the way its client builds a reply to our turn email (clients.py);
 each expectation says what must happen to it, written from what the player meant, not from

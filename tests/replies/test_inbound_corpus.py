@@ -1,4 +1,4 @@
-"""The reply corpus: real clients' replies (tests/notifications/corpus/messages, written by
+"""The reply corpus: real clients' replies (tests/replies/corpus/messages, written by
 corpus/make_corpus.py), each piped through `manage.py receive_email` as Postfix would, each
 with the outcome a player or an operator expects (corpus/expectations.json)."""
 
@@ -14,8 +14,9 @@ from django.core.management import call_command
 
 from games.models import ChatMessage
 from games.selectors import load_state
-from notifications.models import InboundMessage, Kind, Notification
-from notifications.tokens import reply_address
+from notifications.models import Kind, Notification
+from replies.models import InboundMessage
+from replies.tokens import reply_address
 
 from .conftest import start_match
 

@@ -21,8 +21,10 @@ import re
 import sys
 
 from django.core.management.base import BaseCommand
+from django.utils import timezone
 
-from notifications import inbound
+from replies import inbound
+from replies.tasks import STUCK_AFTER
 
 EX_DATAERR = 65
 EX_SOFTWARE = 70
@@ -51,8 +53,18 @@ class Command(BaseCommand):
             default=os.environ.get("SENDER"),
             help="The envelope sender ('' for a bounce).",
         )
+        parser.add_argument(
+            "--unhandled",
+            action="store_true",
+            help="Read nothing: handle the replies recorded but left unhandled (a worker lost"
+            " them), as the beat's sweep does; for cron where no beat runs.",
+        )
 
-    def handle(self, *args, recipient: str, sender: str | None, **options):
+    def handle(self, *args, recipient: str, sender: str | None, unhandled: bool, **options):
+        if unhandled:
+            taken_up = inbound.reprocess_stuck(timezone.now() - STUCK_AFTER)
+            self.stdout.write(f"unhandled replies taken up: {taken_up}")
+            return
         raw = sys.stdin.buffer.read()
         if not is_mail(raw):
             self.stderr.write("Not a mail message: empty, or no header section.")

@@ -3,10 +3,10 @@
 import pytest
 
 from games.selectors import load_state
-from notifications import inbound
-from notifications.models import InboundStatus
-from notifications.reading import decode
-from notifications.reading.quotes import own_text
+from replies import inbound
+from replies.models import InboundStatus
+from replies.reading import decode
+from replies.reading.quotes import own_text
 
 from .conftest import fixture_mail, seat_of, turn_email
 
