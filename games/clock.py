@@ -15,12 +15,17 @@ A player who cannot be told of their turns is not timed out: their clock stops w
 their address is marked failing (`Calendar.stopped`), and while a notice asking them is
 still being retried (the `clock_held` signal: the notifications app answers it), and the
 time is given back when the notice gets through (`give_time_back`).
+
+Before a timeout, `reprieve`: a day of the player's vacation bank is spent on the day their
+turn waited past its deadline (games.vacation_bank), and nobody forfeits a seat without an
+email warning them first, with a day's grace.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -38,7 +43,8 @@ from players.preferences import (
     zone,
 )
 
-from .models import Match, MatchStatus, MoveKind, Seat, SeatClock, TimeControl
+from . import vacation_bank
+from .models import Match, MatchStatus, MoveKind, Seat, SeatClock, TimeControl, TimeoutPolicy
 
 log = logging.getLogger(__name__)
 
@@ -353,3 +359,50 @@ def enforce(match_id: int, seat: int, deadline_seq: int):
     from . import services  # the service layer imports this module
 
     return services.enforce_timeout(match_id=match_id, seat=seat, deadline_seq=deadline_seq)
+
+
+FORFEIT_GRACE = timedelta(days=1)  # after the warning, before a seat is forfeited
+
+
+@dataclass(frozen=True)
+class Reprieve:
+    """Why a timeout due now waits, and until when."""
+
+    deadline: datetime
+    vacation_days: tuple[date, ...] = ()  # spent from the player's bank
+    vacation_left: int = 0
+    warned: bool = False  # of the forfeit this timeout would be
+
+    @property
+    def reason(self) -> str:
+        if self.vacation_days:
+            days = ", ".join(str(day) for day in self.vacation_days)
+            return f"Vacation spent from the bank ({days}); the deadline moved."
+        return "The player was warned of the forfeit; the deadline moved by a day."
+
+
+def reprieve(match: Match, seat: Seat, calendar: Calendar, now: datetime) -> Reprieve | None:
+    """What holds off the timeout of `seat`, due now: days from the player's vacation bank
+    (the day the deadline fell on to today),
+    else a warning if this timeout would forfeit their seat and they were not warned for
+    this decision. None: the timeout goes ahead. Called by the service layer under the lock;
+    spending a day writes it (a `Vacation` of the clock's)."""
+    if seat.user_id is None or seat.is_bot:
+        return None
+    tz = zone(calendar.prefs)
+    stored = seat.deadline_at or now
+    spent = vacation_bank.spend_days(
+        seat.user, match, stored.astimezone(tz).date(), now.astimezone(tz).date(), calendar.vacation
+    )
+    if spent:
+        longer = replace(calendar, vacation=calendar.vacation | set(spent))
+        deadline = effective_deadline(seat, longer)
+        left = vacation_bank.bank_of(seat.user, spent[-1], set(longer.vacation)).left
+        if deadline is not None and deadline > now:
+            return Reprieve(deadline, vacation_days=tuple(spent), vacation_left=left)
+    forfeits = (
+        match.timeout_policy == TimeoutPolicy.FORFEIT and seat.timeouts + 1 >= match.forfeit_after
+    )
+    if forfeits and seat.forfeit_warned_seq != seat.deadline_seq:
+        return Reprieve(now + FORFEIT_GRACE, warned=True)
+    return None

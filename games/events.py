@@ -21,3 +21,7 @@ moves_appended = Signal()
 match_finished = Signal()
 # match, message, seats: a player wrote on the match's board (games.chat).
 chat_posted = Signal()
+# A timeout due now waits (games.clock.reprieve): a vacation day was spent from the player's
+# bank, or they are warned that the next one forfeits their seat. With `match`, `seat`,
+# `reprieve`.
+timeout_held = Signal()

@@ -63,6 +63,9 @@ class Match(models.Model):
         max_length=10, choices=TimeoutPolicy.choices, default=TimeoutPolicy.DEFAULT_MOVE
     )
     forfeit_after = models.PositiveSmallIntegerField(default=3)
+    # The most vacation days the clock may spend for one player in this match when a turn
+    # waits past its deadline (games.vacation_bank); None: as many as their bank holds.
+    vacation_cap = models.PositiveSmallIntegerField(null=True, blank=True)
     # Chosen by the creator. A rated match changes its players' ratings when it ends (only
     # if every seat is a person); a watchable one can be followed by anyone while in play,
     # from the public view. Finished matches are public in the archive either way.
@@ -136,6 +139,9 @@ class Seat(models.Model):
     display_name = models.CharField(max_length=60, blank=True)
     standing_orders = models.JSONField(default=list, blank=True)
     timeouts = models.PositiveSmallIntegerField(default=0)
+    # The decision (deadline_seq) whose forfeit the player was warned of by email, with a
+    # day's grace: nobody forfeits a seat without a warning first.
+    forfeit_warned_seq = models.PositiveIntegerField(null=True, blank=True)
     # The deadline for this seat's current decision, and the position it belongs to.
     deadline_at = models.DateTimeField(null=True, blank=True)
     deadline_seq = models.PositiveIntegerField(null=True, blank=True)

@@ -895,6 +895,13 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
             return MoveResult(Outcome.MOVED_ON, "No deadline has passed.", [], match)
         if clock_stopped(prefs_for(row.user)):  # mail stopped reaching them after the sweep looked
             return MoveResult(Outcome.REFUSED, "The player's clock is stopped.", [], match)
+        held = clock.reprieve(match, row, Calendars(seats).of(row.user), now)
+        if held is not None:  # a vacation day spent, or a forfeit warned of first
+            row.deadline_at = held.deadline
+            row.forfeit_warned_seq = deadline_seq if held.warned else row.forfeit_warned_seq
+            _save_seats([row], ["deadline_at", "forfeit_warned_seq"])
+            events.timeout_held.send(sender=Match, match=match, seat=row, reprieve=held)
+            return MoveResult(Outcome.REFUSED, held.reason, [], match)
         game = match.game
         state = load_state(match, seats=seats)
         turn = _Turn(match, game, state, seats)

@@ -18,6 +18,7 @@ class NotificationsConfig(AppConfig):
             (events.moves_appended, signals.on_moves_appended),
             (events.match_finished, signals.on_match_finished),
             (events.chat_posted, signals.on_chat_posted),
+            (events.timeout_held, signals.on_timeout_held),
             (clock.clock_held, signals.on_clock_held),
         ):
             event.connect(receiver, weak=False, dispatch_uid=f"notifications-{receiver.__name__}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass
+from datetime import datetime
 from urllib.parse import quote
 
 from django.conf import settings
@@ -21,7 +22,7 @@ from django.template.loader import get_template, render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils.timesince import timeuntil
 
-from games import commands, selectors
+from games import commands, selectors, vacation_bank
 from games.models import ChatMessage, Match, MatchStatus, Seat, TimeControl, TimeoutPolicy
 from players.preferences import local_time, prefs_for
 from replies.tokens import reply_address
@@ -252,13 +253,28 @@ def context_for(row: Notification) -> dict:
             context["name"] = seat_row.display_name or context["name"]
     if (
         row.kind
-        in (Kind.TURN, Kind.REMINDER, Kind.START, Kind.ANSWER, Kind.CHAT, Kind.TIMEOUT, Kind.END)
+        in (
+            Kind.TURN,
+            Kind.REMINDER,
+            Kind.START,
+            Kind.ANSWER,
+            Kind.CHAT,
+            Kind.TIMEOUT,
+            Kind.END,
+            Kind.VACATION,
+            Kind.WARNING,
+        )
         and seat_row is not None
     ):
         context["position"] = position(match, seat_row, min(row.seq or 0, match.head_seq), prefs)
     if row.kind == Kind.REMINDER:
         context["deadline"] = context["position"]["deadline"]
         context["timeout_consequence"] = wrap(timeout_consequence(match))
+    if row.kind in (Kind.VACATION, Kind.WARNING):
+        context["deadline"] = local_time(prefs, datetime.fromisoformat(row.context["deadline"]))
+        context["timeout_consequence"] = wrap(timeout_consequence(match))
+    if row.kind in (Kind.TURN, Kind.START, Kind.REMINDER, Kind.VACATION, Kind.WARNING) and user:
+        context["vacation_bank"] = wrap(vacation_bank.bank_of(user).line())
     if row.kind == Kind.END:
         context["result"] = _result(match)
         context["abandoned"] = match.status == MatchStatus.ABANDONED

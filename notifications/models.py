@@ -34,6 +34,8 @@ class Kind(models.TextChoices):
     ANSWER = "answer", "Answer to an email"
     CHAT = "chat", "Chat message"
     INVITE = "invite", "Invitation to a match"
+    VACATION = "vacation", "A vacation day spent while a turn waited"
+    WARNING = "warning", "Warning before a forfeit"
 
 
 class Status(models.TextChoices):

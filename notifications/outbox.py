@@ -78,8 +78,9 @@ def live_play_max_hold() -> timedelta:
 
 def wants_email(prefs: Preferences, kind: str) -> bool:
     """Whether this kind of message goes out by email under the player's chosen mode.
-    Answers to a player's own email always go out."""
-    if kind == Kind.ANSWER:
+    Answers to a player's own email always go out, and so does the warning before a forfeit:
+    nobody loses a seat without being told by email first."""
+    if kind in (Kind.ANSWER, Kind.WARNING):
         return True
     if prefs.mode == NoticeMode.NONE:
         return False
@@ -549,3 +550,26 @@ def send_due(now: datetime | None = None) -> list[str]:
             log.exception("notification %s could not be delivered", pk)
             outcomes.append("error")
     return outcomes
+
+
+def timeout_held(match: Match, seat: Seat, reprieve) -> None:
+    """Tell the player why their deadline moved: a vacation day spent from their bank, or a
+    warning that the next timeout forfeits their seat (games.clock.reprieve)."""
+    kind = Kind.WARNING if reprieve.warned else Kind.VACATION
+    write(
+        row_for(
+            kind=kind,
+            user=seat.user,
+            dedupe_key=f"{kind}:{match.pk}:{seat.number}:{seat.deadline_seq}:"
+            f"{reprieve.deadline.isoformat()}",
+            match=match,
+            seat=seat.number,
+            seq=seat.deadline_seq,
+            context={
+                "deadline": reprieve.deadline.isoformat(),
+                "days": ", ".join(day.isoformat() for day in reprieve.vacation_days),
+                "left": reprieve.vacation_left,
+            },
+            hold_for_quiet_hours=not reprieve.warned,
+        )
+    )

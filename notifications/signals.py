@@ -44,6 +44,16 @@ def on_match_finished(sender, match, seats, **kwargs) -> None:
     outbox.match_finished(match, seats)
 
 
+def on_timeout_held(sender, match, seat, reprieve, **kwargs) -> None:
+    """A deadline moved instead of timing out: tell the player, and move their reminders."""
+    from . import outbox
+    from .reminders import reschedule_reminders
+
+    outbox.timeout_held(match, seat, reprieve)
+    user = seat.user
+    transaction.on_commit(lambda: reschedule_reminders(user))
+
+
 def on_chat_posted(sender, match, message, seats, **kwargs) -> None:
     """Email the message to the other players who want chat."""
     from . import outbox

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
@@ -11,9 +13,10 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
+from games import vacation_bank
 from players.decorators import real_sign_in_required
 from players.models import NoticeMode, Vacation
-from players.preferences import book_vacation, saved_prefs_for, vacation_allowance
+from players.preferences import book_vacation, saved_prefs_for
 
 from .digest import reschedule_digest
 from .forms import PreferencesForm, VacationForm
@@ -60,14 +63,21 @@ def preferences(request: HttpRequest) -> HttpResponse:
             vacation_form = VacationForm(request.POST)
             if vacation_form.is_valid():
                 try:
-                    book_vacation(user=request.user, **vacation_form.cleaned_data)
+                    book_vacation(
+                        user=request.user,
+                        allowance=partial(vacation_bank.allowance, request.user),
+                        **vacation_form.cleaned_data,
+                    )
                 except ValueError as error:
                     vacation_form.add_error(None, str(error))
                 else:
                     messages.success(request, "Vacation booked: your deadlines skip those days.")
                     return redirect("notifications:preferences")
         elif action == "cancel-vacation":
-            Vacation.objects.filter(user=request.user, pk=request.POST.get("vacation")).delete()
+            # A day the clock spent is spent: only booked days can be given back.
+            Vacation.objects.filter(
+                user=request.user, pk=request.POST.get("vacation"), automatic=False
+            ).delete()
             reschedule_reminders(request.user)  # deadlines come back earlier
             return redirect("notifications:preferences")
     return _page(
@@ -77,8 +87,8 @@ def preferences(request: HttpRequest) -> HttpResponse:
             "form": form,
             "vacation_form": vacation_form,
             "prefs": prefs,
-            "vacations": Vacation.objects.filter(user=request.user),
-            "allowance": vacation_allowance(),
+            "vacations": Vacation.objects.filter(user=request.user).select_related("match"),
+            "bank": vacation_bank.bank_of(request.user),
         },
     )
 

@@ -107,6 +107,12 @@ class Vacation(models.Model):
     )
     first_day = models.DateField()
     last_day = models.DateField()
+    # Spent by the clock, not booked: a day a turn waited past its deadline while the player
+    # was away (games.vacation_bank), in that match. It cannot be cancelled.
+    automatic = models.BooleanField(default=False)
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
 
     class Meta:
         db_table = "notifications_vacation"  # made by the notifications app

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -17,8 +18,9 @@ UTC = ZoneInfo("UTC")
 
 
 def vacation_allowance() -> int:
-    """Vacation days each player may take per calendar year."""
-    return int(getattr(settings, "PBM_VACATION_DAYS_PER_YEAR", 30))
+    """Vacation days every player has each calendar year, before the days earned by playing
+    (games.vacation_bank)."""
+    return int(getattr(settings, "PBM_VACATION_DAYS_PER_YEAR", 20))
 
 
 def prefs_for(user) -> Preferences:
@@ -186,8 +188,12 @@ def vacation_days_by_user(user_ids) -> dict[int, set[date]]:
     return days
 
 
-def book_vacation(*, user, first_day: date, last_day: date) -> Vacation:
-    """Book days off; refused (ValueError with a sentence) beyond the yearly allowance."""
+def book_vacation(
+    *, user, first_day: date, last_day: date, allowance: Callable[[int], int] | None = None
+) -> Vacation:
+    """Book days off; refused (ValueError with a sentence) beyond the yearly allowance
+    (`allowance(year)`: the player's, games.vacation_bank.allowance; else the base one)."""
+    allowed = allowance or (lambda year: vacation_allowance())
     if last_day < first_day:
         raise ValueError("The last day of a vacation cannot be before its first day.")
     today = timezone.now().astimezone(zone(prefs_for(user))).date()
@@ -198,10 +204,10 @@ def book_vacation(*, user, first_day: date, last_day: date) -> Vacation:
         wanted = {first_day + timedelta(days=n) for n in range((last_day - first_day).days + 1)}
         for year in {d.year for d in wanted}:
             total = len({d for d in taken | wanted if d.year == year})
-            if total > vacation_allowance():
+            if total > allowed(year):
                 raise ValueError(
                     f"That makes {total} vacation days in {year}; "
-                    f"the allowance is {vacation_allowance()} a year."
+                    f"your allowance is {allowed(year)} that year."
                 )
         return Vacation.objects.create(user=user, first_day=first_day, last_day=last_day)
 

@@ -71,3 +71,11 @@ def _allow_the_test_flush(sender, connection, **kwargs):
 
 
 connection_created.connect(_allow_the_test_flush)
+
+
+@pytest.fixture
+def no_vacation_bank(settings):
+    """Players whose vacation bank is empty: a passed deadline times out at once (a bank
+    would spend a day instead, games.vacation_bank)."""
+    settings.PBM_VACATION_DAYS_PER_YEAR = 0
+    settings.PBM_VACATION_DAYS_EARNED_CAP = 0

@@ -118,7 +118,7 @@ def test_resign_between_two_people_leaves_the_other_the_winner():
     assert match.result["ranking"] == [bram, anna]
 
 
-def test_timeout_plays_default_once_and_only_for_the_same_position(time_machine):
+def test_timeout_plays_default_once_and_only_for_the_same_position(time_machine, no_vacation_bank):
     match, anna, bram = two_player_match(days_per_move=2)
     seat_row = match.seats.get(number=anna)
     deadline_seq = seat_row.deadline_seq
@@ -134,7 +134,7 @@ def test_timeout_plays_default_once_and_only_for_the_same_position(time_machine)
     assert timeouts.get().payload == {"type": "play", "card": lowest}
 
 
-def test_timeout_policy_bot_hands_the_seat_to_a_bot(time_machine):
+def test_timeout_policy_bot_hands_the_seat_to_a_bot(time_machine, no_vacation_bank):
     match, anna, bram = two_player_match(timeout_policy="bot")
     deadline_seq = match.seats.get(number=anna).deadline_seq
     time_machine.move_to(timezone.now() + timezone.timedelta(days=4))
@@ -151,10 +151,14 @@ def test_timeout_policy_bot_hands_the_seat_to_a_bot(time_machine):
     assert match.to_act == [bram]
 
 
-def test_forfeit_after_k_timeouts(time_machine):
+def test_forfeit_after_k_timeouts_and_a_warning(time_machine, no_vacation_bank):
     match, anna, bram = two_player_match(timeout_policy="forfeit", forfeit_after=1)
     deadline_seq = match.seats.get(number=anna).deadline_seq
     time_machine.move_to(timezone.now() + timezone.timedelta(days=4))
+    warned = services.enforce_timeout(match_id=match.pk, seat=anna, deadline_seq=deadline_seq)
+    assert warned.outcome == "refused" and "warned" in warned.message
+    assert match.moves.count() == 0  # nobody forfeits without a warning first
+    time_machine.move_to(timezone.now() + timezone.timedelta(days=1, minutes=1))
     services.enforce_timeout(match_id=match.pk, seat=anna, deadline_seq=deadline_seq)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED

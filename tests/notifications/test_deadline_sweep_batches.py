@@ -41,7 +41,9 @@ def test_batches_cover_every_overdue_seat_in_deadline_order(anna, ben, monkeypat
     assert handed == 8 and sorted(calls) == sorted(expected)
 
 
-def test_a_sweep_hands_on_a_bounded_number_and_the_next_goes_on(anna, ben, monkeypatch):
+def test_a_sweep_hands_on_a_bounded_number_and_the_next_goes_on(
+    anna, ben, monkeypatch, no_vacation_bank
+):
     monkeypatch.setattr(clock, "SWEEP_MAX_BATCHES", 1)
     monkeypatch.setattr(clock, "_seat_batches", _small(clock._seat_batches, 3))
     _matches(anna, ben, 3)

@@ -99,7 +99,7 @@ def test_time_bank_pays_for_time_used_and_earns_the_increment(anna):
     assert deadline_of(match, anna) == start + timedelta(days=4)
 
 
-def test_the_timeout_policy_is_applied_once_by_two_overlapping_sweeps(anna, ben):
+def test_the_timeout_policy_is_applied_once_by_two_overlapping_sweeps(anna, ben, no_vacation_bank):
     with time_machine.travel(FRIDAY_NOON, tick=False):
         match = start_match(anna, ben, days_per_move=1)
     with time_machine.travel(FRIDAY_NOON + timedelta(days=1, minutes=1), tick=False):
@@ -112,7 +112,7 @@ def test_the_timeout_policy_is_applied_once_by_two_overlapping_sweeps(anna, ben)
     assert sorted(timeouts.values_list("seat", flat=True)) == [0, 1]
 
 
-def test_the_sweep_enforces_only_what_is_overdue(anna, ben):
+def test_the_sweep_enforces_only_what_is_overdue(anna, ben, no_vacation_bank):
     with time_machine.travel(FRIDAY_NOON, tick=False):
         match = start_match(anna, ben, days_per_move=1)
     calls = []
@@ -125,13 +125,17 @@ def test_the_sweep_enforces_only_what_is_overdue(anna, ben):
     assert match.moves.filter(kind="timeout").count() == 2
 
 
-def test_a_player_is_told_when_a_deadline_played_for_them(anna):
+def test_a_player_is_told_when_a_deadline_played_for_them(anna, no_vacation_bank):
     with time_machine.travel(FRIDAY_NOON, tick=False):
         match = start_match(
             anna, bots=1, days_per_move=1, timeout_policy="forfeit", forfeit_after=1
         )
         send_all()
     with time_machine.travel(FRIDAY_NOON + timedelta(days=1), tick=False):
+        clock.sweep_deadlines(enforce=clock.enforce)  # warned first, with a day's grace
+        warned = send_all()
+    assert [headline(m) for m in warned][0].startswith("Warning: move by")
+    with time_machine.travel(FRIDAY_NOON + timedelta(days=2, minutes=1), tick=False):
         clock.sweep_deadlines(enforce=clock.enforce)
         sent = send_all()
     headlines = [headline(m) for m in sent]

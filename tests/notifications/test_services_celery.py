@@ -153,7 +153,7 @@ def test_an_inbound_webhook_post_is_handled_by_the_worker(worker, client, anna, 
     assert wait_for(lambda: any(m.body.startswith("Applied") for m in mail.outbox))
 
 
-def test_two_sweeps_at_once_apply_the_timeout_once(anna, ben):
+def test_two_sweeps_at_once_apply_the_timeout_once(anna, ben, no_vacation_bank):
     # Real row locks: SQLite's shared-cache test database serialises nothing here.
     assert connection.vendor == "postgresql", "run with DATABASE_URL=postgres://..."
     match = start_match(anna, ben, days_per_move=1)

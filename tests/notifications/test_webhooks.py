@@ -151,7 +151,9 @@ def test_a_failing_webhook_a_player_relies_on_stops_their_clock_until_it_works(
     assert _overdue_sweep(match, start + timedelta(days=2, hours=12), anna) == 0
 
 
-def test_a_failing_webhook_beside_working_email_stops_no_clock(settings, hook_url, anna, ben):
+def test_a_failing_webhook_beside_working_email_stops_no_clock(
+    settings, hook_url, anna, ben, no_vacation_bank
+):
     from datetime import timedelta
 
     import time_machine
