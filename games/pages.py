@@ -221,10 +221,50 @@ class BoardPlay:
     preview_view: dict[str, Any] | None = None
     preview_withheld: str = ""
     not_open: list[tuple[str, str]] = field(default_factory=list)  # (thing, why not now)
+    # The off-board choices drawn as game pieces beside the board, one group per kind
+    # (`pieces`); the step panel (#builder) lists the same choices for keyboards.
+    pieces: list[PieceGroup] = field(default_factory=list)
 
     @property
     def picked(self) -> set[str]:
         return self.builder.picked_targets
+
+
+@dataclass
+class PieceGroup:
+    """The choices of one kind drawn beside the board as game pieces (a character tile, an
+    action, a card...), each tagged `data-component="<kind>"`. An amount (a bid, how many to
+    sell: targets `<kind>:<number>`) is one control: coins to tap and a button with the total."""
+
+    kind: str
+    choices: list[tuple[builder.Choice, str]]  # (choice, URL that takes it)
+    clicks: tuple[str, ...]  # the clicks before this step (hidden fields of the amount form)
+    amount: bool = False
+
+    @property
+    def title(self) -> str:
+        return PIECE_TITLES.get(self.kind, self.kind.replace("_", " ").capitalize())
+
+
+PIECE_TITLES = {"cmd": "Your choices", "act": "Actions", "end": "Your choices"}
+AMOUNT_KINDS = ("bid", "count")  # targets `<kind>:<number>`, offered as one amount control
+
+
+def piece_groups(built: builder.Builder, links: dict[str, str], drawn: tuple[str, ...]):
+    """The choices the board does not draw, grouped by the prefix of their target."""
+    groups: dict[str, PieceGroup] = {}
+    for choice in built.choices:
+        if choice.target.startswith(drawn):
+            continue
+        kind = choice.target.split(":", 1)[0]
+        group = groups.setdefault(kind, PieceGroup(kind, [], choice.picked[:-1]))
+        group.choices.append((choice, links[choice.target]))
+    for group in groups.values():
+        numbers = [c.target.split(":", 1)[1] for c, _link in group.choices]
+        group.amount = (
+            group.kind in AMOUNT_KINDS and len(numbers) > 2 and all(n.isdigit() for n in numbers)
+        )
+    return list(groups.values())
 
 
 def step_url(match: Match, picked) -> str:
@@ -261,6 +301,7 @@ def board_play(match: Match, game: Game, state: State, seat: int, picked: list[s
         preview_view=game.view(shown.after, seat) if shown and shown.after is not None else None,
         preview_withheld=shown.withheld if shown else "",
         not_open=not_open,
+        pieces=piece_groups(built, links, drawn),
     )
 
 

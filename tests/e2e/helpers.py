@@ -158,3 +158,40 @@ def click_board_until_over(page: Page, match, seat: int, seed: int, limit: int =
         clicks += 1
         assert sideways_scroll(page) == 0, page.url
     raise AssertionError(f"the match did not end within {limit} clicks")
+
+
+# What a player taps to decide (issue 28): a place drawn on the board, a game piece beside it
+# (a card, a character, the market, the bid's amount: `data-component`), or the Confirm.
+GAME_TARGETS = (
+    "#board svg a.target, #board [data-component] a[data-target], "
+    "#board form[data-component], #confirm"
+)
+
+
+def targets_in_view(page: Page) -> bool:
+    """Whether a target of the current decision is inside the viewport (above the action bar
+    that stays at the bottom of a phone's screen)."""
+    return page.evaluate(
+        """(selector) => {
+          const bar = document.getElementById('action-bar');
+          const bottom = innerHeight - (bar && bar.offsetParent ? bar.offsetHeight : 0);
+          return Array.from(document.querySelectorAll(selector)).some(t => {
+            const r = t.getBoundingClientRect();
+            return r.width > 0 && r.top >= 0 && r.bottom <= bottom && r.left >= 0
+              && r.right <= innerWidth;
+          });
+        }""",
+        GAME_TARGETS,
+    )
+
+
+def boards_in_their_box(page: Page) -> list[str]:
+    """Drawn boards wider than their box (empty: every board is whole in its box)."""
+    return page.evaluate(
+        """() => Array.from(document.querySelectorAll('#board svg.board-svg')).flatMap(svg => {
+          const box = svg.parentElement.getBoundingClientRect();
+          const r = svg.getBoundingClientRect();
+          const inside = r.left >= box.left - 1 && r.right <= box.right + 1;
+          return inside ? [] : [`${Math.round(r.width)} px in a ${Math.round(box.width)} px box`];
+        })"""
+    )

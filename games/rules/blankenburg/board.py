@@ -26,6 +26,8 @@ def move_steps(state: State, seat: int, move: dict, command: str) -> list[Step]:
     kind = move["type"]
     if kind in ("take", "extra"):
         return [Step("resource", f"res:{move['resource']}", move["resource"])]
+    if kind == "bid":  # an amount: the page offers it as coins to tap (games.pages.PieceGroup)
+        return [Step("bid", f"bid:{move['silver']}", f"bid {move['silver']}")]
     if kind == "select":
         return [Step("resource", f"res:{r}", r) for r in move["resources"]]
     if kind == "buy" and "resource" in move:

@@ -63,6 +63,8 @@ def move_steps(state, seat: int, move: dict, command: str) -> list[Step]:
             Step("at", f"at:{move['at']}", f"at {at}"),
             Step("count", f"count:{move['count']}", f"{move['count']}"),
         ]
+    if kind == "choose" and "repeat" not in move:  # a character tile beside the board
+        return [Step("character", f"character:{move['character']}", command)]
     if kind == "play" and move.get("target") in B.geometry(state["board"]).area:
         return [
             Step("card", f"card:{move['card']}", f"play {CARDS[move['card']].name}"),
