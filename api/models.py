@@ -7,6 +7,7 @@ create and join matches) or `bot` (play, for a bot account)."""
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
 
@@ -37,3 +38,60 @@ class ApiToken(models.Model):
     @property
     def active(self) -> bool:
         return self.revoked_at is None
+
+
+class EventStream(models.Model):
+    """An account's event stream (GET /api/v1/stream), made by its first connection: from
+    then on every event for the account is appended to `AccountEvent`, numbered from 1 in
+    the order the moves that made them committed. `last_id` is the number of the newest; the
+    row is locked while a move appends, so two matches never give out the same number."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="event_stream",
+    )
+    last_id = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"event stream of {self.user} (last {self.last_id})"
+
+
+class AccountEvent(models.Model):
+    """One event of an account's stream, written in the transaction of the move (or chat
+    message, invitation) that caused it, so it exists exactly when that committed. Append
+    only: the stream resumes after any `number` a client saw."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    number = models.PositiveBigIntegerField()
+    kind = models.CharField(max_length=20)
+    match = models.ForeignKey("games.Match", null=True, on_delete=models.CASCADE, related_name="+")
+    data = models.JSONField(encoder=DjangoJSONEncoder)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "number"], name="account_event_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.number} for {self.user_id}"
+
+
+class BotSummary(models.Model):
+    """A bot account's owner asked for a daily summary of the bot's matches, mailed to the
+    account's own address (the owner's: a bot account gets no other mail)."""
+
+    bot = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="bot_summary",
+    )
+    daily = models.BooleanField(default=False)
+    last_sent_on = models.DateField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"daily summary for {self.bot} ({'on' if self.daily else 'off'})"

@@ -11,14 +11,16 @@ import time
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
+from django.core.handlers.asgi import ASGIRequest
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, StreamingHttpResponse
 from ninja import NinjaAPI, Query, Router, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.errors import Throttled as NinjaThrottled
 from ninja.security import HttpBearer
 
-from api import schemas
+from api import schemas, stream
+from api.account_events import legal_moves
 from api.models import Scope
 from api.throttles import PER_HOUR, PER_MINUTE, AccountThrottle
 from api.tokens import grants, is_bot_account, user_for
@@ -26,7 +28,6 @@ from community import selectors as community
 from community.access import can_watch
 from community.names import public_name
 from games import selectors, services
-from games.commands import menu
 from games.engine import available_games, get_game
 from games.models import Match, MatchStatus, MoveSource, Seat
 
@@ -262,6 +263,83 @@ def turns(request, wait: int = Query(0, ge=0, le=LONG_POLL_MAX)):
         time.sleep(min(1.0, wait - waited))
 
 
+STREAM_DOC = {
+    "responses": {
+        200: {
+            "description": "One event a line (NDJSON), or Server-Sent Events",
+            "content": {
+                stream.NDJSON: {
+                    "schema": {
+                        "type": "object",
+                        "description": "An event (every line but the first, `hello`, has an id)",
+                        "properties": {
+                            "type": {"type": "string"},
+                            "id": {"type": "integer"},
+                            "match": {"type": ["integer", "null"]},
+                        },
+                        "required": ["type"],
+                    }
+                },
+                stream.SSE: {
+                    "schema": {
+                        "type": "object",
+                        "description": "A Server-Sent Event: `data` is the NDJSON line's object",
+                        "properties": {
+                            "event": {"type": "string"},
+                            "data": {"type": "string"},
+                            "id": {"type": "string"},
+                        },
+                        "required": ["event", "data"],
+                    }
+                },
+            },
+        }
+    },
+    "parameters": [
+        {
+            "in": "header",
+            "name": "Last-Event-ID",
+            "required": False,
+            "schema": {"type": "string"},
+            "description": "The id of the last event you received (as `since`).",
+        }
+    ],
+}
+
+
+@matches.get("/stream", response=ERRORS, openapi_extra=STREAM_DOC)
+def event_stream(
+    request,
+    since: int | None = Query(None, ge=0, le=2**53),
+    hold: int = Query(stream.MAX_HOLD_SECONDS, ge=0, le=stream.MAX_HOLD_SECONDS),
+    format: str | None = Query(None, pattern="^(ndjson|sse)$"),  # noqa: A002
+):
+    """Your events, as they happen, one JSON object a line (or Server-Sent Events with
+    `format=sse` or `Accept: text/event-stream`): `turn` (match, seq, prompt, legal moves),
+    `match_started`, `chat`, `takeback`, `invitation`, `match_over`. Each has an `id`,
+    numbered 1, 2, 3... for your account; `since` (or `Last-Event-ID`) resumes after the one
+    you saw last, losing none. Without either the stream starts now: its first line,
+    `hello`, says the newest id. Held open `hold` seconds (an hour at most), then closed:
+    connect again with your last id. A blank line (`: keep-alive`) every 15 s while quiet."""
+    resume = request.headers.get("Last-Event-ID", "").strip()
+    if resume:
+        if not resume.isdigit() or len(resume) > 16:
+            raise ApiError(422, "invalid_request", "Last-Event-ID: send an event's id.")
+        since = int(resume)
+    newest = stream.open_stream(request.auth.pk)
+    after = newest if since is None else min(since, newest)
+    wanted = format or ("sse" if stream.SSE in request.headers.get("Accept", "") else "ndjson")
+    fmt = stream.SSE if wanted == "sse" else stream.NDJSON
+    if isinstance(request, ASGIRequest):
+        lines = stream.async_stream(request.auth.pk, after, hold, fmt)
+    else:
+        lines = stream.sync_stream(request.auth.pk, after, hold, fmt)
+    response = StreamingHttpResponse(lines, content_type=fmt)
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each line on at once
+    return response
+
+
 @matches.post("/matches", response={201: schemas.MatchSummary, **ERRORS})
 def create(request, body: schemas.CreateIn):
     _need(request, Scope.PLAY)
@@ -353,14 +431,7 @@ def legal(request, match_id: int):
     summary = _summary(match, request.auth)
     if seat is None or not summary["your_turn"]:
         return []
-    game = match.game
-    state = selectors.load_state(match)
-    numbered = {e.command: e.number for e in menu(game, state, seat.number)}
-    out = []
-    for move in game.legal_moves(state, seat.number):
-        command = game.format_move(state, seat.number, move)
-        out.append({"number": numbered.get(command), "command": command, "move": move})
-    return out
+    return legal_moves(match.game, selectors.load_state(match), seat.number)
 
 
 @matches.post("/matches/{match_id}/moves", response={200: schemas.MoveOut, **ERRORS})

@@ -5,7 +5,8 @@ slow a receiver starts waits for the commit (`transaction.on_commit`).
 
 Each event carries its own data: the match, the seats the service locked (with their
 players and preferences) and the players' calendars it read (`players.calendar.Calendars`),
-so a receiver reads nothing the move already read. The games app imports no receiver.
+so a receiver reads nothing the move already read; those a move sends also carry `state`,
+the position it reached. The games app imports no receiver.
 """
 
 from django.dispatch import Signal

@@ -293,9 +293,15 @@ class _Turn:
         self.unsaved: list[Move] = []
 
     def tell(self, event, **data) -> None:
-        """Send a games.events event with the turn's seats and their players' calendars."""
+        """Send a games.events event with the turn's seats, their players' calendars and the
+        position the turn has reached (`state`, so a receiver replays nothing)."""
         event.send(
-            sender=Match, match=self.match, seats=self.seats, calendars=self.calendars, **data
+            sender=Match,
+            match=self.match,
+            seats=self.seats,
+            calendars=self.calendars,
+            state=self.state,
+            **data,
         )
 
     def seat_changed(self, seat: Seat, *fields: str) -> None:
@@ -507,7 +513,13 @@ def _lock(match_id: int) -> tuple[Match, list[Seat]]:
     seats = list(
         Seat.objects.select_for_update(of=("self", "match"))
         .filter(match_id=match_id)
-        .select_related("match", "user", "user__notification_prefs", "user__bot_account")
+        .select_related(
+            "match",
+            "user",
+            "user__notification_prefs",
+            "user__bot_account",
+            "user__event_stream",  # who gets API stream events (api/account_events.py)
+        )
         .annotate(vacation_booked=vacation_booked())  # a calendar's vacation days: if any
         .order_by("number")
     )

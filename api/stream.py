@@ -1,0 +1,213 @@
+"""Serving an account's event stream (GET /api/v1/stream) without a worker per client.
+
+Under ASGI (gunicorn with uvicorn workers, `config/asgi.py`) the stream is an async
+iterator: an idle stream is a coroutine waiting on an `asyncio.Event`, holding no thread and
+no database connection. One task per process (`Hub`) asks the database, every
+`STREAM_POLL_SECONDS`, for the newest event number of each account that has a stream open
+in this process (one indexed query for all of them) and wakes the streams whose number moved.
+The database is the only source, so every process sees every event whatever process or
+worker wrote it, and nothing depends on Redis.
+
+Database calls run with `sync_to_async(thread_sensitive=False)`, in the event loop's small
+shared thread pool: Django's async ORM (and `thread_sensitive=True`) would run them in a
+thread of the request's own, one per open stream.
+
+Under WSGI (runserver, `manage.py serve`, the test server) the same stream is a plain
+iterator that sleeps between reads and holds its thread; it closes after at most
+`WSGI_HOLD_SECONDS`, like the /turns long-poll, and the client resumes from its last id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import weakref
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection
+
+from api.models import AccountEvent, EventStream
+
+log = logging.getLogger(__name__)
+
+BATCH = 100  # events read at a time
+HEARTBEAT_SECONDS = 15  # a blank line (a comment in SSE) so proxies and clients see life
+MAX_HOLD_SECONDS = 3600  # a client reconnects with its last id after this
+WSGI_HOLD_SECONDS = 25  # a WSGI thread is held at most as long as the /turns long-poll
+
+NDJSON = "application/x-ndjson"
+SSE = "text/event-stream"
+
+
+def poll_seconds() -> float:
+    return getattr(settings, "STREAM_POLL_SECONDS", 0.25)
+
+
+# --- reading (plain Django, run in a thread) -----------------------------------------------
+
+
+def open_stream(user_id: int) -> int:
+    """The account's stream, made on its first connection; the number of its newest event."""
+    stream, _ = EventStream.objects.get_or_create(user_id=user_id)
+    return stream.last_id
+
+
+def events_after(user_id: int, after: int) -> list[dict[str, Any]]:
+    rows = AccountEvent.objects.filter(user_id=user_id, number__gt=after).order_by("number")
+    return [
+        {"id": e.number, "type": e.kind, "match": e.match_id, **e.data}
+        for e in rows[:BATCH].only("number", "kind", "match_id", "data")
+    ]
+
+
+def newest_ids(user_ids: list[int]) -> dict[int, int]:
+    return dict(EventStream.objects.filter(user_id__in=user_ids).values_list("user_id", "last_id"))
+
+
+def _pooled(function: Callable) -> Callable:
+    """`function` in the event loop's shared pool of threads, on that thread's connection,
+    kept between calls (a few threads, a few connections) and closed after an error, so the
+    next call connects afresh."""
+
+    def run(*args):
+        try:
+            return function(*args)
+        except Exception:
+            connection.close()
+            raise
+
+    return sync_to_async(run, thread_sensitive=False)
+
+
+# --- the wire formats ----------------------------------------------------------------------
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, cls=DjangoJSONEncoder, separators=(",", ":"))
+
+
+def hello_line(fmt: str, last_id: int) -> str:
+    hello = {"type": "hello", "last_event_id": last_id}
+    return f"event: hello\ndata: {_json(hello)}\n\n" if fmt == SSE else _json(hello) + "\n"
+
+
+def event_line(fmt: str, event: dict[str, Any]) -> str:
+    if fmt == SSE:
+        return f"id: {event['id']}\nevent: {event['type']}\ndata: {_json(event)}\n\n"
+    return _json(event) + "\n"
+
+
+def heartbeat_line(fmt: str) -> str:
+    return ": keep-alive\n\n" if fmt == SSE else "\n"
+
+
+# --- WSGI: a plain iterator ----------------------------------------------------------------
+
+
+def sync_stream(user_id: int, after: int, hold: float, fmt: str) -> Iterator[str]:
+    ends = time.monotonic() + min(hold, WSGI_HOLD_SECONDS)
+    yield hello_line(fmt, after)
+    quiet_since = time.monotonic()
+    while True:
+        found = events_after(user_id, after)
+        for event in found:
+            yield event_line(fmt, event)
+            after = event["id"]
+        now = time.monotonic()
+        if found:
+            quiet_since = now
+            if len(found) == BATCH:
+                continue
+        if now >= ends:
+            return
+        if now - quiet_since >= HEARTBEAT_SECONDS:
+            yield heartbeat_line(fmt)
+            quiet_since = now
+        time.sleep(min(poll_seconds(), ends - now))
+
+
+# --- ASGI: an async iterator woken by the process's hub ------------------------------------
+
+
+class Hub:
+    """The one task per event loop that watches the open streams' newest event numbers."""
+
+    def __init__(self):
+        self.waiting: dict[int, set[asyncio.Event]] = {}
+        self.seen: dict[int, int] = {}
+        self.task: asyncio.Task | None = None
+
+    def listen(self, user_id: int) -> asyncio.Event:
+        woken = asyncio.Event()
+        self.waiting.setdefault(user_id, set()).add(woken)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.watch())
+        return woken
+
+    def leave(self, user_id: int, woken: asyncio.Event) -> None:
+        waiting = self.waiting.get(user_id, set())
+        waiting.discard(woken)
+        if not waiting:
+            self.waiting.pop(user_id, None)
+            self.seen.pop(user_id, None)
+
+    async def watch(self) -> None:
+        read = _pooled(newest_ids)
+        while self.waiting:
+            try:
+                newest = await read(list(self.waiting))
+            except Exception:  # the database is away: the streams wait, then read again
+                log.exception("event stream: could not read the newest events")
+                await asyncio.sleep(5)
+                continue
+            for user_id, last_id in newest.items():
+                if self.seen.get(user_id) != last_id:
+                    self.seen[user_id] = last_id
+                    for woken in self.waiting.get(user_id, ()):
+                        woken.set()
+            await asyncio.sleep(poll_seconds())
+
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+
+
+def hub() -> Hub:
+    loop = asyncio.get_running_loop()
+    if loop not in _hubs:
+        _hubs[loop] = Hub()
+    return _hubs[loop]
+
+
+async def async_stream(user_id: int, after: int, hold: float, fmt: str) -> AsyncIterator[str]:
+    """Events after `after`, as they commit, for `hold` seconds. When the client goes away
+    Django cancels this coroutine where it waits; `finally` leaves the hub."""
+    ends = time.monotonic() + min(hold, MAX_HOLD_SECONDS)
+    read = _pooled(events_after)
+    watching = hub()
+    woken = watching.listen(user_id)
+    try:
+        yield hello_line(fmt, after)
+        while True:
+            woken.clear()  # cleared before reading: a wake-up after the read is kept
+            found = await read(user_id, after)
+            for event in found:
+                yield event_line(fmt, event)
+                after = event["id"]
+            if len(found) == BATCH:
+                continue
+            left = ends - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                await asyncio.wait_for(woken.wait(), timeout=min(HEARTBEAT_SECONDS, left))
+            except TimeoutError:
+                if time.monotonic() < ends:
+                    yield heartbeat_line(fmt)
+    finally:
+        watching.leave(user_id, woken)
