@@ -3,7 +3,6 @@ and the page checks (console errors, sideways scroll, axe-core)."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -115,51 +114,6 @@ def axe_violations(page: Page, impacts=("serious", "critical")) -> list[str]:
     ]
 
 
-def click_board_until_over(page: Page, match, seat: int, seed: int, limit: int = 3000) -> int:
-    """Play the match to its end by clicking only the board's targets and the Confirm button
-    under it; returns the number of clicks. Which targets: the steps of the move a bot would
-    choose for the seat (so a match lasts as long as a bot's), found on the page by their
-    data-target. Checks that the page never scrolls sideways."""
-    from games import selectors
-
-    game = match.game
-    rng = random.Random(seed)
-    clicks = 0
-    planned: tuple[int, list[str]] | None = None
-    while clicks < limit:
-        if page.locator("#result").count():
-            return clicks
-        confirm = page.locator("#confirm")
-        if confirm.count():
-            confirm.click()
-            page.wait_for_load_state()
-            clicks += 1
-            planned = None
-            continue
-        if not page.locator("#board a[data-target]").count():
-            # Nothing to decide: the bots move at once, a simultaneous decision may wait.
-            page.wait_for_timeout(200)
-            page.reload()
-            continue
-        match.refresh_from_db()
-        if planned is None or planned[0] != match.head_seq:
-            state = selectors.load_state(match)
-            move = game.bot_move(state, seat, rng)
-            planned = (match.head_seq, [s.target for s in game.move_steps(state, seat, move)])
-        offered = set(
-            page.eval_on_selector_all(
-                "#board a[data-target]", "els => els.map(e => e.dataset.target)"
-            )
-        )
-        target = next((t for t in planned[1] if t in offered), "end:as-is")
-        builder = page.locator("#builder").element_handle()
-        page.locator(f'#board a[data-target="{target}"]').first.click()
-        page.wait_for_function("el => !el.isConnected", arg=builder)
-        clicks += 1
-        assert sideways_scroll(page) == 0, page.url
-    raise AssertionError(f"the match did not end within {limit} clicks")
-
-
 # What a player taps to decide (issue 28): a place drawn on the board, a game piece beside it
 # (a card, a character, the market, the bid's amount: `data-component`), or the Confirm.
 GAME_TARGETS = (
@@ -168,21 +122,29 @@ GAME_TARGETS = (
 )
 
 
-def targets_in_view(page: Page) -> bool:
+IN_VIEW = """(selector) => {
+  const bar = document.getElementById('action-bar');
+  const bottom = innerHeight - (bar && bar.offsetParent ? bar.offsetHeight : 0);
+  return Array.from(document.querySelectorAll(selector)).some(t => {
+    const r = t.getBoundingClientRect();
+    return r.width > 0 && r.top >= 0 && r.bottom <= bottom + 1 && r.left >= 0
+      && r.right <= innerWidth;
+  });
+}"""
+
+
+def targets_in_view(page: Page, selector: str = GAME_TARGETS) -> bool:
     """Whether a target of the current decision is inside the viewport (above the action bar
     that stays at the bottom of a phone's screen)."""
-    return page.evaluate(
-        """(selector) => {
-          const bar = document.getElementById('action-bar');
-          const bottom = innerHeight - (bar && bar.offsetParent ? bar.offsetHeight : 0);
-          return Array.from(document.querySelectorAll(selector)).some(t => {
-            const r = t.getBoundingClientRect();
-            return r.width > 0 && r.top >= 0 && r.bottom <= bottom && r.left >= 0
-              && r.right <= innerWidth;
-          });
-        }""",
-        GAME_TARGETS,
-    )
+    return page.evaluate(IN_VIEW, selector)
+
+
+def wait_in_view(page: Page, selector: str = GAME_TARGETS, timeout: float = 3000) -> None:
+    """Wait (for the page's own scrolling after a swap) until a target is in view."""
+    try:
+        page.wait_for_function(IN_VIEW, arg=selector, timeout=timeout)
+    except Exception as error:
+        raise AssertionError(f"not in view: {selector} at {page.url}") from error
 
 
 def boards_in_their_box(page: Page) -> list[str]:

@@ -1,5 +1,5 @@
-"""Each game played to the end against bots only by clicking on the board, on a desktop and
-on a phone: no console errors, no sideways scroll, and axe-core finds no serious violations."""
+"""The board on a desktop and New England's parcels on a phone. A whole match of each game played
+by tapping is tests/e2e/test_phone_play.py."""
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -10,11 +10,9 @@ from .helpers import (
     DESKTOP,
     PHONE,
     axe_violations,
-    click_board_until_over,
     play_now,
     sideways_scroll,
     sign_up,
-    small_text,
     watch_console,
     with_axe,
 )
@@ -23,50 +21,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 # The player counts that play fastest.
 GAMES = [("nieuwstad", 2), ("new-england", 3), ("blankenburg", 2)]
-
-
-@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
-@pytest.mark.parametrize(("slug", "players"), GAMES)
-def test_a_whole_match_by_clicking_the_board(
-    page: Page, live_server, screenshots, slug, players, size
-):
-    errors = watch_console(page)
-    with_axe(page)
-    page.set_viewport_size(size)
-    sign_up(page, live_server, f"{slug}-{size['width']}@example.com")
-    assert not axe_violations(page)  # the lobby
-    play_now(page, slug, players)
-    expect(page.locator("#builder")).to_be_visible()
-    assert sideways_scroll(page) == 0
-    assert not small_text(page)
-    assert not axe_violations(page)  # the match page with a move being built
-    page.screenshot(path=str(screenshots / f"{slug}-{size['width']}-start.png"))
-    match = Match.objects.get(game_slug=slug)
-    seat = match.seats.get(user__isnull=False).number
-    clicks = click_board_until_over(page, match, seat, seed=size["width"])
-    match.refresh_from_db()
-    assert match.status == "finished"
-    assert match.moves.filter(source="web").count() > 0
-    assert not match.moves.filter(source__in=("deadline", "api", "email")).exists()
-    expect(page.locator("#result")).to_be_visible()
-    assert sideways_scroll(page) == 0
-    page.goto(f"{live_server.url}/matches/{match.pk}/replay/?n=1")
-    expect(page.locator("#replay-board-1 svg").first).to_be_visible()
-    page.keyboard.press("ArrowRight")
-    expect(page.locator("#replay-position")).to_contain_text("After move 2")
-    expect(page.locator("#score-chart svg[role=img]")).to_be_visible()
-    # The whole chart, the end included, is in its box without panning, labels apart.
-    inside = "e => e.scrollWidth <= e.clientWidth"
-    assert page.eval_on_selector("#score-chart .board-scroll", inside)
-    boxes = [t.bounding_box() for t in page.locator("#score-chart svg[role=img] text").all()]
-    ticks = sorted((b for b in boxes if b["y"] == max(b["y"] for b in boxes)), key=lambda b: b["x"])
-    assert all(a["x"] + a["width"] < b["x"] for a, b in zip(ticks, ticks[1:], strict=False))
-    expect(page.locator("#final-scores")).to_contain_text(" = ")
-    assert sideways_scroll(page) == 0
-    assert not small_text(page)  # the board's and the score chart's labels too
-    assert not axe_violations(page)  # the replay
-    assert not errors, errors
-    print(f"{slug} at {size['width']} px: {clicks} clicks")
 
 
 @pytest.mark.parametrize(("slug", "players"), GAMES)

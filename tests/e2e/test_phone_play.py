@@ -1,0 +1,153 @@
+"""A whole match of each game played by tapping only the game (issue 28), in Chromium at
+390 x 844 and 1280 x 800: the places drawn on the board, the pieces beside it (`data-component`:
+a character, a card, the bid's coins) and the Confirm; never a button of the step panel
+(#builder). The other seats are bots that move through the service layer as the player
+confirms. At every decision: the same document as when the page opened (no reload: a marker
+set on `window` stays), a target of the decision in the viewport, nothing drawn under 12 px,
+no sideways scroll; axe-core without serious or critical findings at the start and the end."""
+
+import random
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games import selectors
+from games.models import Match
+
+from .helpers import (
+    PHONE,
+    axe_violations,
+    play_now,
+    sideways_scroll,
+    sign_up,
+    small_text,
+    wait_in_view,
+    watch_console,
+    with_axe,
+)
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+DESKTOP = {"width": 1280, "height": 800}
+# Two players where the game allows it (New England needs three): the shortest matches.
+GAMES = [("nieuwstad", 2), ("new-england", 3), ("blankenburg", 2)]
+MARKER = "window.__marker"
+
+
+def on_the_game(target: str) -> str:
+    """The element that takes `target` on the game: a place on the board or a piece beside it."""
+    return (
+        f'#board svg a[data-target="{target}"], '
+        f'#board [data-component] a[data-target="{target}"], '
+        f'#board form[data-component] label:has(input[value="{target}"])'
+    )
+
+
+def swapped(page: Page, selector: str, tap) -> None:
+    """Tap, then wait until htmx has replaced `selector` (the step panel or the whole match)."""
+    old = page.locator(selector).element_handle()
+    tap()
+    page.wait_for_function("el => !el.isConnected", arg=old)
+
+
+def tap_until_over(page: Page, match: Match, seat: int, seed: int, limit: int = 2000) -> int:
+    """Play the player's every decision by tapping the game: the steps of the move a bot would
+    choose (so a match lasts as long as a bot's). Returns the number of taps."""
+    game, rng = match.game, random.Random(seed)
+    taps = 0
+    planned: tuple[int, list[str]] | None = None
+    while taps < limit:
+        assert page.evaluate(MARKER) == "kept", "the page was reloaded"
+        if page.locator("#result-banner").count():
+            return taps
+        if page.locator("#confirm").count():
+            wait_in_view(page, "#confirm")
+            swapped(page, "#match-page", lambda: page.locator("#confirm").click())
+            taps += 1
+            planned = None
+            continue
+        if not page.locator("#builder").count():
+            # Nothing to decide now: what the poll would fetch, in place.
+            page.wait_for_timeout(100)
+            swapped(
+                page,
+                "#match-page",
+                lambda: page.evaluate(
+                    "() => htmx.ajax('GET', location.pathname, {target: '#match-page', "
+                    "select: '#match-page', swap: 'outerHTML'})"
+                ),
+            )
+            continue
+        match.refresh_from_db()
+        if planned is None or planned[0] != match.head_seq:
+            state = selectors.load_state(match)
+            move = game.bot_move(state, seat, rng)
+            planned = (match.head_seq, [s.target for s in game.move_steps(state, seat, move)])
+        offered = set(
+            page.eval_on_selector_all(
+                "#board a[data-target], #board form[data-component] input[type=radio]",
+                "els => els.map(e => e.dataset.target || e.value)",
+            )
+        )
+        target = next((t for t in planned[1] if t in offered), "end:as-is")
+        wait_in_view(page)  # the decision is in view; the chosen piece may be below
+        element = page.locator(on_the_game(target)).first
+        assert element.count(), f"{target} is not on the game (offered: {sorted(offered)})"
+        if element.evaluate("e => e.tagName") == "LABEL":
+            element.click()
+            form = page.locator(f'#board form[data-component]:has(input[value="{target}"])')
+            swapped(page, "#builder", lambda form=form: form.locator("button[type=submit]").click())
+            taps += 2
+        else:
+            swapped(page, "#builder", element.click)
+            taps += 1
+        if taps % 10 == 0:
+            assert not small_text(page), page.url
+            assert sideways_scroll(page) == 0, page.url
+    raise AssertionError(f"the match did not end within {limit} taps")
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize(("slug", "players"), GAMES)
+def test_a_whole_match_by_tapping_the_game(
+    page: Page, live_server, screenshots, slug, players, size
+):
+    errors = watch_console(page)
+    with_axe(page)
+    page.set_viewport_size(size)
+    sign_up(page, live_server, f"tap-{slug}-{size['width']}@example.com")
+    play_now(page, slug, players)
+    expect(page.locator("#builder")).to_be_visible()
+    page.evaluate(f"{MARKER} = 'kept'")
+    assert not small_text(page)
+    assert not axe_violations(page)
+    match = Match.objects.get(game_slug=slug)
+    seat = match.seats.get(user__isnull=False).number
+    taps = tap_until_over(page, match, seat, seed=size["width"])
+    match.refresh_from_db()
+    assert match.status == "finished"
+    assert match.moves.filter(source="web").count() > 0
+    expect(page.locator("#result-banner")).to_be_visible()
+    assert page.evaluate(MARKER) == "kept"
+    assert sideways_scroll(page) == 0
+    assert not small_text(page)
+    assert not axe_violations(page)
+    page.screenshot(path=str(screenshots / f"tap-{slug}-{size['width']}-end.png"))
+    # The banner's link to the replay: every position, the arrow keys, the score chart.
+    page.locator("#result-banner a", has_text="Replay").click()
+    expect(page.locator("#replay-board-1 svg").first).to_be_visible()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-position")).to_contain_text("After move 1")
+    expect(page.locator("#score-chart svg[role=img]")).to_be_visible()
+    # The whole chart, the end included, is in its box without panning, labels apart.
+    inside = "e => e.scrollWidth <= e.clientWidth"
+    assert page.eval_on_selector("#score-chart .board-scroll", inside)
+    boxes = [t.bounding_box() for t in page.locator("#score-chart svg[role=img] text").all()]
+    ticks = sorted((b for b in boxes if b["y"] == max(b["y"] for b in boxes)), key=lambda b: b["x"])
+    assert all(a["x"] + a["width"] < b["x"] for a, b in zip(ticks, ticks[1:], strict=False))
+    expect(page.locator("#final-scores")).to_contain_text(" = ")
+    assert sideways_scroll(page) == 0
+    assert not small_text(page)
+    assert not axe_violations(page)  # the replay
+    assert not errors, errors
+    print(f"{slug} at {size['width']} px: {taps} taps")
