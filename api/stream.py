@@ -12,6 +12,12 @@ Database calls run with `sync_to_async(thread_sensitive=False)`, in the event lo
 shared thread pool: Django's async ORM (and `thread_sensitive=True`) would run them in a
 thread of the request's own, one per open stream.
 
+Django runs each ASGI request's sync code (here: the middleware, the token check and the view
+that opens the stream) in a thread made for that request, which lives as long as the request,
+so every open stream would keep one idle thread. `StreamASGIHandler` serves the stream's path
+without that per-request context: its few milliseconds of sync code run on the process's one
+shared thread for sync code, and an open stream holds no thread.
+
 Under WSGI (runserver, `manage.py serve`, the test server) the same stream is a plain
 iterator that sleeps between reads and holds its thread; it closes after at most
 `WSGI_HOLD_SECONDS`, like the /turns long-poll, and the client resumes from its last id.
@@ -29,6 +35,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIHandler
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 
@@ -47,6 +54,20 @@ SSE = "text/event-stream"
 
 def poll_seconds() -> float:
     return getattr(settings, "STREAM_POLL_SECONDS", 0.25)
+
+
+STREAM_PATH = "/api/v1/stream"
+
+
+class StreamASGIHandler(ASGIHandler):
+    """Django's ASGI handler, but the event stream's requests run outside a per-request
+    ThreadSensitiveContext (see the module's docstring); every other request as Django does."""
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["path"] == STREAM_PATH:
+            await self.handle(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
 
 
 # --- reading (plain Django, run in a thread) -----------------------------------------------
