@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "replies",
+    "tournaments",
     "community",
     "api",
 ]

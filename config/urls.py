@@ -9,5 +9,6 @@ urlpatterns = [
     path("", include("players.urls")),
     path("", include("community.urls")),
     path("", include("api.urls")),
+    path("", include("tournaments.urls")),
     path("", include("games.urls")),
 ]

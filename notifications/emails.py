@@ -275,6 +275,10 @@ def context_for(row: Notification) -> dict:
         context["timeout_consequence"] = wrap(timeout_consequence(match))
     if row.kind in (Kind.TURN, Kind.START, Kind.REMINDER, Kind.VACATION, Kind.WARNING) and user:
         context["vacation_bank"] = wrap(vacation_bank.bank_of(user).line())
+    if row.kind == Kind.ROUND:
+        context["tournament_url"] = absolute(
+            reverse("tournament_detail", args=[row.context.get("tournament_id", 0)])
+        )
     if row.kind == Kind.END:
         context["result"] = _result(match)
         context["abandoned"] = match.status == MatchStatus.ABANDONED
@@ -347,7 +351,7 @@ def _digest_matches(row: Notification, prefs) -> list[dict]:
 # is a mail of the match too: what happened to the moves is its first line, which mail
 # clients show beside the subject. Invitations (sent before the seat is taken), digests
 # (several matches) and notices about mail that named no match keep their own subject.
-OWN_SUBJECT_KINDS = (Kind.INVITE, Kind.DIGEST)
+OWN_SUBJECT_KINDS = (Kind.INVITE, Kind.DIGEST, Kind.ROUND)
 
 
 def thread_subject(match: Match) -> str:

@@ -36,6 +36,7 @@ class Kind(models.TextChoices):
     INVITE = "invite", "Invitation to a match"
     VACATION = "vacation", "A vacation day spent while a turn waited"
     WARNING = "warning", "Warning before a forfeit"
+    ROUND = "round", "A tournament round"
 
 
 class Status(models.TextChoices):

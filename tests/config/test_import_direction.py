@@ -12,9 +12,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 NEVER = {
-    "games": {"notifications", "replies", "api"},
-    "players": {"games", "notifications", "replies"},
-    "notifications": {"replies", "api"},
+    "games": {"notifications", "replies", "api", "tournaments"},
+    "players": {"games", "notifications", "replies", "tournaments"},
+    "notifications": {"replies", "api", "tournaments"},
 }
 # (file, module prefix): a page of the accounts app links to the local mailbox of the
 # embedded defaults; mail out signs the reply address with replies' token.

@@ -1,0 +1,72 @@
+from django.contrib import admin, messages
+
+from games.services import ServiceError
+
+from . import services
+from .models import Entry, OrganiserAction, Round, Table, Tournament
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ["user", "seed", "joined_at", "withdrawn_at"]
+    readonly_fields = fields
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    extra = 0
+    fields = ["number", "started_at", "finished_at", "bye"]
+    readonly_fields = fields
+
+
+class ActionInline(admin.TabularInline):
+    model = OrganiserAction
+    extra = 0
+    fields = ["at", "by", "action", "reason"]
+    readonly_fields = fields
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    """Tournaments with their entrants, rounds and every organiser's action (who and why).
+    Starting one early is an action here; withdrawing a player is one on the Entry."""
+
+    list_display = ["name", "game_slug", "format", "status", "current_round", "rounds"]
+    list_filter = ["status", "format", "game_slug"]
+    exclude = ["seed"]  # the draws' random stream stays secret
+    readonly_fields = ["status", "current_round", "organiser", "created_at"]
+    inlines = [EntryInline, RoundInline, ActionInline]
+    actions = ["start_now"]
+
+    @admin.action(description="Start now (sign-up ends)")
+    def start_now(self, request, queryset):
+        for tournament in queryset:
+            try:
+                services.start(tournament.pk, by=str(request.user), reason="started from the admin")
+            except ServiceError as error:
+                self.message_user(request, f"{tournament}: {error.message}", messages.ERROR)
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "user", "seed", "withdrawn_at"]
+    list_filter = ["tournament"]
+    readonly_fields = ["tournament", "user", "seed", "joined_at", "withdrawn_at"]
+    actions = ["withdraw"]
+
+    @admin.action(description="Withdraw (their matches in play are resigned)")
+    def withdraw(self, request, queryset):
+        for entry in queryset.filter(withdrawn_at__isnull=True):
+            services.withdraw(
+                entry.tournament,
+                entry.user,
+                by=str(request.user),
+                reason="withdrawn from the admin",
+            )
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["round", "match"]
+    readonly_fields = ["round", "match"]

@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    name = "tournaments"
+    verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        from games import events
+
+        from . import services
+
+        events.match_finished.connect(
+            services.on_match_finished, weak=False, dispatch_uid="tournaments-match-finished"
+        )

@@ -1,0 +1,40 @@
+from django import forms
+
+from games.engine import available_games
+from games.models import TimeoutPolicy
+
+from .models import Format
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=80)
+    game_slug = forms.ChoiceField(label="Game")
+    format = forms.ChoiceField(choices=Format.choices)
+    table_size = forms.IntegerField(min_value=2, max_value=6, initial=2, label="Players a table")
+    rounds = forms.IntegerField(
+        min_value=0,
+        max_value=20,
+        initial=3,
+        help_text="Swiss and tables; a round robin has as many as it needs.",
+    )
+    signup_until = forms.DateTimeField(
+        required=False,
+        label="Sign-up until",
+        help_text="YYYY-MM-DD HH:MM, in UTC",
+    )
+    max_players = forms.IntegerField(
+        required=False, min_value=2, max_value=64, label="Or until this many players"
+    )
+    days_per_move = forms.IntegerField(min_value=1, max_value=30, initial=3)
+    timeout_policy = forms.ChoiceField(choices=TimeoutPolicy.choices)
+    vacation_cap = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=60,
+        label="Vacation days the clock may spend per player and match",
+        help_text="Empty: as many as the player's bank holds.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game_slug"].choices = [(g.slug, g.title) for g in available_games()]

@@ -1,0 +1,135 @@
+"""Who sits at which table in a round: pure functions of the entrants, what they met before
+and a seeded random stream (no Django). Players are ids; a table is a tuple of them.
+
+- `round_robin`: every pair once (two-player games), by the circle method: n - 1 rounds
+  (n rounds with a bye when n is odd).
+- `swiss`: two-player pairs for the next round from the standings: the best unpaired player
+  meets the next best they have not met; the bye (odd n) goes to the lowest who had none.
+- `tables`: tables of 3 to 6 that make players meet as evenly as possible across rounds:
+  seeded shuffles improved by swapping players between tables, keeping the draw whose tables
+  repeat the fewest meetings (the sum of the squares of how often each pair at a table met
+  before, so one pair meeting three times costs more than three pairs meeting twice).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+
+Table = tuple[int, ...]
+Meetings = Counter  # frozenset({a, b}) -> how often a and b sat at one table
+
+
+def round_robin(players: Sequence[int]) -> list[list[Table]]:
+    """Every round of a two-player round robin: each pair meets exactly once."""
+    ring: list[int | None] = list(players)
+    if len(ring) % 2:
+        ring.append(None)  # the bye
+    rounds = []
+    for _ in range(len(ring) - 1):
+        half = len(ring) // 2
+        pairs = [(ring[i], ring[-1 - i]) for i in range(half)]
+        rounds.append([(a, b) for a, b in pairs if a is not None and b is not None])
+        ring = [ring[0], ring[-1], *ring[1:-1]]  # the first stays, the others turn
+    return rounds
+
+
+def swiss(
+    ranked: Sequence[int], met: Meetings, had_bye: set[int]
+) -> tuple[list[Table], int | None]:
+    """The next round's pairs for players ranked best first, and who has the bye."""
+    order = list(ranked)
+    bye = None
+    if len(order) % 2:
+        bye = next((p for p in reversed(order) if p not in had_bye), order[-1])
+        order.remove(bye)
+    pairs = _pair(order, met)
+    if pairs is None:  # everybody met everybody: pair in order, repeats allowed
+        pairs = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
+    return pairs, bye
+
+
+def _pair(order: list[int], met: Meetings) -> list[Table] | None:
+    """Pairs with no repeat, the best first player with the best opponent left (backtracking)."""
+    if not order:
+        return []
+    first, rest = order[0], order[1:]
+    for opponent in rest:
+        if met[frozenset((first, opponent))]:
+            continue
+        others = _pair([p for p in rest if p != opponent], met)
+        if others is not None:
+            return [(first, opponent), *others]
+    return None
+
+
+def table_sizes(players: int, size: int, smallest: int) -> list[int]:
+    """Tables of `size`, as many as needed, some one smaller so nobody sits out; ValueError
+    when that needs a table under `smallest` (the game's fewest players)."""
+    count = -(-players // size)  # ceiling
+    sizes = [players // count + (1 if i < players % count else 0) for i in range(count)]
+    if min(sizes) < smallest or max(sizes) > size:
+        raise ValueError(
+            f"{players} players cannot sit at tables of {smallest} to {size}: "
+            "sign up more players or choose another table size."
+        )
+    return sizes
+
+
+def meeting_cost(table: Table, met: Meetings) -> int:
+    return sum(met[frozenset(pair)] ** 2 for pair in combinations(table, 2))
+
+
+def tables(
+    players: Sequence[int],
+    sizes: Sequence[int],
+    met: Meetings,
+    rng: random.Random,
+    tries: int = 20,
+) -> list[Table]:
+    """Seat `players` at tables of `sizes`, repeating as few meetings as possible: from each of
+    a few seeded shuffles, swap players between tables while a swap lowers the cost; keep the
+    best."""
+    best, best_cost = None, None
+    pool = list(players)
+    for _ in range(tries):
+        rng.shuffle(pool)
+        draw, at = [], 0
+        for size in sizes:
+            draw.append(list(pool[at : at + size]))
+            at += size
+        _improve(draw, met)
+        cost = sum(meeting_cost(tuple(t), met) for t in draw)
+        if best_cost is None or cost < best_cost:
+            best, best_cost = draw, cost
+            if cost == 0:
+                break
+    return sorted(tuple(sorted(t)) for t in best or [])
+
+
+def _improve(draw: list[list[int]], met: Meetings) -> None:
+    """Swap two players of different tables while that lowers the tables' cost."""
+
+    def cost_of(table: list[int]) -> int:
+        return meeting_cost(tuple(table), met)
+
+    better = True
+    while better:
+        better = False
+        for a, b in combinations(range(len(draw)), 2):
+            for i in range(len(draw[a])):
+                for j in range(len(draw[b])):
+                    before = cost_of(draw[a]) + cost_of(draw[b])
+                    draw[a][i], draw[b][j] = draw[b][j], draw[a][i]
+                    if cost_of(draw[a]) + cost_of(draw[b]) < before:
+                        better = True
+                    else:
+                        draw[a][i], draw[b][j] = draw[b][j], draw[a][i]
+
+
+def record(met: Meetings, round_tables: Sequence[Table]) -> None:
+    for table in round_tables:
+        for pair in combinations(table, 2):
+            met[frozenset(pair)] += 1
