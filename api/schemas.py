@@ -189,3 +189,11 @@ class RatingPage(Schema):
     items: list[RatingEntry]
     page: int
     pages: int
+
+
+class SummaryIn(Schema):
+    daily: bool = Field(description="Mail the bot's owner one summary a day (its own address).")
+
+
+class SummaryOut(Schema):
+    daily: bool

@@ -21,7 +21,7 @@ from ninja.security import HttpBearer
 
 from api import schemas, stream
 from api.account_events import legal_moves
-from api.models import Scope
+from api.models import BotSummary, Scope
 from api.throttles import PER_HOUR, PER_MINUTE, AccountThrottle
 from api.tokens import grants, is_bot_account, user_for
 from community import selectors as community
@@ -195,6 +195,18 @@ def me(request):
         "bot": is_bot_account(request.auth),
         "scope": token.scope if token else None,
     }
+
+
+@account.put("/me/summary", response={200: schemas.SummaryOut, **ERRORS})
+def daily_summary(request, body: schemas.SummaryIn):
+    """A bot account's owner asks for one email a day about the bot's matches (started,
+    finished with its place, turns left waiting over an hour), sent to the bot account's own
+    address; `daily: false` stops it. A bot account gets no other mail."""
+    _need(request, Scope.PLAY)
+    if not is_bot_account(request.auth):
+        raise ApiError(409, "refused", "Only a bot account has a daily summary.")
+    BotSummary.objects.update_or_create(bot=request.auth, defaults={"daily": body.daily})
+    return {"daily": body.daily}
 
 
 @account.get("/games", response={200: list[schemas.GameOut], **ERRORS})

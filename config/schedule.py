@@ -8,4 +8,6 @@ CELERY_BEAT_SCHEDULE = {
     "tournaments-start-due": {"task": "tournaments.start_due", "schedule": 60.0},
     "notifications-send-reminders": {"task": "notifications.send_reminders", "schedule": 300.0},
     "notifications-send-digests": {"task": "notifications.send_digests", "schedule": 900.0},
+    # Hourly; each bot's summary goes once a day (api/summary.py).
+    "api-send-bot-summaries": {"task": "api.send_bot_summaries", "schedule": 3600.0},
 }
