@@ -229,6 +229,16 @@ class BoardPlay:
     def picked(self) -> set[str]:
         return self.builder.picked_targets
 
+    @property
+    def last_undo(self) -> str:
+        """The URL that undoes the last step taken by a click ('' if none was)."""
+        return next((url for _label, url in reversed(self.undo) if url), "")
+
+    @property
+    def so_far(self) -> str:
+        """The steps taken so far, in words ('Build › Bakery › E5')."""
+        return " \u203a ".join(label for label, _url in self.undo)
+
 
 @dataclass
 class PieceGroup:
@@ -325,6 +335,66 @@ class MatchPage:
     result_notes: list[str]
     standing_orders: list[dict[str, Any]] = field(default_factory=list)
     reference: list[Any] = field(default_factory=list)  # the game's ReferenceSections
+    panel: list[PanelRow] = field(default_factory=list)  # the players panel, seat by seat
+
+
+@dataclass
+class PanelRow:
+    """A seat in the players panel: the platform's seat, and what the viewer's own view of the
+    game says of it (colour, score, money, goods, cards in hand as a count)."""
+
+    seat: Seat
+    colour: str
+    stats: list[tuple[str, str]]
+
+
+# What the panel reads from each seat's entry of `view["players"]` (each game's view.py):
+# the first key found of each line, with its label. Only the viewer's own view is read, so
+# another seat's money shows as "hidden" where the rules hide it (Blankenburg's purse) and a
+# hand as the count every seat may see.
+PANEL_FIELDS = (
+    (("points", "Points"), ("prestige", "Prestige")),
+    (("guilders", "Guilders"), ("silver", "Silver"), ("money", "Money")),
+    (("cards", "Cards"), ("hand_size", "Plans in hand")),
+)
+
+
+def panel_rows(view: dict[str, Any], seats: list[Seat]) -> list[PanelRow]:
+    players = view.get("players") if view else None
+    if not isinstance(players, list):
+        return [PanelRow(seat, "", []) for seat in seats]
+    rows = []
+    for seat in seats:
+        entry = players[seat.number] if seat.number < len(players) else {}
+        entry = entry if isinstance(entry, dict) else {}
+        stats = []
+        for line in PANEL_FIELDS:
+            for key, label in line:
+                if key in entry:
+                    value = entry[key]
+                    if isinstance(value, list):
+                        value = len(value)
+                    stats.append((label, "hidden" if value is None else str(value)))
+                    break
+        goods = _goods(entry)
+        if goods:
+            stats.append(("Goods", goods))
+        colour = next(
+            (c for c in (entry.get("fill"), entry.get("colour")) if str(c).startswith("#")), ""
+        )
+        rows.append(PanelRow(seat, colour, stats))
+    return rows
+
+
+def _goods(entry: dict[str, Any]) -> str:
+    """'2 wood, 1 fish': Nieuwstad's goods list, Blankenburg's resources and gold."""
+    counts: list[tuple[str, Any]] = []
+    if isinstance(entry.get("goods"), list):
+        goods = [g for g in entry["goods"] if isinstance(g, dict)]
+        counts = [(g.get("good", ""), g.get("count")) for g in goods]
+    elif isinstance(entry.get("res"), dict):
+        counts = [*entry["res"].items(), ("gold", entry.get("gold"))]
+    return ", ".join(f"{n} {name}" for name, n in counts if isinstance(n, int) and n > 0)
 
 
 def board_template(slug: str) -> str | None:
@@ -407,6 +477,7 @@ def match_page(
         result_lines=result_lines(match, seats),
         result_notes=result_notes(match),
         reference=reference,
+        panel=panel_rows(view, seats),
         standing_orders=[
             {"key": o.key, "label": o.label, "on": o.key in (playing.standing_orders or [])}
             for o in game.standing_orders

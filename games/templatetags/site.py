@@ -28,3 +28,12 @@ def with_headers(row, headers) -> list[tuple[str, object]]:
     """A table row's cells, each beside its column's header, for the label a phone shows in
     front of each cell (table.reflow in site.css); '' for cells past the last header."""
     return list(zip_longest(headers or (), row, fillvalue=""))[: len(row)]
+
+
+@register.filter
+def limited_session(request) -> bool:
+    """Whether this session was opened by a match's email link: it may open that match only,
+    so the header offers no lobby, settings or log-out that would ask for a sign-in."""
+    from players.decorators import is_limited
+
+    return request is not None and hasattr(request, "session") and is_limited(request)

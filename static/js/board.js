@@ -63,7 +63,7 @@
   function inView(element) {
     const r = element.getBoundingClientRect();
     const bar = document.getElementById("action-bar");
-    const bottom = window.innerHeight - (bar && bar.offsetParent ? bar.offsetHeight : 0);
+    const bottom = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
     return r.width > 0 && r.top >= 0 && r.bottom <= bottom && r.left >= 0 && r.right <= window.innerWidth;
   }
 

@@ -124,7 +124,7 @@ GAME_TARGETS = (
 
 IN_VIEW = """(selector) => {
   const bar = document.getElementById('action-bar');
-  const bottom = innerHeight - (bar && bar.offsetParent ? bar.offsetHeight : 0);
+  const bottom = innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
   return Array.from(document.querySelectorAll(selector)).some(t => {
     const r = t.getBoundingClientRect();
     return r.width > 0 && r.top >= 0 && r.bottom <= bottom + 1 && r.left >= 0

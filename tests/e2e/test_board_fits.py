@@ -40,6 +40,16 @@ def test_the_whole_board_fits_and_its_targets_are_in_view(
     assert sideways_scroll(page) == 0
     page.screenshot(path=str(screenshots / f"fit-{slug}-{size['width']}.png"))
     if size is PHONE:
+        # A compact header (the links behind Menu) and the action bar at the bottom.
+        assert page.locator(".site-header").bounding_box()["height"] < 80
+        expect(page.locator("#site-nav")).to_be_hidden()
+        page.locator(".menu-button").click()
+        expect(page.locator("#site-nav a", has_text="Lobby")).to_be_visible()
+        page.locator(".menu-button").click()
+        bar = page.locator("#action-bar")
+        expect(bar).to_contain_text("Your turn")
+        box = bar.bounding_box()
+        assert abs(box["y"] + box["height"] - PHONE["height"]) < 2
         # A double tap draws the board at its own size: its labels show, and it pans.
         board = page.locator("#board .board-scroll.fit").first
         board.locator("svg.board-svg").dblclick(position={"x": 5, "y": 5})
@@ -47,3 +57,5 @@ def test_the_whole_board_fits_and_its_targets_are_in_view(
         expect(page.locator("#board .pan-cue").first).to_be_visible()
         assert not small_text(page)
         assert sideways_scroll(page) == 0
+    else:
+        expect(page.locator("#action-bar")).to_be_hidden()

@@ -135,9 +135,11 @@ def test_a_whole_match_by_tapping_the_game(
     page.screenshot(path=str(screenshots / f"tap-{slug}-{size['width']}-end.png"))
     # The banner's link to the replay: every position, the arrow keys, the score chart.
     page.locator("#result-banner a", has_text="Replay").click()
+    expect(page.locator("#replay-position")).to_contain_text("Setup")
+    page.goto(f"{live_server.url}/matches/{match.pk}/replay/?n=1")
     expect(page.locator("#replay-board-1 svg").first).to_be_visible()
     page.keyboard.press("ArrowRight")
-    expect(page.locator("#replay-position")).to_contain_text("After move 1")
+    expect(page.locator("#replay-position")).to_contain_text("After move 2")
     expect(page.locator("#score-chart svg[role=img]")).to_be_visible()
     # The whole chart, the end included, is in its box without panning, labels apart.
     inside = "e => e.scrollWidth <= e.clientWidth"
