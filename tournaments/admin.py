@@ -3,7 +3,17 @@ from django.contrib import admin, messages
 from games.services import ServiceError
 
 from . import services
-from .models import Entry, OrganiserAction, Round, Table, Tournament
+from .models import (
+    Division,
+    Entry,
+    League,
+    LeagueMember,
+    OrganiserAction,
+    Round,
+    Season,
+    Table,
+    Tournament,
+)
 
 
 class EntryInline(admin.TabularInline):
@@ -70,3 +80,30 @@ class EntryAdmin(admin.ModelAdmin):
 class TableAdmin(admin.ModelAdmin):
     list_display = ["round", "match"]
     readonly_fields = ["round", "match"]
+
+
+class MemberInline(admin.TabularInline):
+    model = LeagueMember
+    extra = 0
+    fields = ["user", "joined_at", "left_at"]
+    readonly_fields = fields
+
+
+class SeasonInline(admin.TabularInline):
+    model = Season
+    extra = 0
+    fields = ["number", "started_at", "finished_at"]
+    readonly_fields = fields
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "game_slug", "division_size", "promoted"]
+    readonly_fields = ["organiser", "created_at"]
+    inlines = [MemberInline, SeasonInline]
+
+
+@admin.register(Division)
+class DivisionAdmin(admin.ModelAdmin):
+    list_display = ["season", "level", "tournament"]
+    readonly_fields = ["season", "level", "tournament"]

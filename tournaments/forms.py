@@ -38,3 +38,19 @@ class TournamentForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game_slug"].choices = [(g.slug, g.title) for g in available_games()]
+
+
+class LeagueForm(forms.Form):
+    name = forms.CharField(max_length=80)
+    game_slug = forms.ChoiceField(label="Game")
+    table_size = forms.IntegerField(min_value=2, max_value=6, initial=2, label="Players a table")
+    division_size = forms.IntegerField(min_value=3, max_value=20, initial=6)
+    promoted = forms.IntegerField(
+        min_value=1, max_value=10, initial=1, label="Promoted (and relegated) a division"
+    )
+    days_per_move = forms.IntegerField(min_value=1, max_value=30, initial=3)
+    timeout_policy = forms.ChoiceField(choices=TimeoutPolicy.choices)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game_slug"].choices = [(g.slug, g.title) for g in available_games()]

@@ -108,3 +108,62 @@ class OrganiserAction(models.Model):
 
     class Meta:
         ordering = ["at"]
+
+
+class League(models.Model):
+    """Divisions of a fixed size; in each season everyone plays everyone in their division
+    (a round-robin tournament per division), the top go up, the bottom go down, and the next
+    season starts by itself."""
+
+    name = models.CharField(max_length=80)
+    game_slug = models.CharField(max_length=40)
+    table_size = models.PositiveSmallIntegerField(default=2)
+    division_size = models.PositiveSmallIntegerField(default=6)
+    promoted = models.PositiveSmallIntegerField(default=1)  # go up, and as many go down
+    days_per_move = models.PositiveSmallIntegerField(default=3)
+    timeout_policy = models.CharField(
+        max_length=10, choices=TimeoutPolicy.choices, default=TimeoutPolicy.DEFAULT_MOVE
+    )
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueMember(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["joined_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="league_member_once")
+        ]
+
+
+class Season(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["league", "number"], name="season_once")]
+
+
+class Division(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="divisions")
+    level = models.PositiveSmallIntegerField()  # 1 is the top division
+    tournament = models.OneToOneField(Tournament, on_delete=models.PROTECT, related_name="division")
+
+    class Meta:
+        ordering = ["level"]

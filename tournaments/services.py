@@ -75,6 +75,10 @@ def create_tournament(
     )
 
 
+def new_seed() -> str:
+    return random.SystemRandom().randbytes(16).hex()
+
+
 def join(tournament: Tournament, user) -> Entry:
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -287,6 +291,9 @@ def round_over(tournament_id: int, number: int) -> bool:
         if number >= t.rounds or active < 2:
             t.status = TournamentStatus.FINISHED
             t.save(update_fields=["status"])
+            from .leagues import tournament_finished  # leagues build on tournaments
+
+            tournament_finished(t)
             return True
         _draw_round(t, number + 1)
         return True

@@ -13,9 +13,9 @@ from community.names import public_name
 from games.engine import get_game
 from games.services import ServiceError
 
-from . import services
-from .forms import TournamentForm
-from .models import Tournament, TournamentStatus
+from . import leagues, services
+from .forms import LeagueForm, TournamentForm
+from .models import League, Tournament, TournamentStatus
 from .standings import TIE_BREAKS
 
 
@@ -28,8 +28,19 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
             form.add_error(None, error.message)
         else:
             return redirect("tournament_detail", pk=tournament.pk)
-    tournaments = Tournament.objects.exclude(status=TournamentStatus.CANCELLED)[:100]
-    return render(request, "tournaments/list.html", {"tournaments": tournaments, "form": form})
+    tournaments = Tournament.objects.exclude(status=TournamentStatus.CANCELLED).filter(
+        division=None
+    )[:100]
+    return render(
+        request,
+        "tournaments/list.html",
+        {
+            "tournaments": tournaments,
+            "leagues": League.objects.all()[:100],
+            "form": form,
+            "league_form": LeagueForm() if request.user.is_authenticated else None,
+        },
+    )
 
 
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -89,3 +100,69 @@ def tournament_action(request: HttpRequest, pk: int) -> HttpResponse:
     except ServiceError as error:
         messages.error(request, error.message)
     return redirect("tournament_detail", pk=t.pk)
+
+
+@login_required
+@require_POST
+def league_create(request: HttpRequest) -> HttpResponse:
+    form = LeagueForm(request.POST)
+    if form.is_valid():
+        try:
+            league = leagues.create_league(organiser=request.user, **form.cleaned_data)
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            return redirect("league_detail", pk=league.pk)
+    else:
+        messages.error(request, "Check the league's settings: " + form.errors.as_text())
+    return redirect("tournament_list")
+
+
+def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    league = get_object_or_404(League, pk=pk)
+    seasons = [
+        {
+            "season": season,
+            "divisions": [
+                {"division": d, "tournament": d.tournament}
+                for d in season.divisions.select_related("tournament")
+            ],
+        }
+        for season in league.seasons.order_by("-number")
+    ]
+    members = league.members.filter(left_at=None).select_related("user")
+    member = members.filter(user_id=request.user.pk).first()
+    return render(
+        request,
+        "tournaments/league.html",
+        {
+            "league": league,
+            "game": get_game(league.game_slug),
+            "seasons": seasons,
+            "members": [public_name(m.user) for m in members],
+            "member": member,
+            "is_organiser": request.user.is_authenticated
+            and league.organiser_id == request.user.pk,
+        },
+    )
+
+
+@login_required
+@require_POST
+def league_action(request: HttpRequest, pk: int) -> HttpResponse:
+    league = get_object_or_404(League, pk=pk)
+    action = request.POST.get("action")
+    if action == "join":
+        leagues.join_league(league, request.user)
+        messages.success(
+            request, "You are in: you play from the next season, in the bottom division."
+        )
+    elif action == "leave":
+        leagues.leave_league(league, request.user)
+        messages.success(request, "You leave the league after this season.")
+    elif action == "start" and league.organiser_id == request.user.pk:
+        if leagues.start_season(league.pk) is None:
+            messages.error(request, "A season is in play, or too few members to start one.")
+    else:
+        messages.error(request, "That is not something you can do here.")
+    return redirect("league_detail", pk=league.pk)
