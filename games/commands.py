@@ -125,13 +125,14 @@ def choices_text(game: Game, state: State, seat: int, *, limit: int = MENU_LIMIT
 
 
 def _heading(command: str, note: str) -> list[str]:
-    """A numbered menu's heading; a long note wraps after a ';', ',' or ':', never inside a
-    term such as "2 guilders + 1 wood"."""
-    lines, current = [], f"     {command}:"
+    """A numbered menu's heading, on lines of its own and flush left, where the items' text
+    is indented: at the items' indent it read as the end of the item above (issue 28). A long
+    note wraps after a ';', ',' or ':', never inside a term such as "2 guilders + 1 wood"."""
+    lines, current = [], f"{command}:"
     for n, term in enumerate(re.split(r"(?<=[;,:]) ", note)):
         if n and len(current) + 1 + len(term) > WIDTH:
             lines.append(current)
-            current = "       " + term
+            current = "  " + term
         else:
             current += " " + term
     return [*lines, current]

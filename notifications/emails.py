@@ -23,6 +23,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.timesince import timeuntil
 
 from games import commands, selectors, vacation_bank
+from games.board_image import inline_boards
 from games.models import ChatMessage, Match, MatchStatus, Seat, TimeControl, TimeoutPolicy
 from players.preferences import local_time, prefs_for
 from replies.tokens import reply_address
@@ -441,7 +442,13 @@ def build_email(row: Notification) -> EmailMultiAlternatives:
         reply_to=[rendered.reply_to] if rendered.reply_to else None,
         headers=headers,
     )
-    message.attach_alternative(rendered.html, "text/html")
+    # Mail clients do not show inline <svg>: each drawn board is a PNG part of the HTML (cid:).
+    html, boards = inline_boards(rendered.html)
+    message.attach_alternative(html, "text/html")
+    if boards:
+        message.mixed_subtype = "related"
+        for board in boards:
+            message.attach(board)
     return message
 
 
