@@ -6,6 +6,7 @@ loopback interface only (`serve` on its default host sets LOCAL_MAILBOX_OPEN).""
 
 from __future__ import annotations
 
+import base64
 import email
 import email.utils
 import ipaddress
@@ -80,7 +81,16 @@ class StoredMail:
 
     @property
     def html(self) -> str:
-        return self._part("html")
+        """The HTML part, its inline images (a board as PNG, `cid:`) written in as data: URIs,
+        since the mailbox page's frame cannot reach the message's other parts."""
+        html = self._part("html")
+        for part in self.message.walk():
+            cid = "cid:" + str(part.get("Content-ID", "")).strip("<>")
+            if part.get_content_maintype() != "image" or len(cid) < 5 or cid not in html:
+                continue
+            data = base64.b64encode(part.get_payload(decode=True) or b"").decode()
+            html = html.replace(cid, f"data:{part.get_content_type()};base64,{data}")
+        return html
 
     @property
     def first_line(self) -> str:
