@@ -6,6 +6,8 @@ seat is held by a person: a match with a bot seat teaches nothing about the peop
 
 from __future__ import annotations
 
+import copy
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -14,7 +16,7 @@ from openskill.models import PlackettLuce
 
 from community.models import Rating, RatingChange
 from games.engine import places
-from games.models import Match, MatchStatus, Seat
+from games.models import Match, MatchStatus, Move, MoveKind, MoveSource, Seat, SeatHolder
 from players.models import BotAccount
 
 MODEL = PlackettLuce()
@@ -86,10 +88,38 @@ def rate(match: Match, seats: list[Seat], current: dict[int, Rating]) -> list[Ra
     return changes
 
 
+# Moves a person chose (a bot's, a deadline's or a forced move chose itself).
+PLAYED = (MoveSource.WEB, MoveSource.EMAIL, MoveSource.API, MoveSource.STANDING)
+
+
+def for_whoever_played_most(match: Match, seats: list[Seat], holders=None) -> list[Seat]:
+    """The seats as the ratings count them: a seat a substitute took over counts for
+    whichever of its holders chose most of its moves (the later holder on a tie). Copies of
+    the seats with that user; the seats themselves where nobody took over."""
+    holders = list(SeatHolder.objects.filter(match=match)) if holders is None else holders
+    if not holders:
+        return seats
+    moves = Move.objects.filter(match=match, kind=MoveKind.MOVE, source__in=PLAYED)
+    chose: Counter = Counter()
+    for seat, seq in moves.values_list("seat", "seq"):
+        for h in holders:
+            if h.seat == seat and h.from_seq < seq and (h.until_seq is None or seq <= h.until_seq):
+                chose[(seat, h.user_id)] += 1
+    counted = []
+    for seat in seats:
+        mine = [h for h in holders if h.seat == seat.number]
+        if mine:
+            best = max(mine, key=lambda h: (chose[(seat.number, h.user_id)], h.from_seq))
+            seat = copy.copy(seat)
+            seat.user_id = best.user_id
+        counted.append(seat)
+    return counted
+
+
 def record_finished(match: Match, seats: Iterable[Seat]) -> list[RatingChange]:
     """Rate a match that has just finished. Called inside the transaction that finishes it,
     so a rating never exists without its result, nor a result without its rating."""
-    seats = sorted(seats, key=lambda s: s.number)
+    seats = for_whoever_played_most(match, sorted(seats, key=lambda s: s.number))
     if not is_rateable(match, seats):
         return []
     current = {
@@ -113,6 +143,9 @@ def rebuild_game(game_slug: str, progress: Callable[[str, int], None] | None = N
     carried in memory from one match to the next and written at the end. Returns how many
     matches were rated; `progress(game_slug, matches read)` is told after each batch."""
     bots = set(BotAccount.objects.values_list("user_id", flat=True))
+    holders: dict[int, list[SeatHolder]] = {}
+    for holder in SeatHolder.objects.filter(match__game_slug=game_slug):
+        holders.setdefault(holder.match_id, []).append(holder)
     current: dict[int, Rating] = {}
     changes: list[RatingChange] = []
     rated = read = 0
@@ -127,6 +160,7 @@ def rebuild_game(game_slug: str, progress: Callable[[str, int], None] | None = N
         for match in matches.iterator(chunk_size=REBUILD_BATCH):
             read += 1
             seats = sorted(match.seats.all(), key=lambda s: s.number)
+            seats = for_whoever_played_most(match, seats, holders.get(match.pk, []))
             if is_rateable(match, seats, bots):
                 changes += rate(match, seats, current)
                 rated += 1

@@ -142,6 +142,11 @@ class Seat(models.Model):
     # The decision (deadline_seq) whose forfeit the player was warned of by email, with a
     # day's grace: nobody forfeits a seat without a warning first.
     forfeit_warned_seq = models.PositiveIntegerField(null=True, blank=True)
+    # A seat that timed out, offered by another player to a substitute (the lobby lists it).
+    takeover_offered_at = models.DateTimeField(null=True, blank=True)
+    # Voted out by the other players after timing out again and again: its decisions are
+    # played at once by the rules' default move.
+    skipped = models.BooleanField(default=False)
     # The deadline for this seat's current decision, and the position it belongs to.
     deadline_at = models.DateTimeField(null=True, blank=True)
     deadline_seq = models.PositiveIntegerField(null=True, blank=True)
@@ -212,7 +217,7 @@ class Seat(models.Model):
 
     @property
     def played_by_bot(self) -> bool:
-        return self.is_bot or self.resigned
+        return self.is_bot or self.resigned or self.skipped
 
 
 class MoveKind(models.TextChoices):
@@ -386,3 +391,31 @@ class HiddenStateOpening(models.Model):
 
     def __str__(self) -> str:
         return f"{self.username} opened match {self.match_id} at move {self.seq}"
+
+
+class SeatHolder(models.Model):
+    """Who held a seat from which move on, once a substitute took it over: ratings count
+    the match for whoever made most of the seat's moves (community.ratings)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seat_holders")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    from_seq = models.PositiveIntegerField()  # moves after this one are theirs
+    until_seq = models.PositiveIntegerField(null=True, blank=True)  # None: still theirs
+
+    class Meta:
+        ordering = ["match", "seat", "from_seq"]
+
+
+class SkipVote(models.Model):
+    """A player's vote to skip a seat that keeps timing out (BGA's expel)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="skip_votes")
+    seat = models.PositiveSmallIntegerField()
+    voter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat", "voter"], name="skip_vote_once")
+        ]

@@ -427,3 +427,13 @@ def position_after(match: Match, seq: int) -> State:
 def matches_waiting_on(user) -> list[Match]:
     seats = Seat.objects.filter(user=user, match__status=MatchStatus.ACTIVE).select_related("match")
     return [s.match for s in seats if s.number in s.match.to_act]
+
+
+def takeover_seats(user, limit: int = 20) -> list[Seat]:
+    """Seats of matches in play offered to a substitute, in matches `user` does not play."""
+    return list(
+        Seat.objects.filter(takeover_offered_at__isnull=False, match__status=MatchStatus.ACTIVE)
+        .exclude(match__seats__user=user)
+        .select_related("match", "user")
+        .order_by("takeover_offered_at")[:limit]
+    )

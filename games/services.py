@@ -42,6 +42,8 @@ from games.models import (
     MoveKind,
     MoveSource,
     Seat,
+    SeatHolder,
+    SkipVote,
     Snapshot,
     TimeControl,
     TimeoutPolicy,
@@ -385,6 +387,12 @@ class _Turn:
             if not bots:
                 return
             seat = bots[0]
+            if self.seats[seat].skipped:  # voted out: the rules' default move, at once
+                move = self.game.default_move(self.state, seat)
+                self.append(
+                    seat=seat, kind=MoveKind.MOVE, payload=move, source=MoveSource.DEADLINE
+                )
+                continue
             bot_rng = event_rng(self.match.seed + ":bot", self.match.head_seq + 1)
             move = self.game.bot_move(self.state, seat, bot_rng)
             self.append(seat=seat, kind=MoveKind.MOVE, payload=move, source=MoveSource.BOT)
@@ -956,6 +964,97 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
         turn.advance()
         turn.finish_projections(previous_to_act)
         return MoveResult(Outcome.APPLIED, note, turn.appended, match)
+
+
+# --- seats that never stall: a substitute takes a seat over, or the others skip it -------
+
+SKIP_AFTER_TIMEOUTS = 2  # a seat may be voted out once it has timed out this often
+
+
+def _other_player(seats: list[Seat], user, seat: int) -> Seat | None:
+    """`user`'s own seat in the match, if it is a person's still playing and not `seat`."""
+    mine = _find_seat(seats, user, None)
+    if mine is None or mine.number == seat or mine.resigned or mine.played_by_bot:
+        return None
+    return mine
+
+
+def offer_seat(*, match_id: int, seat: int, by: AbstractBaseUser) -> Seat:
+    """Another player offers a seat that timed out to a substitute: the lobby lists it."""
+    with transaction.atomic():
+        match, seats = _lock(match_id)
+        row = seats[seat] if 0 <= seat < len(seats) else None
+        if match.status != MatchStatus.ACTIVE or row is None or row.resigned:
+            raise ServiceError("That seat is not in play.")
+        if _other_player(seats, by, seat) is None:
+            raise ServiceError("Only another player of the match may offer a seat.")
+        if row.timeouts < 1:
+            raise ServiceError("A seat can be offered once it has timed out.")
+        if row.takeover_offered_at is None:
+            row.takeover_offered_at = timezone.now()
+            _save_seats([row], ["takeover_offered_at"])
+        return row
+
+
+def take_seat(*, match_id: int, seat: int, user: AbstractBaseUser) -> Seat:
+    """A substitute takes over an offered seat from now on: they see what the seat sees, play
+    its decisions, and the seat's holders are recorded for the ratings."""
+    with transaction.atomic():
+        match, seats = _lock(match_id)
+        row = seats[seat] if 0 <= seat < len(seats) else None
+        if match.status != MatchStatus.ACTIVE or row is None or row.takeover_offered_at is None:
+            raise ServiceError("That seat is not offered to a substitute.")
+        if any(s.user_id == user.pk for s in seats):
+            raise ServiceError("You already have a seat in this match.")
+        holders = SeatHolder.objects.filter(match=match, seat=seat)
+        if row.user_id and not holders.exists():
+            SeatHolder.objects.create(match=match, seat=seat, user_id=row.user_id, from_seq=0)
+        holders.filter(until_seq=None).update(until_seq=match.head_seq)
+        SeatHolder.objects.create(match=match, seat=seat, user=user, from_seq=match.head_seq)
+        row.user = user
+        row.display_name = public_name(user)
+        row.is_bot = row.skipped = False
+        row.timeouts = 0
+        row.takeover_offered_at = None
+        fields = ["user", "display_name", "is_bot", "skipped", "timeouts", "takeover_offered_at"]
+        if seat in match.to_act:  # their decision now, with a full deadline of their own
+            now = timezone.now()
+            row.deadline_at = clock.deadline_for(match, row, now, Calendars(seats).of(user))
+            row.waiting_since = now
+            fields += ["deadline_at", "waiting_since"]
+        _save_seats([row], fields)
+        return row
+
+
+def vote_to_skip(*, match_id: int, seat: int, voter: AbstractBaseUser) -> bool:
+    """A vote to skip a seat that keeps timing out; with the votes of more than half of the
+    other players still playing, the seat is skipped: the rules' default move plays its
+    decisions at once, now and from then on. Whether the seat is skipped now."""
+    with transaction.atomic():
+        match, seats = _lock(match_id)
+        row = seats[seat] if 0 <= seat < len(seats) else None
+        if match.status != MatchStatus.ACTIVE or row is None or row.resigned or row.skipped:
+            raise ServiceError("That seat is not in play.")
+        if _other_player(seats, voter, seat) is None:
+            raise ServiceError("Only another player of the match may vote.")
+        if row.timeouts < SKIP_AFTER_TIMEOUTS:
+            raise ServiceError(
+                f"A seat can be voted out once it has timed out {SKIP_AFTER_TIMEOUTS} times."
+            )
+        SkipVote.objects.get_or_create(match=match, seat=seat, voter=voter)
+        voters = [s.user_id for s in seats if _other_player(seats, s.user, seat) is not None]
+        votes = SkipVote.objects.filter(match=match, seat=seat, voter_id__in=voters).count()
+        if votes * 2 <= len(voters):
+            return False
+        row.skipped = True
+        _save_seats([row], ["skipped"])
+        if seat in match.to_act:
+            game = match.game
+            turn = _Turn(match, game, load_state(match, seats=seats), seats)
+            previous_to_act = list(match.to_act)
+            turn.advance()
+            turn.finish_projections(previous_to_act)
+        return True
 
 
 def operator_move(

@@ -101,6 +101,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "older": mine.older,
             "more_turns": mine.more_turns,
             "open_matches": open_matches,
+            "takeovers": selectors.takeover_seats(request.user),
             "open_paged": open_before is not None,
             "open_next": open_next,
             "play_now": [(g, range(g.min_players, g.max_players + 1)) for g in available_games()],
@@ -431,3 +432,37 @@ def match_chat(request: HttpRequest, pk: int) -> HttpResponse:
     if error:
         messages.error(request, error)
     return redirect(reverse("match_detail", args=[match.pk]) + "#chat")
+
+
+@login_required
+@require_POST
+def match_seat_action(request: HttpRequest, pk: int) -> HttpResponse:
+    """Another player offers a seat that timed out to a substitute, or votes to skip it."""
+    action, seat = request.POST.get("action"), request.POST.get("seat", "")
+    if not seat.isdigit() or action not in ("offer", "skip"):
+        messages.error(request, "Choose a seat and what to do with it.")
+        return redirect("match_detail", pk=pk)
+    try:
+        if action == "offer":
+            services.offer_seat(match_id=pk, seat=int(seat), by=request.user)
+            messages.success(request, "The seat is offered in the lobby to a substitute.")
+        elif services.vote_to_skip(match_id=pk, seat=int(seat), voter=request.user):
+            messages.success(request, "The seat is skipped: the rules' default move plays it.")
+        else:
+            messages.success(request, "Your vote is counted; more than half of you must agree.")
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+    return redirect("match_detail", pk=pk)
+
+
+@login_required
+@require_POST
+def match_take_seat(request: HttpRequest, pk: int) -> HttpResponse:
+    seat = request.POST.get("seat", "")
+    try:
+        services.take_seat(match_id=pk, seat=int(seat) if seat.isdigit() else -1, user=request.user)
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("lobby")
+    messages.success(request, "The seat is yours from now on.")
+    return redirect("match_detail", pk=pk)
