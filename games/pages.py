@@ -336,6 +336,7 @@ class MatchPage:
     standing_orders: list[dict[str, Any]] = field(default_factory=list)
     reference: list[Any] = field(default_factory=list)  # the game's ReferenceSections
     panel: list[PanelRow] = field(default_factory=list)  # the players panel, seat by seat
+    skip_confirm: bool = False  # the player's preference: a complete move is played at once
 
 
 @dataclass
@@ -478,6 +479,7 @@ def match_page(
         result_notes=result_notes(match),
         reference=reference,
         panel=panel_rows(view, seats),
+        skip_confirm=bool(commands) and prefs_for(user).skip_confirm,
         standing_orders=[
             {"key": o.key, "label": o.label, "on": o.key in (playing.standing_orders or [])}
             for o in game.standing_orders

@@ -71,6 +71,7 @@ class PreferencesForm(forms.ModelForm):
             "digest_hour",
             "reminder_hours",
             "webhook_url",
+            "skip_confirm",
         ]
         widgets = {
             "mode": forms.RadioSelect,

@@ -56,6 +56,12 @@ class Preferences(models.Model):
     digest_hour = models.PositiveSmallIntegerField(default=8)
     reminder_hours = models.JSONField(default=default_reminder_hours, blank=True)
     webhook_url = models.URLField(max_length=500, blank=True)
+    # On the match page: a move is played as soon as it is complete, without its Confirm
+    # (with JavaScript; without it the Confirm stays). Issue 28.
+    skip_confirm = models.BooleanField(
+        default=False,
+        verbose_name="Play a move as soon as it is complete on the board (no Confirm)",
+    )
     # Set when delivery gives up (or the ESP reports a bounce or complaint); cleared by a
     # successful send, a changed address, or the player saying it works. While it is set,
     # the player's deadlines are stopped (notifications.reachability).

@@ -91,7 +91,17 @@
     reveal();
   }
 
+  // A player who chose to skip the Confirm (their preferences): the move is played as soon
+  // as a tap completes it. Only after a tap (a swap), never when the page opens.
+  function autoConfirm() {
+    const form = document.querySelector("#confirm-form[data-auto-confirm]");
+    if (form) form.requestSubmit();
+  }
+
   document.addEventListener("DOMContentLoaded", start);
-  document.addEventListener("htmx:afterSettle", start);
+  document.addEventListener("htmx:afterSettle", () => {
+    start();
+    autoConfirm();
+  });
   window.addEventListener("resize", () => document.querySelectorAll("#board .board-scroll.fit").forEach(update));
 })();

@@ -153,3 +153,32 @@ def test_a_whole_match_by_tapping_the_game(
     assert not axe_violations(page)  # the replay
     assert not errors, errors
     print(f"{slug} at {size['width']} px: {taps} taps")
+
+
+def test_a_player_who_skips_the_confirm_plays_a_move_by_its_last_tap(page: Page, live_server):
+    """With the preference set, the tap that completes a move plays it, in place."""
+    from django.contrib.auth import get_user_model
+
+    from players.preferences import saved_prefs_for
+
+    page.set_viewport_size(PHONE)
+    sign_up(page, live_server, "skip-confirm@example.com")
+    prefs = saved_prefs_for(get_user_model().objects.get(email="skip-confirm@example.com"))
+    prefs.skip_confirm = True
+    prefs.save()
+    play_now(page, "new-england", 3)
+    page.evaluate(f"{MARKER} = 'kept'")
+    match = Match.objects.get(game_slug="new-england")
+    seat = match.seats.get(user__isnull=False).number
+    state = selectors.load_state(match)
+    move = match.game.bot_move(state, seat, random.Random(1))
+    for step in match.game.move_steps(state, seat, move):
+        if match.moves.filter(source="web").exists():
+            break
+        target = page.locator(on_the_game(step.target)).first
+        if target.count():
+            target.click()
+        page.wait_for_timeout(300)
+    page.wait_for_function("() => !document.querySelector('#confirm-form')")
+    assert match.moves.filter(source="web").count() == 1
+    assert page.evaluate(MARKER) == "kept"
