@@ -28,10 +28,13 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.utils import timezone
 
 from games import commands, selectors, services
-from games.engine import IllegalMove
+from games.engine import IllegalMove, ParseError
+from games.engine.names import find_player
 from games.models import Match, MatchStatus, MoveSource, Seat
 from notifications import emails, outbox
 from notifications.models import Channel, Kind, Notification, Status
+from tournaments.models import Tournament
+from tournaments.services import withdraw
 
 from .models import InboundMessage, InboundStatus
 from .reading import decode
@@ -44,7 +47,8 @@ log = logging.getLogger(__name__)
 
 MAX_COMMAND_LINES = 30
 MAX_OWN_LINES = 400
-BUILTIN_WORDS = ("status", "help", "resign", "say", "undo")
+# Words no game uses ("offer" and "skip" are moves of Blankenburg and Nieuwstad).
+BUILTIN_WORDS = ("status", "help", "resign", "say", "undo", "substitute", "expel", "withdraw")
 # A database that cannot be reached: the only failure that leaves a message for later.
 DATABASE_DOWN = (OperationalError, InterfaceError)
 
@@ -435,6 +439,13 @@ def run_commands(
             report.taken_back = True
             seen = result.match.head_seq
             continue
+        if word in ("substitute", "expel") and rest.strip():
+            answer = _seat_vote(match, seat, word, rest)
+            report.add(line, answer)
+            continue
+        if word == "withdraw" and not rest.strip():
+            report.add(line, _withdraw(match, seat))
+            continue
         if word == "resign" and not rest.strip():
             result = services.resign(
                 match_id=match.pk,
@@ -475,6 +486,35 @@ def run_commands(
     if not commands_read and report.ignored:
         report.first_hint = _hint(match, seat, report.ignored[0])
     return report
+
+
+def _seat_vote(match: Match, seat: Seat, word: str, named: str) -> str:
+    """`substitute <player>`: offer their seat, which timed out, to a substitute; `expel
+    <player>`: vote to skip it. The answer line."""
+    seats = list(match.seats.order_by("number"))
+    names = [s.name for s in seats]
+    try:
+        target = find_player(named, names, [s.number for s in seats if s.number != seat.number])
+        if word == "substitute":
+            services.offer_seat(match_id=match.pk, seat=target, by=seat.user)
+            return f"{names[target]}'s seat is offered in the lobby to a substitute."
+        if services.vote_to_skip(match_id=match.pk, seat=target, voter=seat.user):
+            return f"{names[target]}'s seat is skipped: the rules' default move plays it."
+        return f"Your vote to skip {names[target]}'s seat is counted."
+    except (ParseError, services.ServiceError) as error:
+        return error.message
+
+
+def _withdraw(match: Match, seat: Seat) -> str:
+    """Leave the tournament this match is part of."""
+    tournament = Tournament.objects.filter(round_set__tables__match=match).first()
+    if tournament is None:
+        return "This match is not part of a tournament; to leave it, write: resign"
+    try:
+        withdraw(tournament, seat.user)
+    except services.ServiceError as error:
+        return error.message
+    return f"You have left {tournament.name}: your matches in play are resigned."
 
 
 def _hint(match: Match, seat: Seat, line: str) -> str:
