@@ -154,6 +154,9 @@ def test_under_asgi_a_stream_wakes_on_commit_and_leaves_the_hub_on_disconnect(du
     the hub's poll; when the client goes away Django cancels it, and it leaves the hub. (What
     an idle stream costs in threads and memory: bench/streams.py.)"""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connections
 
     from api import stream
 
@@ -162,6 +165,16 @@ def test_under_asgi_a_stream_wakes_on_commit_and_leaves_the_hub_on_disconnect(du
     stream.open_stream(bram.pk)
 
     async def listen():
+        # One thread for the stream's reads, so that its connection can be closed at the end
+        # (PostgreSQL drops the test database only when no session is left).
+        loop = asyncio.get_running_loop()
+        loop.set_default_executor(ThreadPoolExecutor(max_workers=1))
+        try:
+            await follow()
+        finally:
+            await loop.run_in_executor(None, connections.close_all)
+
+    async def follow():
         lines = stream.async_stream(bram.pk, 0, 30, stream.NDJSON)
         assert json.loads(await anext(lines))["type"] == "hello"
         waiting = asyncio.ensure_future(anext(lines))

@@ -17,7 +17,7 @@ from tests.hidden import _others
 
 pytestmark = pytest.mark.django_db
 
-DECISIONS = 150  # enough for every kind of turn of each game; the whole match is slow here
+DECISIONS = 80  # the opening and the middle game of each; a whole match is slow here
 
 
 def flattened(value) -> list[str]:
