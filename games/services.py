@@ -1011,12 +1011,12 @@ def take_seat(*, match_id: int, seat: int, user: AbstractBaseUser) -> Seat:
             SeatHolder.objects.create(match=match, seat=seat, user_id=row.user_id, from_seq=0)
         holders.filter(until_seq=None).update(until_seq=match.head_seq)
         SeatHolder.objects.create(match=match, seat=seat, user=user, from_seq=match.head_seq)
+        # The seat keeps its name: the setup replayed from the log was dealt with it.
         row.user = user
-        row.display_name = public_name(user)
         row.is_bot = row.skipped = False
         row.timeouts = 0
         row.takeover_offered_at = None
-        fields = ["user", "display_name", "is_bot", "skipped", "timeouts", "takeover_offered_at"]
+        fields = ["user", "is_bot", "skipped", "timeouts", "takeover_offered_at"]
         if seat in match.to_act:  # their decision now, with a full deadline of their own
             now = timezone.now()
             row.deadline_at = clock.deadline_for(match, row, now, Calendars(seats).of(user))

@@ -7,8 +7,9 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 import time_machine
 
-from games import clock, vacation_bank
+from games import clock, services, vacation_bank
 from games.models import Move, MoveKind, MoveSource, Seat
+from games.selectors import load_state
 from notifications.models import Kind, Notification
 from players.models import NoticeMode, Preferences, Vacation
 from players.preferences import book_vacation
@@ -149,3 +150,20 @@ def test_the_preferences_page_shows_the_bank_and_keeps_spent_days(client, anna, 
         assert "spent while your turn waited" in page
         client.post("/n/preferences/", {"action": "cancel-vacation", "vacation": spent.pk})
     assert Vacation.objects.filter(pk=spent.pk).exists()  # a spent day is not given back
+
+
+def test_days_are_spent_only_while_it_is_the_players_turn(anna, ben, settings):
+    settings.PBM_VACATION_DAYS_PER_YEAR = 5
+    with time_machine.travel(FRIDAY_NOON, tick=False):
+        match = start_match(anna, ben, days_per_move=1)
+        anna_seat = Seat.objects.get(match=match, user=anna).number
+        card = load_state(match)["hands"][anna_seat][0]
+        services.submit_move(
+            match_id=match.pk, player=anna, move={"type": "play", "card": card}, source="web"
+        )
+    match.refresh_from_db()
+    assert match.to_act == [1 - anna_seat]  # Ben's turn only
+    sweep_at(deadline_of(match, ben) + timedelta(minutes=1))
+    assert Vacation.objects.filter(user=ben, automatic=True).count() == 1
+    assert Vacation.objects.filter(user=anna).count() == 0
+    assert vacation_bank.bank_of(anna, date(2024, 6, 8)).left == 5 + 2  # she moved in June
