@@ -11,6 +11,7 @@ class Format(models.TextChoices):
     ROUND_ROBIN = "round_robin", "Round robin: every pair meets once (two-player games)"
     SWISS = "swiss", "Swiss: pairs by standing, no pair twice (two-player games)"
     TABLES = "tables", "Tables: 3 to 6 at a table, meeting as evenly as possible"
+    KNOCKOUT = "knockout", "Knockout cup: the top of each table go on"
 
 
 class TournamentStatus(models.TextChoices):

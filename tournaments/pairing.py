@@ -5,6 +5,9 @@ and a seeded random stream (no Django). Players are ids; a table is a tuple of t
   (n rounds with a bye when n is odd).
 - `swiss`: two-player pairs for the next round from the standings: the best unpaired player
   meets the next best they have not met; the bye (odd n) goes to the lowest who had none.
+- `knockout`: a cup's round by seed: two-player tables pair the best with the worst (the
+  best seed has the bye when the count is odd); larger tables are dealt by seed in a snake,
+  so every table gets strong and weak players alike. `goes_on` of each table go on.
 - `tables`: tables of 3 to 6 that make players meet as evenly as possible across rounds:
   seeded shuffles improved by swapping players between tables, keeping the draw whose tables
   repeat the fewest meetings (the sum of the squares of how often each pair at a table met
@@ -133,3 +136,45 @@ def record(met: Meetings, round_tables: Sequence[Table]) -> None:
     for table in round_tables:
         for pair in combinations(table, 2):
             met[frozenset(pair)] += 1
+
+
+def goes_on(size: int) -> int:
+    """How many of a knockout table go on: the winner of two, the top half of more."""
+    return 1 if size <= 3 else size // 2
+
+
+def knockout(seeded: Sequence[int], size: int, smallest: int) -> tuple[list[Table], int | None]:
+    """A knockout round for players best seed first: its tables and the bye."""
+    order = list(seeded)
+    if size == 2:
+        bye = order.pop(0) if len(order) % 2 else None
+        half = len(order) // 2
+        return [(order[i], order[-1 - i]) for i in range(half)], bye
+    if len(order) <= size:
+        return [tuple(order)], None
+    sizes = table_sizes(len(order), size, smallest)
+    tables: list[list[int]] = [[] for _ in sizes]
+    row = 0
+    for start in range(0, len(order), len(sizes)):  # a snake: 1 2 3, 6 5 4, 7 8 9, ...
+        chunk = order[start : start + len(sizes)]
+        indexes = list(range(len(sizes)))
+        if row % 2:
+            indexes.reverse()
+        for player, index in zip(chunk, [i for i in indexes if len(tables[i]) < sizes[i]]):
+            tables[index].append(player)
+        row += 1
+    return [tuple(t) for t in tables], None
+
+
+def knockout_rounds(players: int, size: int, smallest: int) -> int:
+    """How many rounds a cup of `players` takes."""
+    rounds = 0
+    while players > 1:
+        rounds += 1
+        if size == 2:
+            players = players // 2 + players % 2
+        elif players <= size:
+            players = 1
+        else:
+            players = sum(goes_on(s) for s in table_sizes(players, size, smallest))
+    return rounds

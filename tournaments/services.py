@@ -55,7 +55,7 @@ def create_tournament(
         raise ServiceError("Round robin and Swiss pair two players: choose tables for more.")
     if format == Format.TABLES and table_size < 3:
         raise ServiceError("Tables seat 3 to 6 players; pair two-player games otherwise.")
-    if format != Format.ROUND_ROBIN and not 1 <= rounds <= 20:
+    if format in (Format.SWISS, Format.TABLES) and not 1 <= rounds <= 20:
         raise ServiceError("Choose 1 to 20 rounds.")
     if signup_until is None and not max_players:
         raise ServiceError("Sign-up needs an end: a date, a number of players, or both.")
@@ -162,6 +162,8 @@ def start(tournament_id: int, *, by: str = "", reason: str = "") -> bool:
             t.rounds = len(pairing.round_robin(range(len(entries))))
         if t.format == Format.TABLES:
             pairing.table_sizes(len(entries), t.table_size, game.min_players)  # or refuse now
+        if t.format == Format.KNOCKOUT:
+            t.rounds = pairing.knockout_rounds(len(entries), t.table_size, game.min_players)
         t.status = TournamentStatus.RUNNING
         t.save(update_fields=["status", "rounds"])
         if by:
@@ -193,8 +195,29 @@ def _draw(t: Tournament, number: int, players: list[int]) -> tuple[list[tuple], 
         had_bye = set(t.round_set.exclude(bye=None).values_list("bye_id", flat=True))
         return pairing.swiss(ranked, _meetings(t), had_bye)
     game = get_game(t.game_slug)
+    if t.format == Format.KNOCKOUT:
+        return pairing.knockout(still_in(t, number), t.table_size, game.min_players)
     sizes = pairing.table_sizes(len(players), t.table_size, game.min_players)
     return pairing.tables(players, sizes, _meetings(t), rng), None
+
+
+def still_in(t: Tournament, number: int) -> list[int]:
+    """A cup's players still in before round `number`, best seed first: the top of each
+    table of the round before and its bye, less those who withdrew."""
+    active = list(
+        t.entries.filter(withdrawn_at__isnull=True)
+        .order_by("seed")
+        .values_list("user_id", flat=True)
+    )
+    if number == 1:
+        return active
+    before = t.round_set.get(number=number - 1)
+    going_on = {before.bye_id} if before.bye_id else set()
+    for table in before.tables.select_related("match"):
+        by_seat = {s.number: s.user_id for s in table.match.seats.all()}
+        top = pairing.goes_on(len(by_seat))
+        going_on |= {by_seat[seat] for place, seat, _ in places(table.match.result or {})[:top]}
+    return [u for u in active if u in going_on]
 
 
 def _draw_round(t: Tournament, number: int) -> Round:
@@ -288,7 +311,11 @@ def round_over(tournament_id: int, number: int) -> bool:
         round_.finished_at = timezone.now()
         round_.save(update_fields=["finished_at"])
         active = t.entries.filter(withdrawn_at__isnull=True).count()
-        if number >= t.rounds or active < 2:
+        if t.format == Format.KNOCKOUT:
+            over = len(still_in(t, number + 1)) < 2
+        else:
+            over = number >= t.rounds or active < 2
+        if over:
             t.status = TournamentStatus.FINISHED
             t.save(update_fields=["status"])
             from .leagues import tournament_finished  # leagues build on tournaments
@@ -326,4 +353,12 @@ def current_standings(t: Tournament) -> list[Row]:
         for row in rows:
             if row.player == round_.bye_id:
                 row.points += 1
+    if t.format == Format.KNOCKOUT:  # a cup ranks by how far each went, then as above
+        reached: Counter = Counter()
+        for table in Table.objects.filter(round__tournament=t).prefetch_related("match__seats"):
+            reached.update(s.user_id for s in table.match.seats.all())
+        reached.update(t.round_set.exclude(bye=None).values_list("bye_id", flat=True))
+        return sorted(
+            rows, key=lambda r: (-reached[r.player], -r.points, -r.score, -r.head_to_head, r.seed)
+        )
     return sorted(rows, key=lambda r: (-r.points, -r.score, -r.head_to_head, r.seed))

@@ -66,3 +66,17 @@ def test_tables_spread_meetings_more_evenly_than_chance():
     assert sum(met.values()) == 72
     assert max(met.values()) <= 2
     assert sum(v * v for v in met.values()) < sum(v * v for v in chance.values())
+
+
+def test_a_knockout_round_pairs_best_with_worst_and_snakes_larger_tables():
+    assert pairing.knockout([1, 2, 3, 4], 2, 2) == ([(1, 4), (2, 3)], None)
+    assert pairing.knockout([1, 2, 3, 4, 5], 2, 2) == ([(2, 5), (3, 4)], 1)
+    tables, bye = pairing.knockout(list(range(1, 13)), 4, 3)
+    assert bye is None and sorted(map(sorted, tables)) == [
+        [1, 6, 7, 12],
+        [2, 5, 8, 11],
+        [3, 4, 9, 10],
+    ]
+    assert pairing.knockout([1, 2, 3], 4, 3) == ([(1, 2, 3)], None)  # the final
+    assert pairing.knockout_rounds(8, 2, 2) == 3 and pairing.knockout_rounds(5, 2, 2) == 3
+    assert pairing.knockout_rounds(16, 4, 3) == 3  # 16 -> 8 -> 4 -> a final of 4

@@ -187,3 +187,30 @@ def test_the_page_shows_standings_with_their_tie_breaks_and_no_seed(client):
     assert "Standings" in page and "head to head" in page and "Finished" in page
     assert t.seed not in page
     assert client.get("/tournaments/").status_code == 200
+
+
+def test_a_knockout_cup_sends_the_winners_on_to_a_final():
+    organiser = make_user("Olga")
+    t = services.create_tournament(
+        organiser=organiser,
+        name="Cup",
+        game_slug="sealed-cards",
+        format="knockout",
+        table_size=2,
+        max_players=5,
+    )
+    players = [make_user(f"K{n}") for n in range(5)]
+    for user in players:
+        services.join(t, user)
+    t.refresh_from_db()
+    assert t.rounds == 3 and Round.objects.get(tournament=t, number=1).bye_id is not None
+    for number in (1, 2, 3):
+        matches = round_matches(t, number)
+        assert len(matches) == {1: 2, 2: 1, 3: 1}[number]
+        for match in matches:
+            play_out(match)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    final = round_matches(t, 3)[0]
+    winner = {s.number: s.user_id for s in final.seats.all()}[final.result["ranking"][0]]
+    assert services.current_standings(t)[0].player == winner
