@@ -34,7 +34,7 @@ from games.models import Match, MatchStatus, MoveSource, Seat
 from notifications import emails, outbox
 from notifications.models import Channel, Kind, Notification, Status
 from tournaments.models import Tournament
-from tournaments.services import withdraw
+from tournaments.services import join, withdraw
 
 from .models import InboundMessage, InboundStatus
 from .reading import decode
@@ -48,7 +48,18 @@ log = logging.getLogger(__name__)
 MAX_COMMAND_LINES = 30
 MAX_OWN_LINES = 400
 # Words no game uses ("offer" and "skip" are moves of Blankenburg and Nieuwstad).
-BUILTIN_WORDS = ("status", "help", "resign", "say", "undo", "substitute", "expel", "withdraw")
+BUILTIN_WORDS = (
+    "status",
+    "help",
+    "resign",
+    "say",
+    "undo",
+    "substitute",
+    "expel",
+    "withdraw",
+    "tournament",
+    "takeover",
+)
 # A database that cannot be reached: the only failure that leaves a message for later.
 DATABASE_DOWN = (OperationalError, InterfaceError)
 
@@ -443,6 +454,12 @@ def run_commands(
             answer = _seat_vote(match, seat, word, rest)
             report.add(line, answer)
             continue
+        if word == "tournament" and rest.strip():
+            report.add(line, _join_tournament(seat, rest))
+            continue
+        if word == "takeover" and rest.strip():
+            report.add(line, _take_over(seat, rest))
+            continue
         if word == "withdraw" and not rest.strip():
             report.add(line, _withdraw(match, seat))
             continue
@@ -503,6 +520,40 @@ def _seat_vote(match: Match, seat: Seat, word: str, named: str) -> str:
         return f"Your vote to skip {names[target]}'s seat is counted."
     except (ParseError, services.ServiceError) as error:
         return error.message
+
+
+def _number(text: str) -> int | None:
+    digits = text.strip().lstrip("#")
+    return int(digits) if digits.isdigit() else None
+
+
+def _join_tournament(seat: Seat, rest: str) -> str:
+    """`tournament join <number>`: sign up, from any match's mail."""
+    verb, _, number = rest.strip().partition(" ")
+    tournament = Tournament.objects.filter(pk=_number(number) or 0).first()
+    if verb.lower() != "join" or tournament is None:
+        return "Write 'tournament join N', N the tournament's number on its page."
+    try:
+        join(tournament, seat.user)
+    except services.ServiceError as error:
+        return error.message
+    return f"You are in {tournament.name}; each round's match comes by email."
+
+
+def _take_over(seat: Seat, rest: str) -> str:
+    """`takeover <match number>`: take the seat offered to a substitute in that match."""
+    offered = (
+        Seat.objects.filter(match_id=_number(rest) or 0, takeover_offered_at__isnull=False)
+        .order_by("number")
+        .first()
+    )
+    if offered is None:
+        return "No seat of that match is offered to a substitute (the lobby lists those that are)."
+    try:
+        services.take_seat(match_id=offered.match_id, seat=offered.number, user=seat.user)
+    except services.ServiceError as error:
+        return error.message
+    return f"The seat in {offered.match} is yours; its turn emails come to you from now on."
 
 
 def _withdraw(match: Match, seat: Seat) -> str:

@@ -59,3 +59,27 @@ def test_withdraw_from_a_tournament_by_email(anna, ben):
     inbound.receive_raw(reply_to(turn_email(match, anna), "withdraw"))
     assert "You have left Mail cup" in answer_to(anna)
     assert t.entries.get(user=anna).withdrawn_at is not None
+
+
+def test_join_a_tournament_and_take_over_a_seat_by_email(anna, ben, no_vacation_bank):
+    t = tournaments.create_tournament(
+        organiser=make_user("Olga"),
+        name="Open cup",
+        game_slug="sealed-cards",
+        format="swiss",
+        table_size=2,
+        rounds=1,
+        max_players=8,
+    )
+    match = start_match(anna, ben, days_per_move=1)
+    inbound.receive_raw(reply_to(turn_email(match, anna), f"tournament join {t.pk}"))
+    assert "You are in Open cup" in answer_to(anna)
+    assert t.entries.filter(user=anna).exists()
+    # Ben's seat in another match timed out and was offered: Anna takes it over by email.
+    carl, dora = make_user("Carl"), make_user("Dora")
+    other = start_match(carl, dora, days_per_move=1)
+    dora_seat = Seat.objects.get(match=other, user=dora)
+    Seat.objects.filter(pk=dora_seat.pk).update(timeouts=1, takeover_offered_at=timezone.now())
+    inbound.receive_raw(reply_to(turn_email(match, anna), f"takeover {other.pk}"))
+    assert "is yours" in answer_to(anna)
+    assert Seat.objects.get(pk=dora_seat.pk).user == anna
