@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from community import selectors
 from community.models import ProfileSettings
 from community.names import public_name
+from games import vacation_bank
 from games.engine import available_games, get_game
 
 User = get_user_model()
@@ -49,7 +50,13 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "community/profile.html",
-        {"profile": selectors.profile(user, request.user), "own": own, "hidden": hidden},
+        {
+            "profile": selectors.profile(user, request.user),
+            "own": own,
+            "hidden": hidden,
+            # Only the player sees their own vacation bank.
+            "vacation_bank": vacation_bank.bank_of(user) if own else None,
+        },
     )
 
 

@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.utils.html import format_html_join
 
 from games.services import ServiceError
 
@@ -45,8 +46,21 @@ class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "game_slug", "format", "status", "current_round", "rounds"]
     list_filter = ["status", "format", "game_slug"]
     exclude = ["seed"]  # the draws' random stream stays secret
-    readonly_fields = ["status", "current_round", "organiser", "created_at"]
+    readonly_fields = ["status", "current_round", "organiser", "created_at", "standings"]
     inlines = [EntryInline, RoundInline, ActionInline]
+
+    @admin.display(description="Standings (points, score, head to head, seed)")
+    def standings(self, tournament):
+        rows = services.current_standings(tournament) if tournament.pk else []
+        names = {e.user_id: str(e.user) for e in tournament.entries.select_related("user")}
+        return format_html_join(
+            "",
+            "<div>{}. {}: {} points, score {}, head to head {}, seed {}</div>",
+            (
+                (n, names.get(r.player, "?"), float(r.points), r.score, r.head_to_head, r.seed)
+                for n, r in enumerate(rows, start=1)
+            ),
+        ) or "—"
     actions = ["start_now"]
 
     @admin.action(description="Start now (sign-up ends)")

@@ -167,3 +167,12 @@ def test_days_are_spent_only_while_it_is_the_players_turn(anna, ben, settings):
     assert Vacation.objects.filter(user=ben, automatic=True).count() == 1
     assert Vacation.objects.filter(user=anna).count() == 0
     assert vacation_bank.bank_of(anna, date(2024, 6, 8)).left == 5 + 2  # she moved in June
+
+
+def test_the_profile_shows_the_bank_to_its_player_only(client, anna, ben, settings):
+    settings.PBM_VACATION_DAYS_PER_YEAR = 20
+    client.force_login(anna)
+    own = client.get(f"/players/{anna.pk}/").content.decode()
+    assert "Vacation days left in" in own and "of 20" in own
+    client.force_login(ben)
+    assert "Vacation days left" not in client.get(f"/players/{anna.pk}/").content.decode()

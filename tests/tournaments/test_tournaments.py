@@ -214,3 +214,14 @@ def test_a_knockout_cup_sends_the_winners_on_to_a_final():
     final = round_matches(t, 3)[0]
     winner = {s.number: s.user_id for s in final.seats.all()}[final.result["ranking"][0]]
     assert services.current_standings(t)[0].player == winner
+
+
+def test_the_admin_shows_a_tournament_with_its_standings_and_actions(admin_client):
+    t, users = make_swiss(players=2, rounds=1)
+    for user in users:
+        services.join(t, user)
+    services.withdraw(t, users[0], by="Olga", reason="no longer available")
+    page = admin_client.get(f"/admin/tournaments/tournament/{t.pk}/change/").content.decode()
+    assert "Standings" in page and "1. " in page
+    assert "no longer available" in page and "Olga" in page
+    assert t.seed not in page
