@@ -19,6 +19,10 @@ def new_message_id() -> str:
     return f"<pbm.{secrets.token_hex(15)}@{settings.REPLY_DOMAIN}>"
 
 
+def new_feed_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
 class Channel(models.TextChoices):
     EMAIL = "email", "Email"
     WEBHOOK = "webhook", "Webhook"
@@ -112,3 +116,13 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.address} ({self.status})"
+
+
+class FeedToken(models.Model):
+    """The secret in a player's calendar and Atom feed addresses; a new one revokes the old."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="feed_token"
+    )
+    token = models.CharField(max_length=64, unique=True, default=new_feed_token)
+    created_at = models.DateTimeField(auto_now=True)

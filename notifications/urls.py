@@ -1,9 +1,11 @@
 from django.urls import path
 
-from . import views
+from . import feeds, views
 
 app_name = "notifications"
 urlpatterns = [
     path("preferences/", views.preferences, name="preferences"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("calendar/<str:token>.ics", views.calendar_feed, name="calendar_feed"),
+    path("turns/<str:token>.atom", feeds.TurnsFeed(), name="turns_feed"),
 ]

@@ -18,8 +18,11 @@ from players.decorators import real_sign_in_required
 from players.models import NoticeMode, Vacation
 from players.preferences import book_vacation, saved_prefs_for
 
+from . import feeds
 from .digest import reschedule_digest
+from .emails import absolute
 from .forms import PreferencesForm, VacationForm
+from .models import FeedToken, new_feed_token
 from .reachability import mark_webhook_working, mark_working
 from .reminders import reschedule_reminders
 from .tokens import read_unsubscribe_token
@@ -73,6 +76,14 @@ def preferences(request: HttpRequest) -> HttpResponse:
                 else:
                     messages.success(request, "Vacation booked: your deadlines skip those days.")
                     return redirect("notifications:preferences")
+        elif action == "feed-new":  # a new address; the old one answers 404 from now on
+            FeedToken.objects.update_or_create(
+                user=request.user, defaults={"token": new_feed_token()}
+            )
+            return redirect(reverse("notifications:preferences") + "#feeds")
+        elif action == "feed-off":
+            FeedToken.objects.filter(user=request.user).delete()
+            return redirect(reverse("notifications:preferences") + "#feeds")
         elif action == "cancel-vacation":
             # A day the clock spent is spent: only booked days can be given back.
             Vacation.objects.filter(
@@ -89,6 +100,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
             "prefs": prefs,
             "vacations": Vacation.objects.filter(user=request.user).select_related("match"),
             "bank": vacation_bank.bank_of(request.user),
+            "feeds": _feed_urls(request.user),
         },
     )
 
@@ -112,3 +124,19 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         prefs.save(update_fields=["mode"])
         return _page(request, "notifications/unsubscribe.html", {"done": True, **links})
     return _page(request, "notifications/unsubscribe.html", links)
+
+
+def _feed_urls(user) -> dict | None:
+    token = FeedToken.objects.filter(user=user).values_list("token", flat=True).first()
+    if token is None:
+        return None
+    return {
+        "calendar": absolute(reverse("notifications:calendar_feed", args=[token])),
+        "atom": absolute(reverse("notifications:turns_feed", args=[token])),
+    }
+
+
+def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
+    """The player's deadlines, for a calendar app (the token is the only key)."""
+    body = feeds.calendar_for(feeds.user_for(token))
+    return HttpResponse(body, content_type="text/calendar; charset=utf-8")

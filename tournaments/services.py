@@ -10,6 +10,7 @@ from collections import Counter
 from datetime import datetime
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from community.models import Rating
@@ -19,6 +20,7 @@ from games.engine.contract import places
 from games.models import Match, MatchStatus, MoveSource, Seat
 from games.services import ServiceError
 from notifications import outbox
+from notifications.emails import absolute as outbox_absolute
 from notifications.models import Kind
 
 from . import pairing
@@ -362,3 +364,21 @@ def current_standings(t: Tournament) -> list[Row]:
             rows, key=lambda r: (-reached[r.player], -r.points, -r.score, -r.head_to_head, r.seed)
         )
     return sorted(rows, key=lambda r: (-r.points, -r.score, -r.head_to_head, r.seed))
+
+
+def calendar_days(sender, user, **kwargs) -> list[tuple]:
+    """The rounds of `user`'s tournaments in play, for their calendar (notifications.feeds)."""
+    rounds = Round.objects.filter(
+        tournament__entries__user=user,
+        tournament__entries__withdrawn_at__isnull=True,
+        tournament__status=TournamentStatus.RUNNING,
+    ).select_related("tournament")
+    return [
+        (
+            f"round-{r.pk}@pbm",
+            f"{r.tournament.name}: round {r.number} of {r.tournament.rounds}",
+            outbox_absolute(reverse("tournament_detail", args=[r.tournament_id])),
+            r.started_at.date(),
+        )
+        for r in rounds
+    ]
