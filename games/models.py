@@ -70,6 +70,9 @@ class Match(models.Model):
     # if every seat is a person); a watchable one can be followed by anyone while in play,
     # from the public view. Finished matches are public in the archive either way.
     rated = models.BooleanField(default=False)
+    # Whether a chat channel follows the match (notifications.MatchHook): read with the
+    # match's lock, so a move of a match without one asks nothing more.
+    hooked = models.BooleanField(default=False)
     watchable = models.BooleanField(default=False)
     # Chosen by the creator: a player may take back their last decision under the policy
     # in docs/takebacks.md.

@@ -455,6 +455,8 @@ def build_email(row: Notification) -> EmailMultiAlternatives:
 def webhook_text(row: Notification) -> str:
     """A short notice for a chat channel: what is asked and where. No private information:
     a channel may be read by more people than the player."""
+    if row.kind == Kind.CHANNEL:  # written whole, at the event, for a match's channel
+        return row.context.get("text", "")
     match = row.match
     label = match_label(match) if match else settings.SITE_NAME
     prompt = match.prompt if match else ""

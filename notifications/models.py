@@ -41,6 +41,7 @@ class Kind(models.TextChoices):
     VACATION = "vacation", "A vacation day spent while a turn waited"
     WARNING = "warning", "Warning before a forfeit"
     ROUND = "round", "A tournament round"
+    CHANNEL = "channel", "A match's channel (Discord, Slack, JSON)"
 
 
 class Status(models.TextChoices):
@@ -126,3 +127,23 @@ class FeedToken(models.Model):
     )
     token = models.CharField(max_length=64, unique=True, default=new_feed_token)
     created_at = models.DateTimeField(auto_now=True)
+
+
+class HookKind(models.TextChoices):
+    DISCORD = "discord", "Discord"
+    SLACK = "slack", "Slack"
+    JSON = "json", "Any JSON webhook"
+
+
+class MatchHook(models.Model):
+    """A chat channel told of a match's moves, turns, end (and chat, if chosen): a Discord or
+    Slack incoming webhook, or any JSON webhook. Sent through the outbox, as mail is."""
+
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="hooks")
+    url = models.URLField(max_length=500)
+    kind = models.CharField(max_length=10, choices=HookKind.choices, default=HookKind.DISCORD)
+    chat = models.BooleanField(default=False)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    added_at = models.DateTimeField(auto_now_add=True)

@@ -33,6 +33,7 @@ from players.accounts import is_bot_account
 from players.models import NoticeMode, Preferences
 from players.preferences import prefs_for, quiet_end_after
 
+from . import hooks
 from .handoff import hand_off, publish
 from .models import Channel, Kind, Notification, Status
 from .transports import TransportError, classify_email_error, transport_for
@@ -282,12 +283,14 @@ def moves_appended(match: Match, seats: list[Seat], moves: list, newly_to_act: l
                     seq=move.seq,
                 )
             )
+    rows += hooks.rows_for_moves(match, seats, moves)  # a match's channels, if any
     write_many(rows)  # one INSERT for the move's rows, in the move's transaction
 
 
 def match_finished(match: Match, seats: list[Seat]) -> None:
     write_many(
-        [
+        hooks.rows_for_end(match, seats)
+        + [
             row_for(
                 kind=Kind.END,
                 user=seat.user,
@@ -302,6 +305,7 @@ def match_finished(match: Match, seats: list[Seat]) -> None:
 
 
 def chat_posted(match: Match, message, seats: list[Seat]) -> None:
+    write_many(hooks.rows_for_chat(match, message, seats))
     for seat in _people(seats):
         if seat.number == message.seat:
             continue

@@ -176,7 +176,10 @@ class WebhookTransport:
         address, problem = resolve_webhook(row.address)
         if problem:
             raise TransportError(problem, permanent=True)
-        body = json.dumps(webhook_payload(webhook_text(row))).encode()
+        payload = webhook_payload(webhook_text(row))
+        if row.context.get("hook") == "json":  # any JSON webhook: the facts beside the text
+            payload = {"match": row.match_id, "seq": row.seq, "text": payload["text"]}
+        body = json.dumps(payload).encode()
         return self.post(row.address, address, body)
 
     def post(self, url: str, address: str, body: bytes) -> str:

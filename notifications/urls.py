@@ -7,5 +7,6 @@ urlpatterns = [
     path("preferences/", views.preferences, name="preferences"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("calendar/<str:token>.ics", views.calendar_feed, name="calendar_feed"),
+    path("matches/<int:pk>/hooks/", views.match_hooks, name="match_hooks"),
     path("turns/<str:token>.atom", feeds.TurnsFeed(), name="turns_feed"),
 ]

@@ -7,13 +7,15 @@ from functools import partial
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from games import vacation_bank
+from games.models import Match
+from games.services import ServiceError
 from players.decorators import real_sign_in_required
 from players.models import NoticeMode, Vacation
 from players.preferences import book_vacation, saved_prefs_for
@@ -22,7 +24,8 @@ from . import feeds
 from .digest import reschedule_digest
 from .emails import absolute
 from .forms import PreferencesForm, VacationForm
-from .models import FeedToken, new_feed_token
+from .hooks import add_hook, remove_hook
+from .models import FeedToken, HookKind, new_feed_token
 from .reachability import mark_webhook_working, mark_working
 from .reminders import reschedule_reminders
 from .tokens import read_unsubscribe_token
@@ -140,3 +143,30 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     """The player's deadlines, for a calendar app (the token is the only key)."""
     body = feeds.calendar_for(feeds.user_for(token))
     return HttpResponse(body, content_type="text/calendar; charset=utf-8")
+
+
+@real_sign_in_required
+def match_hooks(request: HttpRequest, pk: int) -> HttpResponse:
+    """The chat channels that follow a match: connect one, or remove one."""
+    match = get_object_or_404(Match, pk=pk)
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "remove":
+                remove_hook(match, request.user, int(request.POST.get("hook", 0) or 0))
+            else:
+                add_hook(
+                    match,
+                    request.user,
+                    request.POST.get("url", "").strip(),
+                    request.POST.get("kind", "discord"),
+                    chat=request.POST.get("chat") == "1",
+                )
+                messages.success(request, "The channel will be told of this match from now on.")
+        except ServiceError as error:
+            messages.error(request, error.message)
+        return redirect("notifications:match_hooks", pk=match.pk)
+    return _page(
+        request,
+        "notifications/hooks.html",
+        {"match": match, "hooks": match.hooks.all(), "kinds": HookKind.choices},
+    )

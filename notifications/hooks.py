@@ -1,0 +1,99 @@
+"""A match's chat channels: a player (or the match's creator) connects a Discord or Slack
+incoming webhook, or any JSON webhook, and it is told of each move, whose turn it is, the
+end, and the chat if chosen, each message naming the match and the game. Rows go through
+the outbox like mail (never lost, retried, once each) to the URL checked as players'
+webhooks are (public addresses only, the name resolved once). A channel may have other
+readers: it is told only what a spectator may know."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Match, MoveKind, Seat
+from games.services import ServiceError
+
+from .emails import match_label, match_url
+from .models import Channel, HookKind, Kind, MatchHook, Notification, Status
+from .transports import check_webhook_url
+
+
+def add_hook(match: Match, user, url: str, kind: str = HookKind.DISCORD, chat: bool = False):
+    if not (match.created_by_id == user.pk or match.seats.filter(user=user).exists()):
+        raise ServiceError("Only a player or the match's creator may connect a channel.")
+    problem = check_webhook_url(url)
+    if problem:
+        raise ServiceError(problem)
+    if kind not in HookKind.values:
+        raise ServiceError("Choose Discord, Slack or JSON.")
+    with transaction.atomic():
+        hook = MatchHook.objects.create(match=match, url=url, kind=kind, chat=chat, added_by=user)
+        Match.objects.filter(pk=match.pk).update(hooked=True)
+    return hook
+
+
+def remove_hook(match: Match, user, hook_id: int) -> None:
+    if not (match.created_by_id == user.pk or match.seats.filter(user=user).exists()):
+        raise ServiceError("Only a player or the match's creator may remove a channel.")
+    with transaction.atomic():
+        MatchHook.objects.filter(match=match, pk=hook_id).delete()
+        if not match.hooks.exists():
+            Match.objects.filter(pk=match.pk).update(hooked=False)
+
+
+def _title(match: Match) -> str:
+    return f"{match_label(match)} ({match.game.title})"
+
+
+def _rows(match: Match, key: str, text: str, chat: bool = False) -> list[Notification]:
+    now = timezone.now()
+    hooks = match.hooks.all() if not chat else match.hooks.filter(chat=True)
+    return [
+        Notification(
+            kind=Kind.CHANNEL,
+            channel=Channel.WEBHOOK,
+            status=Status.PENDING,
+            dedupe_key=f"hook:{hook.pk}:{key}"[:200],
+            address=hook.url,
+            match=match,
+            seq=match.head_seq,
+            context={"text": text, "hook": hook.kind},
+            send_after=now,
+        )
+        for hook in hooks
+    ]
+
+
+def moves_text(match: Match, seats: list[Seat], moves: list) -> str:
+    names = {s.number: s.name for s in seats}
+    played = [m for m in moves if m.kind in (MoveKind.MOVE, MoveKind.TIMEOUT, MoveKind.RESIGN)]
+    who = ", ".join(dict.fromkeys(names.get(m.seat, "?") for m in played if m.seat is not None))
+    waiting = ", ".join(names[s] for s in match.to_act if s in names)
+    text = f"{_title(match)}: {len(played)} move{'s' if len(played) != 1 else ''} by {who}."
+    if waiting:
+        text += f" Now: {waiting} ({match.prompt})."
+    return f"{text} {match_url(match)}"
+
+
+def rows_for_moves(match: Match, seats: list[Seat], moves: list) -> list[Notification]:
+    if not match.hooked or not moves:
+        return []
+    return _rows(match, f"moves:{moves[-1].seq}", moves_text(match, seats, moves))
+
+
+def rows_for_end(match: Match, seats: list[Seat]) -> list[Notification]:
+    if not match.hooked:
+        return []
+    names = {s.number: s.name for s in seats}
+    ranking = (match.result or {}).get("ranking") or []
+    order = ", ".join(names.get(s, "?") for s in ranking)
+    text = f"{_title(match)} is over" + (f": {order}." if order else ".")
+    return _rows(match, "end", f"{text} {match_url(match)}")
+
+
+def rows_for_chat(match: Match, message, seats: list[Seat]) -> list[Notification]:
+    if not match.hooked:
+        return []
+    names = {s.number: s.name for s in seats}
+    text = f"{_title(match)}, {names.get(message.seat, 'a player')}: {message.text}"
+    return _rows(match, f"chat:{message.pk}", text, chat=True)

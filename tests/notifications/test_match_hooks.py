@@ -1,0 +1,100 @@
+"""A match's chat channels (issue 31, item 4): a Discord/Slack endpoint on loopback is told of
+each move, the turn and the end, once each and in order, naming the match and the game; an
+endpoint down for an hour gets them all later, once; only what a spectator may know."""
+
+import threading
+from datetime import timedelta
+from http.server import HTTPServer
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from games import services
+from games.models import Seat
+from games.selectors import load_state
+from notifications import outbox
+from notifications.hooks import add_hook
+from notifications.models import Kind, Notification, Status
+
+from .conftest import start_match
+from .test_webhooks import Hook
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def channel_url():
+    """A Discord/Slack endpoint on loopback (test_webhooks' Hook records what it gets)."""
+    server = HTTPServer(("127.0.0.1", 0), Hook)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    Hook.received, Hook.status = [], 204
+    yield f"http://127.0.0.1:{server.server_port}/hook"
+    server.shutdown()
+
+
+def play_to_the_end(match, players):
+    while True:
+        match.refresh_from_db()
+        if match.status != "active":
+            return
+        seat = match.to_act[0]
+        card = load_state(match)["hands"][seat][0]
+        user = Seat.objects.get(match=match, number=seat).user
+        services.submit_move(
+            match_id=match.pk, player=user, move={"type": "play", "card": card}, source="web"
+        )
+
+
+def test_a_channel_hears_each_move_and_the_end_once_in_order(settings, channel_url, anna, ben):
+    settings.NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS = True
+    match = start_match(anna, ben)
+    add_hook(match, anna, channel_url, "slack", chat=False)
+    play_to_the_end(match, [anna, ben])
+    outbox.send_due()
+    texts = [body["text"] for body in Hook.received]
+    rows = Notification.objects.filter(kind=Kind.CHANNEL).order_by("pk")
+    assert len(texts) == rows.count() >= 2 and all(r.status == Status.SENT for r in rows)
+    assert all(f"Sealed Cards #{match.pk}" in t and "(Sealed Cards)" in t for t in texts)
+    assert texts[-1].startswith(f"Sealed Cards #{match.pk} (Sealed Cards) is over")
+    assert [r.seq for r in rows] == sorted(r.seq for r in rows)  # in the order they happened
+    state = load_state(match)
+    secrets = [s for found in match.game.secrets(state).values() for s in found]
+    assert not [s for s in secrets for t in texts if s in t]  # a spectator's knowledge only
+    outbox.send_due()
+    assert len(Hook.received) == len(texts)  # once each
+
+
+def test_an_endpoint_down_for_an_hour_gets_everything_later_once(settings, channel_url, anna, ben):
+    settings.NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS = True
+    start = timezone.now()
+    Hook.status = 503
+    with time_machine.travel(start, tick=False):
+        match = start_match(anna, ben)
+        add_hook(match, anna, channel_url, "discord")
+        play_to_the_end(match, [anna, ben])
+        outbox.send_due()
+    expected = Notification.objects.filter(kind=Kind.CHANNEL).count()
+    assert expected >= 2 and Hook.received  # tried, refused
+    assert not Notification.objects.filter(kind=Kind.CHANNEL, status=Status.SENT).exists()
+    Hook.received.clear()
+    for minutes in range(5, 65, 5):  # down for an hour: retried with backoff
+        with time_machine.travel(start + timedelta(minutes=minutes), tick=False):
+            outbox.send_due()
+    Hook.received.clear()
+    Hook.status = 204
+    with time_machine.travel(start + timedelta(hours=2), tick=False):
+        outbox.send_due()
+        outbox.send_due()
+    assert len(Hook.received) == expected
+    assert Notification.objects.filter(kind=Kind.CHANNEL, status=Status.SENT).count() == expected
+
+
+def test_only_a_player_connects_a_public_address(settings, anna, ben, django_user_model):
+    match = start_match(anna, ben)
+    stranger = django_user_model.objects.create_user("eve", "eve@example.com", "pw")
+    with pytest.raises(services.ServiceError, match="Only a player"):
+        add_hook(match, stranger, "https://discord.com/api/webhooks/1/x")
+    settings.NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS = False
+    with pytest.raises(services.ServiceError):
+        add_hook(match, anna, "http://127.0.0.1:9/hook")
