@@ -125,8 +125,8 @@ def on_moves_appended(
         if move.kind == MoveKind.TAKEBACK:
             taken = {"seat": move.seat + 1, "seq": move.seq, "cancels": move.payload["cancels"]}
             found += [Event(s.user_id, "takeback", match.pk, taken) for s in seats if s.user_id]
-    asked = [seats[n] for n in newly_to_act if seats[n].user_id is not None]
-    if asked and any(_has_stream(s.user) for s in asked):
+    asked = [seats[n] for n in newly_to_act if seats[n].user_id and _has_stream(seats[n].user)]
+    if asked:
         game = match.game
         state = kwargs.get("state") or load_state(match, seats=seats)
         for seat in asked:
