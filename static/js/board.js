@@ -79,11 +79,24 @@
     targets[0].scrollIntoView({ block: "center", inline: "center" });
   }
 
-  // An amount's button says the total picked (templates/play/_pieces.html).
+  // An amount (templates/play/_pieces.html): a tapped coin is the step, as a tapped place is;
+  // the form's button (the total picked) is for keyboards and a page without JavaScript.
   document.addEventListener("change", (event) => {
     const form = event.target.closest && event.target.closest("form.amount");
     const total = form && form.querySelector("output");
-    if (total && event.target.checked) total.textContent = event.target.nextElementSibling.textContent;
+    if (!total || !event.target.checked) return;
+    total.textContent = event.target.nextElementSibling.textContent;
+    if (event.target.dataset.keyboard !== "1") form.requestSubmit();
+  });
+  // Arrow keys move the checked coin without submitting it: the button does.
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest && event.target.closest("form.amount .coins")) {
+      event.target.closest(".coins").querySelectorAll("input").forEach((i) => { i.dataset.keyboard = "1"; });
+    }
+  });
+  document.addEventListener("pointerdown", (event) => {
+    const coins = event.target.closest && event.target.closest("form.amount .coins");
+    if (coins) coins.querySelectorAll("input").forEach((i) => { i.dataset.keyboard = ""; });
   });
 
   function start() {

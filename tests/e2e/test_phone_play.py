@@ -93,14 +93,9 @@ def tap_until_over(page: Page, match: Match, seat: int, seed: int, limit: int = 
         wait_in_view(page)  # the decision is in view; the chosen piece may be below
         element = page.locator(on_the_game(target)).first
         assert element.count(), f"{target} is not on the game (offered: {sorted(offered)})"
-        if element.evaluate("e => e.tagName") == "LABEL":
-            element.click()
-            form = page.locator(f'#board form[data-component]:has(input[value="{target}"])')
-            swapped(page, "#builder", lambda form=form: form.locator("button[type=submit]").click())
-            taps += 2
-        else:
-            swapped(page, "#builder", element.click)
-            taps += 1
+        # A coin of an amount is a step as a place is: tapped, it is taken.
+        swapped(page, "#builder", element.click)
+        taps += 1
         if taps % 10 == 0:
             assert not small_text(page), page.url
             assert sideways_scroll(page) == 0, page.url
