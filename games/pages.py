@@ -337,6 +337,9 @@ class MatchPage:
     reference: list[Any] = field(default_factory=list)  # the game's ReferenceSections
     panel: list[PanelRow] = field(default_factory=list)  # the players panel, seat by seat
     skip_confirm: bool = False  # the player's preference: a complete move is played at once
+    # Standing orders that would answer the decision now asked, not yet given: offered beside
+    # it ("From now on: ..."), where the player meets such a decision (issue 28).
+    order_offers: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -480,6 +483,7 @@ def match_page(
         reference=reference,
         panel=panel_rows(view, seats),
         skip_confirm=bool(commands) and prefs_for(user).skip_confirm,
+        order_offers=order_offers(game, state, playing) if commands else [],
         standing_orders=[
             {"key": o.key, "label": o.label, "on": o.key in (playing.standing_orders or [])}
             for o in game.standing_orders
@@ -487,6 +491,17 @@ def match_page(
         if playing and not match.is_over
         else [],
     )
+
+
+def order_offers(game: Game, state: State, seat: Seat) -> list[dict[str, Any]]:
+    """The standing orders the seat has not given that would answer this decision."""
+    given = set(seat.standing_orders or [])
+    return [
+        {"key": o.key, "label": o.label, "given": sorted(given)}
+        for o in game.standing_orders
+        if o.key not in given
+        and game.standing_move(state, seat.number, frozenset({o.key})) is not None
+    ]
 
 
 def _legal_commands(match: Match, game: Game, state: State | None, seat: Seat | None) -> list[str]:
