@@ -226,6 +226,8 @@ if not CACHE_URL:
     SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 # --- Email ------------------------------------------------------------------------------
+# Web Push (notifications.push): the server's VAPID key, PEM. Empty: one is made in VAR_DIR.
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "notifications.mailbox.LocalMailboxBackend")
 # Django's SMTP backend (django.core.mail.backends.smtp.EmailBackend), e.g. your own Postfix
 # on loopback: docs/notifications.md, "Running your own MTA".

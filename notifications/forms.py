@@ -71,6 +71,7 @@ class PreferencesForm(forms.ModelForm):
             "digest_hour",
             "reminder_hours",
             "webhook_url",
+            "push_turns",
             "skip_confirm",
         ]
         widgets = {
@@ -78,7 +79,11 @@ class PreferencesForm(forms.ModelForm):
             "quiet_start": forms.TimeInput(attrs={"type": "time"}),
             "quiet_end": forms.TimeInput(attrs={"type": "time"}),
         }
-        labels = {"mode": "Turn notices", "webhook_url": "Webhook URL (Discord or Slack)"}
+        labels = {
+            "mode": "Turn notices",
+            "webhook_url": "Webhook URL (Discord or Slack)",
+            "push_turns": "Push my turns and reminders to the browsers I turned push on in",
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -26,6 +26,7 @@ def new_feed_token() -> str:
 class Channel(models.TextChoices):
     EMAIL = "email", "Email"
     WEBHOOK = "webhook", "Webhook"
+    PUSH = "push", "Push to the browser"
 
 
 class Kind(models.TextChoices):
@@ -147,3 +148,16 @@ class MatchHook(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     added_at = models.DateTimeField(auto_now_add=True)
+
+
+class PushSubscription(models.Model):
+    """A browser's Web Push subscription (the endpoint its push service gave it and the keys
+    a message is encrypted with). Removed when the push service says it is gone."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)

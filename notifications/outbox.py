@@ -115,6 +115,10 @@ def row_for(
         address = (getattr(user, "email", "") or "").strip()
         if not address or not wants_email(prefs, kind):
             return None
+    elif channel == Channel.PUSH:  # to each of the player's browsers, when it is sent
+        address = "browsers"
+        if not prefs.push_turns or kind not in WEBHOOK_KINDS:
+            return None
     else:
         address = prefs.webhook_url
         if not address or kind not in WEBHOOK_KINDS:
@@ -185,7 +189,7 @@ def write_both(*, kind: str, user, key: str, **fields) -> list[Notification]:
         write(
             row_for(kind=kind, user=user, dedupe_key=f"{key}:{channel}", channel=channel, **fields)
         )
-        for channel in (Channel.EMAIL, Channel.WEBHOOK)
+        for channel in (Channel.EMAIL, Channel.WEBHOOK, Channel.PUSH)
     ]
     return [r for r in rows if r is not None]
 
@@ -268,7 +272,7 @@ def moves_appended(match: Match, seats: list[Seat], moves: list, newly_to_act: l
                     seat=number,
                     seq=match.head_seq,
                 )
-                for channel in (Channel.EMAIL, Channel.WEBHOOK)
+                for channel in (Channel.EMAIL, Channel.WEBHOOK, Channel.PUSH)
             ]
     for move in moves:
         # A deadline played for a seat: tell it, unless a turn notice already tells the story.
@@ -394,7 +398,7 @@ def _live_hold(row: Notification, now: datetime) -> timedelta | None:
 def _give_up(row: Notification, error: TransportError, first_failed: datetime) -> str:
     _finish(row, status=Status.FAILED, last_error=error.message, first_failed_at=first_failed)
     log.warning("notification %s failed: %s", row.pk, error.message)
-    if row.user_id is None:
+    if row.user_id is None or row.channel == Channel.PUSH:
         return "failed"
     from .reachability import mark_failing, mark_webhook_failing
 
@@ -439,6 +443,8 @@ def _delivered(row: Notification, provider_id: str, now: datetime) -> None:
     if row.channel == Channel.WEBHOOK:
         if prefs_for(row.user).webhook_failing:
             mark_webhook_working(user=row.user, now=now)
+        return
+    if row.channel == Channel.PUSH:  # a browser says nothing about the player's address
         return
 
     # Reachable again: every seat gets its stopped time back (this one's included), else a

@@ -215,7 +215,25 @@ class WebhookTransport:
         return ""
 
 
+class PushTransport:
+    """Web Push to each browser the player turned push on in (notifications.push)."""
+
+    def notify(self, row) -> str:
+        from .emails import match_label, match_url, webhook_text
+        from .push import send
+
+        match = row.match
+        title = f"Your turn in {match_label(match)}" if match else settings.SITE_NAME
+        reached = send(row.user, title, webhook_text(row), match_url(match) if match else "")
+        return f"push to {reached} browser{'s' if reached != 1 else ''}"
+
+
 def transport_for(channel: str):
     from .models import Channel
 
-    return {Channel.EMAIL: EmailTransport, Channel.WEBHOOK: WebhookTransport}[channel]()
+    transports = {
+        Channel.EMAIL: EmailTransport,
+        Channel.WEBHOOK: WebhookTransport,
+        Channel.PUSH: PushTransport,
+    }
+    return transports[channel]()

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
 
 from games import vacation_bank
 from games.models import Match
@@ -20,7 +22,7 @@ from players.decorators import real_sign_in_required
 from players.models import NoticeMode, Vacation
 from players.preferences import book_vacation, saved_prefs_for
 
-from . import feeds
+from . import feeds, push
 from .digest import reschedule_digest
 from .emails import absolute
 from .forms import PreferencesForm, VacationForm
@@ -104,6 +106,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
             "vacations": Vacation.objects.filter(user=request.user).select_related("match"),
             "bank": vacation_bank.bank_of(request.user),
             "feeds": _feed_urls(request.user),
+            "push_key": push.public_key(),
         },
     )
 
@@ -170,3 +173,17 @@ def match_hooks(request: HttpRequest, pk: int) -> HttpResponse:
         "notifications/hooks.html",
         {"match": match, "hooks": match.hooks.all(), "kinds": HookKind.choices},
     )
+
+
+@real_sign_in_required
+@require_POST
+def push_subscribe(request: HttpRequest) -> HttpResponse:
+    """A browser's push subscription (JSON from static/js/push.js)."""
+    try:
+        push.subscribe(request.user, json.loads(request.body or b"{}"))
+    except (ValueError, TypeError) as error:
+        return JsonResponse({"error": str(error) or "Not a subscription."}, status=400)
+    prefs = saved_prefs_for(request.user)
+    prefs.push_turns = True
+    prefs.save(update_fields=["push_turns"])
+    return JsonResponse({"ok": True})

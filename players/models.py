@@ -56,6 +56,9 @@ class Preferences(models.Model):
     digest_hour = models.PositiveSmallIntegerField(default=8)
     reminder_hours = models.JSONField(default=default_reminder_hours, blank=True)
     webhook_url = models.URLField(max_length=500, blank=True)
+    # Turn notices and reminders pushed to the browsers the player turned push on in
+    # (notifications.PushSubscription); read with the seats, so a move asks nothing more.
+    push_turns = models.BooleanField(default=False)
     # On the match page: a move is played as soon as it is complete, without its Confirm
     # (with JavaScript; without it the Confirm stays). Issue 28.
     skip_confirm = models.BooleanField(
