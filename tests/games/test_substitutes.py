@@ -122,3 +122,18 @@ def test_the_page_offers_and_votes(client, time_machine, no_vacation_bank):
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert secrets.get(bram) and not [x for x in secrets[bram] if x in page]
     assert secrets[anna][0] in page  # the seat's own hand, as the seat sees it
+
+
+def test_the_match_page_offers_a_seat_that_timed_out(client, time_machine, no_vacation_bank):
+    match, anna, bram = two_player_match()
+    bram_user = Seat.objects.get(match=match, number=bram).user
+    client.force_login(bram_user)
+    assert (
+        "Offer the seat to a substitute" not in client.get(f"/matches/{match.pk}/").content.decode()
+    )
+    time_out(match, anna, time_machine)
+    client.force_login(bram_user)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Offer the seat to a substitute" in page and "timed out 1 time" in page
+    assert "Vote to skip" not in page  # only after two timeouts
+    assert f"/n/matches/{match.pk}/hooks/" in page
