@@ -389,9 +389,7 @@ class _Turn:
             seat = bots[0]
             if self.seats[seat].skipped:  # voted out: the rules' default move, at once
                 move = self.game.default_move(self.state, seat)
-                self.append(
-                    seat=seat, kind=MoveKind.MOVE, payload=move, source=MoveSource.DEADLINE
-                )
+                self.append(seat=seat, kind=MoveKind.MOVE, payload=move, source=MoveSource.DEADLINE)
                 continue
             bot_rng = event_rng(self.match.seed + ":bot", self.match.head_seq + 1)
             move = self.game.bot_move(self.state, seat, bot_rng)
@@ -979,14 +977,17 @@ def _other_player(seats: list[Seat], user, seat: int) -> Seat | None:
     return mine
 
 
-def offer_seat(*, match_id: int, seat: int, by: AbstractBaseUser) -> Seat:
-    """Another player offers a seat that timed out to a substitute: the lobby lists it."""
+def offer_seat(
+    *, match_id: int, seat: int, by: AbstractBaseUser | None, organiser: bool = False
+) -> Seat:
+    """Another player offers a seat that timed out to a substitute: the lobby lists it.
+    `organiser`: the offer is an organiser's (the tournaments app checked who), by any."""
     with transaction.atomic():
         match, seats = _lock(match_id)
         row = seats[seat] if 0 <= seat < len(seats) else None
         if match.status != MatchStatus.ACTIVE or row is None or row.resigned:
             raise ServiceError("That seat is not in play.")
-        if _other_player(seats, by, seat) is None:
+        if not organiser and _other_player(seats, by, seat) is None:
             raise ServiceError("Only another player of the match may offer a seat.")
         if row.timeouts < 1:
             raise ServiceError("A seat can be offered once it has timed out.")

@@ -53,14 +53,18 @@ class TournamentAdmin(admin.ModelAdmin):
     def standings(self, tournament):
         rows = services.current_standings(tournament) if tournament.pk else []
         names = {e.user_id: str(e.user) for e in tournament.entries.select_related("user")}
-        return format_html_join(
-            "",
-            "<div>{}. {}: {} points, score {}, head to head {}, seed {}</div>",
-            (
-                (n, names.get(r.player, "?"), float(r.points), r.score, r.head_to_head, r.seed)
-                for n, r in enumerate(rows, start=1)
-            ),
-        ) or "—"
+        return (
+            format_html_join(
+                "",
+                "<div>{}. {}: {} points, score {}, head to head {}, seed {}</div>",
+                (
+                    (n, names.get(r.player, "?"), float(r.points), r.score, r.head_to_head, r.seed)
+                    for n, r in enumerate(rows, start=1)
+                ),
+            )
+            or "—"
+        )
+
     actions = ["start_now"]
 
     @admin.action(description="Start now (sign-up ends)")

@@ -124,6 +124,22 @@ def withdraw(tournament: Tournament, user, *, by: str = "", reason: str = "") ->
         )
 
 
+def offer_seat(t: Tournament, match: Match, seat: int, *, by, reason: str) -> None:
+    """The organiser offers a seat of one of the tournament's matches that timed out to a
+    substitute, as its other players may; recorded with who and why."""
+    if t.organiser_id != getattr(by, "pk", None) and not getattr(by, "is_staff", False):
+        raise ServiceError("Only the tournament's organiser may do that.")
+    if not Table.objects.filter(round__tournament=t, match=match).exists():
+        raise ServiceError("That match is not part of this tournament.")
+    games.offer_seat(match_id=match.pk, seat=seat, by=by, organiser=True)
+    OrganiserAction.objects.create(
+        tournament=t,
+        by=str(by),
+        action=f"offered seat {seat + 1} of {match}",
+        reason=reason.strip() or "the seat timed out",
+    )
+
+
 def start_due(now: datetime | None = None) -> int:
     """Start every tournament whose sign-up has ended (beat, every minute)."""
     now = now or timezone.now()

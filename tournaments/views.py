@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from community.names import public_name
 from games.engine import get_game
+from games.models import Match
 from games.services import ServiceError
 
 from . import leagues, services
@@ -56,6 +57,14 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 {
                     "match": table.match,
                     "players": [names.get(s.user_id, s.name) for s in table.match.seats.all()],
+                    "stalled": [
+                        s
+                        for s in table.match.seats.all()
+                        if s.timeouts
+                        and not s.resigned
+                        and not s.takeover_offered_at
+                        and table.match.status == "active"
+                    ],
                 }
                 for table in r.tables.select_related("match").prefetch_related("match__seats")
             ],
@@ -92,6 +101,16 @@ def tournament_action(request: HttpRequest, pk: int) -> HttpResponse:
         elif action == "withdraw":
             services.withdraw(t, request.user)
             messages.success(request, "You have left the tournament.")
+        elif action == "offer-seat" and t.organiser_id == request.user.pk:
+            match = get_object_or_404(Match, pk=request.POST.get("match", 0))
+            services.offer_seat(
+                t,
+                match,
+                int(request.POST.get("seat", -1)),
+                by=request.user,
+                reason=request.POST.get("reason", ""),
+            )
+            messages.success(request, "The seat is offered in the lobby to a substitute.")
         elif action == "start" and t.organiser_id == request.user.pk:
             reason = request.POST.get("reason", "").strip() or "started by the organiser"
             services.start(t.pk, by=str(request.user), reason=reason)

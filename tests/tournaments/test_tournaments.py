@@ -225,3 +225,27 @@ def test_the_admin_shows_a_tournament_with_its_standings_and_actions(admin_clien
     assert "Standings" in page and "1. " in page
     assert "no longer available" in page and "Olga" in page
     assert t.seed not in page
+
+
+def test_the_organiser_offers_a_stalled_seat_to_a_substitute(
+    client, time_machine, no_vacation_bank
+):
+    t, users = make_swiss(players=2, rounds=1)
+    for user in users:
+        services.join(t, user)
+    match = round_matches(t, 1)[0]
+    row = match.seats.get(number=match.to_act[0])
+    time_machine.move_to(row.deadline_at + timedelta(minutes=1))
+    games.enforce_timeout(match_id=match.pk, seat=row.number, deadline_seq=row.deadline_seq)
+    client.force_login(users[0])  # a player, not the organiser: no such button
+    assert "to a substitute</button>" not in client.get(f"/tournaments/{t.pk}/").content.decode()
+    client.force_login(t.organiser)
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert "to a substitute</button>" in page
+    client.post(
+        f"/tournaments/{t.pk}/action/",
+        {"action": "offer-seat", "match": match.pk, "seat": row.number, "reason": "gone"},
+    )
+    row.refresh_from_db()
+    assert row.takeover_offered_at is not None
+    assert t.actions.get(action__startswith="offered seat").reason == "gone"

@@ -4,15 +4,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0002_leagues'),
+        ("tournaments", "0002_leagues"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='tournament',
-            name='format',
-            field=models.CharField(choices=[('round_robin', 'Round robin: every pair meets once (two-player games)'), ('swiss', 'Swiss: pairs by standing, no pair twice (two-player games)'), ('tables', 'Tables: 3 to 6 at a table, meeting as evenly as possible'), ('knockout', 'Knockout cup: the top of each table go on')], max_length=12),
+            model_name="tournament",
+            name="format",
+            field=models.CharField(
+                choices=[
+                    ("round_robin", "Round robin: every pair meets once (two-player games)"),
+                    ("swiss", "Swiss: pairs by standing, no pair twice (two-player games)"),
+                    ("tables", "Tables: 3 to 6 at a table, meeting as evenly as possible"),
+                    ("knockout", "Knockout cup: the top of each table go on"),
+                ],
+                max_length=12,
+            ),
         ),
     ]
