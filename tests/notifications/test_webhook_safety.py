@@ -86,7 +86,7 @@ def test_the_name_is_resolved_once_and_that_address_is_connected_to(public_only,
 
     monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
     monkeypatch.setattr(socket, "create_connection", create_connection)
-    row = type("Row", (), {"address": "https://rebind.example.test/hook", "pk": 1})()
+    row = type("Row", (), {"address": "https://rebind.example.test/hook", "pk": 1, "context": {}})()
     monkeypatch.setattr("notifications.emails.webhook_text", lambda row: "Your turn")
     with pytest.raises(TransportError, match="unreachable"):
         WebhookTransport().notify(row)
