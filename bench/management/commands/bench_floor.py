@@ -6,7 +6,7 @@ import sys
 from django.core.management.base import BaseCommand
 
 from bench.floors import floor_move
-from notifications.management.commands.receive_email import Command as ReceiveEmail
+from replies.management.commands.receive_email import Command as ReceiveEmail
 
 
 class Command(BaseCommand):
