@@ -148,7 +148,7 @@ def play_through_an_outage(broker: str, handoffs: dict) -> dict[str, float]:
 
         seconds, response = timed(
             lambda: signed_in(ben).post(
-                reverse("notifications:chat_post", args=[duel.pk]), {"text": "still there?"}
+                reverse("match_chat", args=[duel.pk]), {"text": "still there?"}
             )
         )
         assert response.status_code == 302
