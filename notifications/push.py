@@ -66,8 +66,10 @@ def _subject() -> str:
 
 def subscribe(user, data: dict) -> PushSubscription:
     """Store a browser's subscription (the JSON `PushSubscription.toJSON()` gives)."""
+    if not isinstance(data, dict):
+        raise ValueError("Not a subscription.")
     endpoint = str(data.get("endpoint", ""))
-    keys = data.get("keys") or {}
+    keys = data.get("keys") if isinstance(data.get("keys"), dict) else {}
     problem = check_webhook_url(endpoint) if endpoint else "No endpoint."
     if problem or not keys.get("p256dh") or not keys.get("auth"):
         raise ValueError(problem or "The subscription has no keys.")

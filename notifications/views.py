@@ -155,7 +155,8 @@ def match_hooks(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         try:
             if request.POST.get("action") == "remove":
-                remove_hook(match, request.user, int(request.POST.get("hook", 0) or 0))
+                hook = request.POST.get("hook", "")
+                remove_hook(match, request.user, int(hook) if hook.isdigit() else 0)
             else:
                 add_hook(
                     match,

@@ -102,11 +102,14 @@ def tournament_action(request: HttpRequest, pk: int) -> HttpResponse:
             services.withdraw(t, request.user)
             messages.success(request, "You have left the tournament.")
         elif action == "offer-seat" and t.organiser_id == request.user.pk:
-            match = get_object_or_404(Match, pk=request.POST.get("match", 0))
+            match_id, seat = request.POST.get("match", ""), request.POST.get("seat", "")
+            if not (match_id.isdigit() and seat.isdigit()):
+                raise ServiceError("Choose a match and a seat.")
+            match = get_object_or_404(Match, pk=int(match_id))
             services.offer_seat(
                 t,
                 match,
-                int(request.POST.get("seat", -1)),
+                int(seat),
                 by=request.user,
                 reason=request.POST.get("reason", ""),
             )

@@ -125,3 +125,10 @@ def test_a_private_endpoint_is_refused_outside_development(client, anna, setting
         "application/json",
     )
     assert response.status_code == 400 and not PushSubscription.objects.exists()
+
+
+@pytest.mark.parametrize("body", ["[]", '"x"', '{"endpoint": 1, "keys": []}', "{not json"])
+def test_a_garbled_subscription_is_refused_not_a_500(client, anna, body):
+    client.force_login(anna)
+    response = client.post("/n/push/subscribe/", body, "application/json")
+    assert response.status_code == 400 and not PushSubscription.objects.exists()

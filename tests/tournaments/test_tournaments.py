@@ -249,3 +249,11 @@ def test_the_organiser_offers_a_stalled_seat_to_a_substitute(
     row.refresh_from_db()
     assert row.takeover_offered_at is not None
     assert t.actions.get(action__startswith="offered seat").reason == "gone"
+
+
+def test_garbled_organiser_posts_are_refused_not_a_500(client):
+    t, users = make_swiss(players=2, rounds=1)
+    client.force_login(t.organiser)
+    for data in ({"match": "x", "seat": "1"}, {"match": "1", "seat": "-"}, {}):
+        response = client.post(f"/tournaments/{t.pk}/action/", {"action": "offer-seat", **data})
+        assert response.status_code == 302
