@@ -153,6 +153,11 @@ def start_due(now: datetime | None = None) -> int:
                 status=TournamentStatus.CANCELLED
             )
             log.info("tournament %s cancelled: %s", pk, error)
+    # A round whose last match ended while its on-commit hand-off was lost (a killed
+    # process) is closed here: round_over re-reads under the lock and does nothing twice.
+    running = Tournament.objects.filter(status=TournamentStatus.RUNNING)
+    for pk, number in running.values_list("pk", "current_round"):
+        round_over(pk, number)
     return started
 
 

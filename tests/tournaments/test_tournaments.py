@@ -257,3 +257,24 @@ def test_garbled_organiser_posts_are_refused_not_a_500(client):
     for data in ({"match": "x", "seat": "1"}, {"match": "1", "seat": "-"}, {}):
         response = client.post(f"/tournaments/{t.pk}/action/", {"action": "offer-seat", **data})
         assert response.status_code == 302
+
+
+def test_the_beat_closes_a_round_whose_hand_off_was_lost():
+    t, users = make_swiss(players=2, rounds=2)
+    for user in users:
+        services.join(t, user)
+    from games import events
+
+    events.match_finished.disconnect(dispatch_uid="tournaments-match-finished")
+    try:
+        for match in round_matches(t, 1):
+            play_out(match)
+        t.refresh_from_db()
+        assert t.current_round == 1  # the hand-off was lost
+        services.start_due()
+        t.refresh_from_db()
+        assert t.current_round == 2
+    finally:
+        events.match_finished.connect(
+            services.on_match_finished, weak=False, dispatch_uid="tournaments-match-finished"
+        )
