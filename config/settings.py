@@ -47,6 +47,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "api.errors.ApiErrorShape",  # 404, 405 and 413 under /api/ in the API's error shape
     "config.input.RefuseUnstorableInput",  # NUL and lone surrogates: a 400, never a 500
@@ -136,7 +137,14 @@ LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
-USE_I18N = False
+USE_I18N = True
+# The site's languages (issue 31). A player's own choice (Preferences.language) wins; else the
+# browser's Accept-Language (LocaleMiddleware); mails use their recipient's.
+LANGUAGES = [("en", "English"), ("nl", "Nederlands"), ("de", "Deutsch"), ("fr", "Français")]
+# Two catalogues: the games' words (names, narration, prompts, command words; kept beside the
+# pure rules packages, which only mark message ids) and the platform's (pages, mails, refusals).
+# makemessages files each string in the first of these whose folder holds its source.
+LOCALE_PATHS = [BASE_DIR / "games" / "rules" / "locale", BASE_DIR / "locale"]
 USE_TZ = True
 
 STATIC_URL = "/static/"
