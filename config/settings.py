@@ -53,6 +53,7 @@ MIDDLEWARE = [
     "config.input.RefuseUnstorableInput",  # NUL and lone surrogates: a 400, never a 500
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "players.language.PlayerLanguageMiddleware",  # the player's language over the browser's
     "django.contrib.messages.middleware.MessageMiddleware",
     "players.match_links.MatchLinkSessionMiddleware",  # an email's match link opens one match
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

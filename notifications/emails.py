@@ -20,11 +20,13 @@ from django.core.mail import EmailMultiAlternatives
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template, render_to_string
 from django.urls import NoReverseMatch, reverse
+from django.utils import translation
 from django.utils.timesince import timeuntil
 
 from games import commands, selectors, vacation_bank
 from games.board_image import inline_boards
 from games.models import ChatMessage, Match, MatchStatus, Seat, TimeControl, TimeoutPolicy
+from players.language import CODES, language_of
 from players.preferences import local_time, prefs_for
 from replies.tokens import reply_address
 
@@ -367,7 +369,24 @@ def plain_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def recipient_language(row: Notification) -> str:
+    """The language of everything sent for `row`: its player's, else the one noted when the
+    row was made (an invitation to an address with no account: the inviter's page), else
+    the site's."""
+    if row.user_id is not None:
+        return language_of(row.user)
+    noted = (row.context or {}).get("language", "")
+    return noted if noted in CODES else settings.LANGUAGE_CODE
+
+
 def render(row: Notification) -> Rendered:
+    """The mail of `row`, in its recipient's language (the answer's reader re-renders a sent
+    mail to find it quoted: it must come out as it went)."""
+    with translation.override(recipient_language(row)):
+        return _render(row)
+
+
+def _render(row: Notification) -> Rendered:
     context = context_for(row)
     kind = row.kind
     # Subject templates are rendered with autoescape off: a subject is plain text.

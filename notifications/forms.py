@@ -3,9 +3,11 @@ from __future__ import annotations
 from functools import cache
 
 from django import forms
+from django.conf import settings
 from django.forms.utils import flatatt
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
 
 from players.models import Preferences
 from players.preferences import is_valid_time_zone, time_zone_form_choices
@@ -54,6 +56,12 @@ class PreferencesForm(forms.ModelForm):
         required=False, help_text="Hours before a deadline, comma separated: 24, 2"
     )
     digest_hour = forms.IntegerField(min_value=0, max_value=23)
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=[("", _("My browser's")), *settings.LANGUAGES],
+        required=False,
+        help_text=_("Of the pages and of every mail we send you."),
+    )
     webhook_url = forms.URLField(
         required=False,
         assume_scheme="https",
@@ -73,6 +81,7 @@ class PreferencesForm(forms.ModelForm):
             "webhook_url",
             "push_turns",
             "skip_confirm",
+            "language",
         ]
         widgets = {
             "mode": forms.RadioSelect,

@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.models import Match, MatchStatus, MoveKind, Seat
 from players.accounts import is_bot_account
@@ -34,6 +34,7 @@ from players.models import NoticeMode, Preferences
 from players.preferences import prefs_for, quiet_end_after
 
 from . import hooks
+from .emails import recipient_language
 from .handoff import hand_off, publish
 from .models import Channel, Kind, Notification, Status
 from .transports import TransportError, classify_email_error, transport_for
@@ -226,7 +227,12 @@ def players_invited(match: Match, emails: list[str], inviter: str) -> None:
                     user=user,
                     address=email,
                     match=match,
-                    context={"inviter": inviter, "email": email},
+                    # No account, no language of its own: the inviter's page's (emails).
+                    context={
+                        "inviter": inviter,
+                        "email": email,
+                        "language": translation.get_language(),
+                    },
                     send_after=timezone.now(),
                 )
         except IntegrityError:
@@ -479,7 +485,8 @@ def deliver(pk: int, now: datetime | None = None) -> str:
                 last_error="held: the player is on the match page",
             )
             raise RetryLater(hold, "held")
-        provider_id = transport_for(row.channel).notify(row)
+        with translation.override(recipient_language(row)):  # each in its reader's language
+            provider_id = transport_for(row.channel).notify(row)
     except RetryLater:
         raise
     except TransportError as error:

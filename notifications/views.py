@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -19,6 +20,8 @@ from games import vacation_bank
 from games.models import Match
 from games.services import ServiceError
 from players.decorators import real_sign_in_required
+from players.language import browser_language
+from players.language import remember as remember_language
 from players.models import NoticeMode, Vacation
 from players.preferences import book_vacation, saved_prefs_for
 
@@ -57,6 +60,9 @@ def preferences(request: HttpRequest) -> HttpResponse:
                 reschedule_digest(request.user)
                 if "webhook_url" in form.changed_data:  # a new webhook starts afresh
                     mark_webhook_working(user=request.user)
+                # The player's pages follow the new choice, this very answer included.
+                remember_language(request, form.instance.language)
+                translation.activate(form.instance.language or browser_language(request))
                 messages.success(request, "Your preferences are saved.")
                 return redirect("notifications:preferences")
         elif action == "address-works":

@@ -20,8 +20,11 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 from sesame.utils import get_query_string
 
+from players.language import CODES, chosen_language
 from players.models import UnverifiedAddress, UsedSignInLink
 
 log = logging.getLogger(__name__)
@@ -35,12 +38,19 @@ def is_verified(user: AbstractBaseUser) -> bool:
 
 
 def sign_up(
-    *, email: str, display_name: str, password: str, next_path: str = "", time_zone: str = ""
+    *,
+    email: str,
+    display_name: str,
+    password: str,
+    next_path: str = "",
+    time_zone: str = "",
+    language: str = "",
 ) -> None:
     """Mail `email` what it needs to finish: a confirmation link for a new (or still
     unconfirmed) account, a note with a sign-in link for one that exists. The caller answers
     the same way in both cases. `time_zone` (the browser's, checked) becomes the new
-    account's zone for deadlines and every time shown."""
+    account's zone for deadlines and every time shown; `language` (chosen on the form,
+    offered from the browser's) its language, pages and mails."""
     with transaction.atomic():
         user = User.objects.select_for_update().filter(username__iexact=email).first()
         if user is None:
@@ -57,15 +67,18 @@ def sign_up(
             confirm = True
         else:
             confirm = False
-        if confirm and time_zone:
+        chosen = {"time_zone": time_zone} if time_zone else {}
+        if language in CODES:
+            chosen["language"] = language
+        if confirm and chosen:
             from .models import Preferences
 
-            Preferences.objects.update_or_create(user=user, defaults={"time_zone": time_zone})
+            Preferences.objects.update_or_create(user=user, defaults=chosen)
     if confirm:
         _mail_link(
             user,
             template="accounts/signup_confirm_email.txt",
-            subject=f"Confirm your address for {settings.SITE_NAME}",
+            subject=_("Confirm your address for %(site)s"),
             view="signup_confirm",
             scope=CONFIRM_SCOPE,
             next_path=next_path,
@@ -74,7 +87,7 @@ def sign_up(
         _mail_link(
             user,
             template="accounts/signup_exists_email.txt",
-            subject=f"You already have an account at {settings.SITE_NAME}",
+            subject=_("You already have an account at %(site)s"),
             view="magic_login",
             scope="",
             next_path=next_path,
@@ -87,9 +100,9 @@ def mail_sign_in_link(*, email: str, next_path: str = "") -> None:
     sign-in link never makes an account: sign-up is where a name and a password are chosen).
     A deactivated account gets nothing. The caller answers the same way in every case."""
     user = User.objects.filter(username__iexact=email).first()
-    if user is None:
+    if user is None:  # in the language of the page that asked
         send_mail(
-            subject=f"No account at {settings.SITE_NAME} for this address",
+            subject=_("No account at %(site)s for this address") % {"site": settings.SITE_NAME},
             message=render_to_string(
                 "accounts/magic_no_account_email.txt",
                 {
@@ -129,7 +142,7 @@ def send_sign_in_link(*, user: AbstractBaseUser, next_path: str = "") -> None:
     _mail_link(
         user,
         template="accounts/magic_link_email.txt",
-        subject=f"Your login link for {settings.SITE_NAME}",
+        subject=_("Your login link for %(site)s"),
         view="magic_login",
         scope="",
         next_path=next_path,
@@ -144,18 +157,21 @@ def _next_query(next_path: str, joiner: str) -> str:
 
 
 def _mail_link(user, *, template: str, subject: str, view: str, scope: str, next_path: str):
+    """`subject` is a lazy translation with %(site)s. The mail is in the account's language,
+    else in the language of the page that asked."""
     query = get_query_string(user, scope=scope) + _next_query(next_path, "&")
     context = {
         "link": settings.SITE_URL + reverse(view) + query,
         "site_name": settings.SITE_NAME,
         "days": settings.SESAME_MAX_AGE // 86400,
     }
-    send_mail(
-        subject=subject,
-        message=render_to_string(template, context),
-        from_email=None,
-        recipient_list=[user.email],
-    )
+    with translation.override(chosen_language(user) or translation.get_language()):
+        send_mail(
+            subject=str(subject) % {"site": settings.SITE_NAME},
+            message=render_to_string(template, context),
+            from_email=None,
+            recipient_list=[user.email],
+        )
 
 
 def confirm_address(*, user: AbstractBaseUser, password_confirmed: bool) -> bool:

@@ -7,4 +7,4 @@ class PlayersConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import match_links  # noqa: F401  records the kind of every sign-in
+        from . import language, match_links  # noqa: F401  their sign-in receivers

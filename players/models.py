@@ -65,6 +65,11 @@ class Preferences(models.Model):
         default=False,
         verbose_name="Play a move as soon as it is complete on the board (no Confirm)",
     )
+    # The language of the player's pages and mails (issue 31); blank: the browser's for
+    # pages, the site's default for mails. Offered from the browser's at sign-up.
+    language = models.CharField(
+        max_length=8, blank=True, choices=settings.LANGUAGES, verbose_name="Language"
+    )
     # Set when delivery gives up (or the ESP reports a bounce or complaint); cleared by a
     # successful send, a changed address, or the player saying it works. While it is set,
     # the player's deadlines are stopped (notifications.reachability).

@@ -1,7 +1,7 @@
 from django.contrib.auth.views import LogoutView
 from django.urls import path
 
-from players import views
+from players import language, views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
@@ -11,5 +11,6 @@ urlpatterns = [
     path("login/email/", views.magic_request, name="magic_request"),
     path("login/link/", views.magic_login, name="magic_login"),
     path("account/", views.account, name="account"),
+    path("language/", language.set_language, name="set_language"),
     path("account/sign-out-everywhere/", views.sign_out_everywhere, name="sign_out_everywhere"),
 ]

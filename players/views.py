@@ -22,6 +22,7 @@ from notifications import mailbox as local_mailbox
 from players import accounts, limits
 from players.decorators import LIMITED_SESSION, real_sign_in_required
 from players.forms import EmailLoginForm, MagicLinkForm, SignOutEverywhereForm, SignupForm
+from players.language import browser_language
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ def _mail_allowed(request: HttpRequest, email: str) -> bool:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    form = SignupForm(request.POST or None)
+    form = SignupForm(request.POST or None, initial={"language": browser_language(request)})
     next_path = request.POST.get("next") or request.GET.get("next") or ""
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
@@ -60,6 +61,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                     password=form.cleaned_data["password"],
                     next_path=next_path,
                     time_zone=form.cleaned_data["time_zone"],
+                    language=form.cleaned_data["language"] or browser_language(request),
                 )
             except OSError:  # the mail server is down: the person can sign up again later
                 log.exception("could not send a sign-up mail")
