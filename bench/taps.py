@@ -3,7 +3,10 @@
 Bot matches of each game are played by `games.engine.playout.play` (forced decisions resolved
 as the platform does). Every decision a person would have been asked is then built again with
 the web page's builder (games/builder.py): the taps are the targets clicked until one move is
-left, plus the Confirm (none for a player who chose to skip it). A tap is either on a place
+left. Before issue 28 a Confirm followed, one more tap a decision; now the tap that completes a
+move plays it, drawn on the board, after a few seconds in which Undo takes it back (or at once,
+for a player who chose to skip the Confirm): the Confirm is a tap only for a player who holds the
+move with Wait, or plays without JavaScript. A tap is either on a place
 drawn on the board or on a choice beside it: a button of the step panel before issue 28, a game
 piece (`games.pages.PieceGroup`: a character tile, a card, the bid's coins) since. Printed per
 game: decisions, taps per decision (mean and the worst), and the share of taps on the board.
@@ -97,8 +100,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
             "players",
             "games",
             "asked decisions/game",
-            "taps per decision with Confirm (mean / worst)",
-            "skipping Confirm (mean / worst)",
+            "before issue 28, each with its Confirm (mean / worst)",
+            "now: the last tap plays it (mean / worst)",
             "taps on the board",
         ],
         rows,

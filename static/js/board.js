@@ -99,7 +99,25 @@
     if (coins) coins.querySelectorAll("input").forEach((i) => { i.dataset.keyboard = ""; });
   });
 
+  // The action bar's height, for the page's bottom padding (static/css/site.css): its status
+  // may wrap to two or three lines.
+  let barWatch = null;
+  function measureBar() {
+    const bar = document.getElementById("action-bar");
+    const height = bar ? bar.getBoundingClientRect().height : 0;
+    document.documentElement.style.setProperty("--action-bar-height", `${Math.ceil(height)}px`);
+    if (barWatch) barWatch.disconnect();
+    if (bar && window.ResizeObserver) {
+      barWatch = new ResizeObserver(() => {
+        const now = bar.getBoundingClientRect().height;
+        document.documentElement.style.setProperty("--action-bar-height", `${Math.ceil(now)}px`);
+      });
+      barWatch.observe(bar);
+    }
+  }
+
   function start() {
+    measureBar();
     document.querySelectorAll("#board .board-scroll").forEach(setUp);
     reveal();
   }
@@ -111,10 +129,67 @@
     if (form) form.requestSubmit();
   }
 
-  document.addEventListener("DOMContentLoaded", start);
+  // Any other player: the move a tap completed is drawn on the board and played after
+  // the seconds its form says (data-undo-window), so that tap is the last one; meanwhile Undo takes the tap back (the
+  // board is swapped and the countdown ends with it), Wait holds the move for the Confirm,
+  // and the Confirm plays it at once. Only after a tap, never when the page opens.
+  let countdown = null;
+
+  function stopCountdown(form) {
+    clearInterval(countdown);
+    countdown = null;
+    document.querySelectorAll("[data-countdown], [data-wait]").forEach((e) => { e.hidden = true; });
+    document.querySelectorAll("[data-confirm-note]").forEach((e) => { e.hidden = false; });
+    if (form) delete form.dataset.undoWindow;
+  }
+
+  function startCountdown() {
+    const form = document.querySelector("#confirm-form[data-undo-window]");
+    if (!form || countdown !== null) return;
+    let left = Number(form.dataset.undoWindow) || 5;
+    const show = () => document.querySelectorAll("[data-countdown]").forEach((e) => {
+      e.textContent = e.dataset.countdown.replace("{seconds}", left);
+      e.hidden = false;
+    });
+    show();
+    document.querySelectorAll("[data-wait]").forEach((e) => { e.hidden = false; });
+    document.querySelectorAll("[data-confirm-note]").forEach((e) => { e.hidden = true; });
+    countdown = setInterval(() => {
+      if (!form.isConnected) return stopCountdown(null);
+      left -= 1;
+      if (left > 0) return show();
+      stopCountdown(form);
+      form.requestSubmit();
+    }, 1000);
+  }
+
+  document.addEventListener("click", (event) => {
+    if (event.target.closest && event.target.closest("[data-wait]")) {
+      stopCountdown(document.getElementById("confirm-form"));
+    }
+  });
+  document.addEventListener("submit", (event) => {
+    if (event.target.id === "confirm-form") stopCountdown(event.target);
+  });
+  // A step or an undo on its way: the countdown must not play the move meanwhile (the poll's
+  // requests, outside the board, leave it running).
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.target.closest && event.target.closest("#board")) stopCountdown(null);
+  });
+
+  document.addEventListener("DOMContentLoaded", () => {
+    // A move complete when the page opens (a link with every step) waits for its Confirm.
+    const form = document.getElementById("confirm-form");
+    if (form) {
+      delete form.dataset.undoWindow;
+      delete form.dataset.autoConfirm;
+    }
+    start();
+  });
   document.addEventListener("htmx:afterSettle", () => {
     start();
     autoConfirm();
+    startCountdown();
   });
   window.addEventListener("resize", () => document.querySelectorAll("#board .board-scroll.fit").forEach(update));
 })();

@@ -9,6 +9,7 @@ no sideways scroll; axe-core without serious or critical findings at the start a
 import random
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from games import selectors
@@ -61,8 +62,14 @@ def tap_until_over(page: Page, match: Match, seat: int, seed: int, limit: int = 
         if page.locator("#result-banner").count():
             return taps
         if page.locator("#confirm").count():
-            wait_in_view(page, "#confirm")
-            swapped(page, "#match-page", lambda: page.locator("#confirm").click())
+            # The Confirm plays the move at once; left alone, the countdown plays it a few
+            # seconds later (tested below), which this test has no time to wait for.
+            old = page.locator("#match-page").element_handle()
+            try:
+                page.locator("#confirm").click(timeout=3000)
+            except PlaywrightError:
+                pass  # the countdown played it first
+            page.wait_for_function("el => !el.isConnected", arg=old)
             taps += 1
             planned = None
             continue
@@ -150,7 +157,22 @@ def test_a_whole_match_by_tapping_the_game(
     print(f"{slug} at {size['width']} px: {taps} taps")
 
 
-def test_a_player_who_skips_the_confirm_plays_a_move_by_its_last_tap(page: Page, live_server):
+def first_move(page: Page, monkeypatch):
+    """A New England match against two bots, of a fixed deal, and the steps of a bot's first
+    move for the player."""
+    monkeypatch.setattr("games.services.new_seed", lambda: "first-move")
+    play_now(page, "new-england", 3)
+    page.evaluate(f"{MARKER} = 'kept'")
+    match = Match.objects.get(game_slug="new-england")
+    seat = match.seats.get(user__isnull=False).number
+    state = selectors.load_state(match)
+    move = match.game.bot_move(state, seat, random.Random(1))
+    return match, list(match.game.move_steps(state, seat, move))
+
+
+def test_a_player_who_skips_the_confirm_plays_a_move_by_its_last_tap(
+    page: Page, live_server, monkeypatch
+):
     """With the preference set, the tap that completes a move plays it, in place."""
     from django.contrib.auth import get_user_model
 
@@ -161,13 +183,8 @@ def test_a_player_who_skips_the_confirm_plays_a_move_by_its_last_tap(page: Page,
     prefs = saved_prefs_for(get_user_model().objects.get(email="skip-confirm@example.com"))
     prefs.skip_confirm = True
     prefs.save()
-    play_now(page, "new-england", 3)
-    page.evaluate(f"{MARKER} = 'kept'")
-    match = Match.objects.get(game_slug="new-england")
-    seat = match.seats.get(user__isnull=False).number
-    state = selectors.load_state(match)
-    move = match.game.bot_move(state, seat, random.Random(1))
-    for step in match.game.move_steps(state, seat, move):
+    match, steps = first_move(page, monkeypatch)
+    for step in steps:
         if match.moves.filter(source="web").exists():
             break
         target = page.locator(on_the_game(step.target)).first
@@ -176,4 +193,46 @@ def test_a_player_who_skips_the_confirm_plays_a_move_by_its_last_tap(page: Page,
         page.wait_for_timeout(300)
     page.wait_for_function("() => !document.querySelector('#confirm-form')")
     assert match.moves.filter(source="web").count() == 1
+    assert page.evaluate(MARKER) == "kept"
+
+
+def test_the_tap_that_completes_a_move_plays_it_after_a_few_seconds_unless_undone(
+    page: Page, live_server, monkeypatch
+):
+    """Without the preference, the completing tap is the last one too: the move is drawn on the
+    board and played after the countdown, with no Confirm; Undo in the meantime takes the tap
+    back and nothing is played; Wait holds the move for the Confirm."""
+    page.set_viewport_size(PHONE)
+    sign_up(page, live_server, "undo-window@example.com")
+    match, steps = first_move(page, monkeypatch)
+    last = None
+    for step in steps:
+        if page.locator("#confirm-form").count():
+            break
+        target = page.locator(on_the_game(step.target)).first
+        if target.count():
+            swapped(page, "#builder", target.click)
+            last = step.target
+    assert last is not None and page.locator("#confirm-form").count()
+    played = match.moves.filter(source="web")
+
+    # Wait: the countdown stops and the move waits for its Confirm.
+    expect(page.locator("#action-bar [data-countdown]")).to_contain_text("Played in")
+    page.locator("#action-bar [data-wait]").click()
+    expect(page.locator("#action-bar [data-countdown]")).to_be_hidden()
+    page.wait_for_timeout(6500)
+    assert not played.exists() and page.locator("#confirm-form").count()
+
+    # Undo within the countdown: the tap is taken back, nothing is played.
+    swapped(page, "#builder", page.locator("#bar-undo").click)
+    swapped(page, "#builder", page.locator(on_the_game(last)).first.click)
+    expect(page.locator("#builder [data-countdown]")).to_contain_text("Played in")
+    swapped(page, "#builder", page.locator("#bar-undo").click)
+    page.wait_for_timeout(6500)
+    assert not played.exists()
+
+    # Left alone, the completing tap plays the move, in place.
+    swapped(page, "#builder", page.locator(on_the_game(last)).first.click)
+    page.wait_for_function("() => !document.querySelector('#confirm-form')", timeout=15000)
+    assert played.count() == 1
     assert page.evaluate(MARKER) == "kept"
