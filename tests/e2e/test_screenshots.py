@@ -57,4 +57,30 @@ def test_board_screenshots(page: Page, live_server, screenshots, slug, players, 
             page.wait_for_function("el => !el.isConnected", arg=builder)
         expect(page.locator("#board svg").first).to_be_visible()
         assert sideways_scroll(page) == 0
-        page.locator("#board").screenshot(path=str(folder / f"{slug}-{name}.png"))
+        if name == "desktop":
+            page.locator("#board").screenshot(path=str(folder / f"{slug}-{name}.png"))
+            continue
+        # A phone: the screen as the player sees it, the board's card at its top and the action
+        # bar at its bottom (a taller capture would draw the fixed bar over the middle of it).
+        page.locator("#board").evaluate("e => e.scrollIntoView()")
+        page.wait_for_timeout(200)
+        assert not page.evaluate(UNDER_THE_BAR), "a target of the board is under the action bar"
+        page.screenshot(path=str(folder / f"{slug}-{name}.png"))
+        page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+        page.wait_for_timeout(200)
+        assert page.evaluate(LAST_LINE_CLEAR), "the action bar hides the page's last lines"
+
+
+# The board's targets (places, pieces, the Confirm) that the action bar covers now.
+UNDER_THE_BAR = """() => {
+  const bar = document.getElementById('action-bar').getBoundingClientRect();
+  const targets = document.querySelectorAll(
+    '#board svg a.target, #board [data-component] a[data-target], #board form[data-component]');
+  return Array.from(targets).map(t => t.getBoundingClientRect())
+    .filter(r => r.width && r.bottom > bar.top && r.top < bar.bottom).length;
+}"""
+# Scrolled to the end, the page's last line (the footer) ends above the action bar.
+LAST_LINE_CLEAR = """() => {
+  const bar = document.getElementById('action-bar').getBoundingClientRect();
+  return document.querySelector('footer').getBoundingClientRect().bottom <= bar.top + 1;
+}"""
