@@ -13,10 +13,11 @@ so every legal command can be put together from the email's text alone.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.engine import Game, Move, ParseError, State, View, canonical_json
 from games.engine.menus import WIDTH, render_menu, render_reference
+from games.language import in_language, to_english
 
 MENU_LIMIT = 30  # longer menus are not numbered: the player types the command
 
@@ -38,8 +39,20 @@ def menu(game: Game, state: State, seat: int) -> list[MenuEntry]:
     return [MenuEntry(n, game.format_move(state, seat, m), m) for n, m in enumerate(legal, 1)]
 
 
-def interpret(game: Game, state: State, seat: int, text: str) -> Move:
-    """The move meant by `text`; ParseError says what was expected."""
+def interpret(game: Game, state: State, seat: int, text: str, language: str | None = None) -> Move:
+    """The move meant by `text`, written in English or in any of the site's languages (the
+    player's own, `language`, decides a word that differs between them); ParseError says
+    what was expected."""
+    try:
+        return _interpret(game, state, seat, text)
+    except ParseError:
+        english = to_english(game, text, language)  # refuses a word of unclear language
+        if english == text:
+            raise
+    return _interpret(game, state, seat, english)
+
+
+def _interpret(game: Game, state: State, seat: int, text: str) -> Move:
     text = " ".join(text.strip().split())
     if not text:
         raise ParseError("The command is empty.")
@@ -98,11 +111,18 @@ def short_answer(game: Game, state: State, seat: int, word: str) -> Move:
     )
 
 
-def choices_text(game: Game, state: State, seat: int, *, limit: int = MENU_LIMIT) -> str:
+def choices_text(
+    game: Game, state: State, seat: int, *, limit: int = MENU_LIMIT, language: str | None = None
+) -> str:
     """Every legal move of `seat`, as plain text for an email: numbered when there are at
-    most `limit`, else one line per kind of command with its choices (games.engine.menus)."""
+    most `limit`, else one line per kind of command with its choices (games.engine.menus);
+    the commands in `language` (the active one by default)."""
     legal = game.legal_moves(state, seat)
     lines = game.menu_lines(state, seat, legal)
+
+    def said(command: str) -> str:
+        return in_language(game, command, language)
+
     if len(legal) <= limit:
         notes = {}
         for line in lines:
@@ -114,13 +134,22 @@ def choices_text(game: Game, state: State, seat: int, *, limit: int = MENU_LIMIT
             # keyed by the command too: a baker and a butcher cost the same, and each
             # building's choices belong under its own heading
             if note and heading != last_heading:
-                out += _heading(command, note)
+                out += _heading(said(command), note)
             last_heading = heading
-            out.append(f"{number:3d}. {game.format_move(state, seat, move)}")
+            out.append(f"{number:3d}. {said(game.format_move(state, seat, move))}")
         return "\n".join(out)
+    shown = [
+        replace(
+            line,
+            command=said(line.command),
+            choices=[said(c) for c in line.choices],
+            endings=[said(e) for e in line.endings],
+        )
+        for line in lines
+    ]
     return (
         f"{len(legal)} choices. Write the words before '...' and one of the choices under\n"
-        "them (and one of the endings, where a line has them):\n" + render_menu(lines)
+        "them (and one of the endings, where a line has them):\n" + render_menu(shown)
     )
 
 

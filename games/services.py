@@ -52,6 +52,7 @@ from games.replay import LoggedMove, apply_logged, initial_digest, initial_state
 from games.selectors import load_state, position_after, remember_position
 from players import accounts
 from players.calendar import Calendars, clock_stopped
+from players.models import Preferences
 from players.preferences import prefs_for, vacation_booked
 
 log = logging.getLogger(__name__)
@@ -597,6 +598,12 @@ def _refused(
     return _repeat(match, mine, key, request) or MoveResult(outcome, message, [], match, mine)
 
 
+def _language_of(seat: Seat) -> str | None:
+    """The seat's player's own language (None: they follow their browser's)."""
+    chosen = Preferences.objects.filter(user_id=seat.user_id).values_list("language", flat=True)
+    return chosen.first() or None
+
+
 def _find_seat(seats: list[Seat], player: AbstractBaseUser | None, seat: int | None) -> Seat | None:
     """The player's seat among the seats read under the lock (the operator names the seat
     they act for instead)."""
@@ -665,7 +672,9 @@ def submit_move(
             worded = ""
             if command is not None:
                 try:
-                    move = interpret(game, state, number, command)
+                    move = interpret(
+                        game, state, number, command, language=lambda: _language_of(mine)
+                    )
                     worded = game.format_move(state, number, move)
                 except IllegalMove as error:
                     return refused(Outcome.ILLEGAL, error.message)

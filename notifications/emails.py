@@ -25,6 +25,7 @@ from django.utils.timesince import timeuntil
 
 from games import commands, selectors, vacation_bank
 from games.board_image import inline_boards
+from games.language import in_language
 from games.models import ChatMessage, Match, MatchStatus, Seat, TimeControl, TimeoutPolicy
 from players.language import CODES, language_of
 from players.preferences import local_time, prefs_for
@@ -169,6 +170,12 @@ def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
     legal_commands = [entry.command for entry in menu] or [
         game.format_move(state, seat, m) for m in legal[:10]
     ]
+    # The commands in the recipient's words (games.language); the board's links keep English.
+    spoken = getattr(prefs, "language", "") or None
+
+    def said(command: str) -> str:
+        return in_language(game, command, spoken)
+
     entries = _since_last_turn(match, seat, seq)
     names = selectors.seat_names(match)
     waiting_on = [names[s] for s in game.to_act(state) if s != seat and not match.is_over]
@@ -187,10 +194,10 @@ def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
             {"seq": e["seq"], "text": e["text"], "line": wrap(e["text"], f"  #{e['seq']} ")}
             for e in entries
         ],
-        "menu": [{"number": e.number, "command": e.command} for e in menu],
+        "menu": [{"number": e.number, "command": said(e.command)} for e in menu],
         "choices_count": len(legal),
-        "examples": legal_commands[:3],
-        "choices_text": commands.choices_text(game, state, seat) if asked else "",
+        "examples": [said(c) for c in legal_commands[:3]],
+        "choices_text": commands.choices_text(game, state, seat, language=spoken) if asked else "",
         "reference_text": commands.reference_text(game, view, brief=True) if asked else "",
         "help_text": game.help_text().rstrip(),
         "waiting_on": ", ".join(waiting_on),

@@ -27,7 +27,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
-from games import commands, selectors, services
+from games import commands, language, selectors, services
 from games.engine import IllegalMove, ParseError
 from games.engine.names import find_player
 from games.models import Match, MatchStatus, MoveSource, Seat
@@ -312,7 +312,7 @@ def command_words(match: Match, seat: Seat) -> set[str]:
             words.add(game.format_move(state, seat.number, move).split(" ", 1)[0].lower())
     except Exception:  # a match that cannot be loaded is answered by _play
         log.exception("command words of match %s", match.pk)
-    return words
+    return words | language.first_words(game, words)  # "bouw", "baue", "construis"
 
 
 def paragraphs(text_lines: list[str]) -> list[str]:
@@ -354,7 +354,8 @@ def is_command(line: str, words: set[str]) -> bool:
 def is_short_answer(line: str, words: set[str]) -> bool:
     """One word that answers a question ("Yes", "OK."), and not a command of the game."""
     whole = line.strip().lower().rstrip(".!")
-    return whole in commands.SHORT_ANSWERS and whole not in words
+    known = whole in commands.SHORT_ANSWERS or whole in language.answer_words()  # "Ja."
+    return known and whole not in words
 
 
 # A command the client wrapped goes on below a line that ends like this.

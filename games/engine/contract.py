@@ -297,6 +297,9 @@ class Game:
     standing_orders: tuple[StandingOrder, ...] = ()
     # Move type -> field -> kind (a key of FIELD_KINDS). Empty: only the generic checks.
     move_fields: dict[str, dict[str, str]] = {}
+    # The English words and phrases of its commands, marked for the catalogue
+    # (games.engine.words): the platform reads and writes them in the player's language.
+    command_words: tuple[str, ...] = ()
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -9,6 +9,7 @@ from .board import BOARD_TARGETS, move_steps
 from .data import CITIZENS, EVENTS, GOLD_TOTAL, PLANS, RESOURCE_TOTAL, RESOURCES, VISITORS
 from .rules import State
 from .view import PLAYER_COLOURS, build_view, secrets
+from .words import COMMAND_WORDS
 
 
 class Blankenburg(Game):
@@ -46,6 +47,7 @@ class Blankenburg(Game):
     )
     move_fields = moves.MOVE_FIELDS
     board_targets = BOARD_TARGETS
+    command_words = COMMAND_WORDS
     standing_orders = (
         StandingOrder("skip-build", "Finish my building turn when I can neither build nor repair"),
         StandingOrder("decline-offers", "Decline every offer from events and visitors"),

@@ -9,6 +9,7 @@ from .board import BOARD_TARGETS, move_steps
 from .data import CARDS, MAX_PURCHASES, shillings
 from .moves import MOVE_FIELDS, apply_move, legal_moves
 from .view import FAMILY_COLOURS, build_view
+from .words import COMMAND_WORDS
 
 
 class NewEngland(Game):
@@ -29,6 +30,7 @@ class NewEngland(Game):
     )
     move_fields = MOVE_FIELDS
     board_targets = BOARD_TARGETS
+    command_words = COMMAND_WORDS
     standing_orders = (
         StandingOrder("pass-when-broke", "End my buying turn when I cannot afford a purchase"),
     )

@@ -31,6 +31,7 @@ from .data import (
     deck_for,
 )
 from .view import SEAT_FILL, build_view
+from .words import COMMAND_WORDS
 
 STANDING_ORDERS = (
     StandingOrder("no-watch", "Never play Citizens' Watch (answer 'no watch' at once)"),
@@ -77,6 +78,7 @@ class Nieuwstad(Game):
     standing_orders = STANDING_ORDERS
     move_fields = M.MOVE_FIELDS
     board_targets = BOARD_TARGETS
+    command_words = COMMAND_WORDS
 
     def setup(self, players, options, rng):
         state = R.setup(players, options, rng, ruleset=self.version)

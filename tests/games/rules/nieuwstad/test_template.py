@@ -20,7 +20,9 @@ def render(view, seat, commands):
     except ImproperlyConfigured:
         settings.configure()
         django.setup()
-    engine = Engine(libraries={"board": "games.templatetags.board"})
+    engine = Engine(
+        libraries={"board": "games.templatetags.board", "i18n": "django.templatetags.i18n"}
+    )
     template = engine.from_string(TEMPLATE.read_text())
     return template.render(Context({"view": view, "seat": seat, "legal_commands": commands}))
 

@@ -1,0 +1,192 @@
+"""Commands in the player's language (issue 31, item 3).
+
+A game's parser reads English. Each game lists the English words and phrases its commands
+use (`Game.command_words`, marked with the context "command"); the games' catalogue gives,
+for each of the site's languages, the words a player writes for each one, separated by "|"
+(the first is the one shown). So a Dutch player's `bouw huis E4 noord` is read as
+`build house E4 facing north`, and the menu in their turn email says `bouw huis bij E4
+richting noord`. English words always work.
+
+A word is looked up in every language at once, longest phrase first: the player's own
+language decides what it means, then English; a word that means different things in two
+other languages is refused with its meanings listed, never guessed.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+from django.conf import settings
+from django.utils import translation
+
+from games.engine import Game, ParseError
+from games.engine.words import ANSWER_WORDS, COMMAND
+
+# A word: letters (and apostrophes inside, as in French "d'accord"); "E4" and "12" are not.
+_WORD = re.compile(r"(?<![\w'’])[^\W\d_]+(?:['’][^\W\d_]+)*(?![\w'’])")
+LONGEST = 4  # words in the longest phrase of any catalogue
+
+
+def _plain(word: str, *, loose: bool) -> str:
+    """A word as compared: casefolded; `loose`, also without accents (a player without a
+    French keyboard writes "demolis"), which only words of three letters or more allow,
+    so French "à" never swallows a column letter "A"."""
+    word = unicodedata.normalize("NFKC", word).casefold().replace("’", "'")
+    if loose and len(word) > 2:
+        bare = unicodedata.normalize("NFKD", word)
+        word = "".join(c for c in bare if not unicodedata.combining(c))
+    return word
+
+
+def _key(words: list[str], *, loose: bool) -> tuple[str, ...]:
+    return tuple(_plain(w, loose=loose) for w in words)
+
+
+def languages() -> list[str]:
+    return [code for code, _name in settings.LANGUAGES]
+
+
+def current_language() -> str:
+    return (translation.get_language() or settings.LANGUAGE_CODE).split("-")[0]
+
+
+@functools.cache
+def _written(words: tuple[str, ...], language: str) -> dict[str, list[str]]:
+    """English phrase -> the ways a player of `language` writes it (English: itself)."""
+    if language == "en":
+        return {phrase: [phrase] for phrase in words}
+    with translation.override(language):
+        return {
+            phrase: [w.strip() for w in translation.pgettext(COMMAND, phrase).split("|")]
+            for phrase in words
+        }
+
+
+@functools.cache
+def _reading(words: tuple[str, ...], language: str, loose: bool) -> dict[tuple, str]:
+    """What each written phrase of `language` means: compared form -> English phrase. Where
+    a language writes two phrases alike (German "Gulden" is guilder and guilders), the
+    first the game lists is meant."""
+    table: dict[tuple, str] = {}
+    for phrase, written in _written(words, language).items():
+        for text in written:
+            key = _key(_WORD.findall(text), loose=loose)
+            if key:
+                table.setdefault(key, phrase)
+    return table
+
+
+def vocabulary(game: Game) -> tuple[str, ...]:
+    return tuple(getattr(game, "command_words", ())) + ANSWER_WORDS
+
+
+def _meanings(words: tuple[str, ...], found: list[str]) -> tuple[int, dict[str, str]]:
+    """The longest phrase starting at found[0] in any language: (its length in words,
+    language -> the English phrase it means there)."""
+    best: int = 0
+    meanings: dict[str, str] = {}
+    for language in languages():
+        for loose in (False, True):
+            table = _reading(words, language, loose)
+            for n in range(min(LONGEST, len(found)), best - 1, -1):
+                meant = table.get(_key(found[:n], loose=loose))
+                if meant and n >= best:
+                    if n > best:
+                        best, meanings = n, {}
+                    meanings.setdefault(language, meant)
+                    break
+    return best, meanings
+
+
+def _language_name(code: str) -> str:
+    return dict(settings.LANGUAGES).get(code, code)
+
+
+def to_english(game: Game, text: str, language: str | None = None) -> str:
+    """`text` with each word of the game's commands, written in any of the site's languages,
+    put in English; other words (names, places, numbers) as they were. A word whose meaning
+    depends on the language, where neither the player's own nor English decides, is a
+    ParseError listing what it may mean."""
+    language = language or current_language()
+    words = vocabulary(game)
+    found = list(_WORD.finditer(text))
+    out, done, i = [], 0, 0
+    unclear: list[str] = []
+    while i < len(found):
+        length, meanings = _meanings(words, [m.group() for m in found[i : i + LONGEST]])
+        if not length:
+            i += 1
+            continue
+        meant = meanings.get(language) or meanings.get("en")
+        if meant is None and len(set(meanings.values())) == 1:
+            meant = next(iter(meanings.values()))
+        span = text[found[i].start() : found[i + length - 1].end()]
+        if meant is None:
+            readings = [
+                f"“{english}” ({_language_name(code)})"
+                for code, english in sorted(meanings.items())
+            ]
+            unclear.append(f"“{span}” may mean " + " or ".join(readings))
+        else:
+            out += [text[done : found[i].start()], meant]
+            done = found[i + length - 1].end()
+        i += length
+    if unclear:
+        raise ParseError(
+            "; ".join(unclear) + ". Write it in English or in your own language's words."
+        )
+    return "".join(out) + text[done:]
+
+
+def first_words(game: Game, heads: set[str]) -> set[str]:
+    """The words, in every language, that a command of the game starting with one of the
+    English `heads` may start with (compared form): "bouw" and "baue" for "build". How a
+    reply's command line is told from a greeting or a sign-off ("Met vriendelijke groet"
+    starts with "with", which starts no command)."""
+    words = vocabulary(game)
+    return {
+        _plain(written.split()[0], loose=loose)
+        for language in languages()
+        for phrase, forms in _written(words, language).items()
+        if phrase.split()[0] in heads and phrase not in ANSWER_WORDS
+        for written in forms
+        if written.split()
+        for loose in (False, True)
+    }
+
+
+def answer_words() -> set[str]:
+    """Yes and no in every language, as a one-word reply writes them ("Ja", "oui")."""
+    return {
+        _plain(written, loose=loose)
+        for language in languages()
+        for forms in _written(ANSWER_WORDS, language).values()
+        for written in forms
+        for loose in (False, True)
+    }
+
+
+def in_language(game: Game, command: str, language: str | None = None) -> str:
+    """An English command of the game written in `language` (the words a player of it
+    writes first), ready to be read back by `to_english`."""
+    language = language or current_language()
+    if language == "en" or not command:
+        return command
+    words = vocabulary(game)
+    written = _written(words, language)
+    english = _reading(words, "en", False)
+    found = list(_WORD.finditer(command))
+    out, done, i = [], 0, 0
+    while i < len(found):
+        for n in range(min(LONGEST, len(found) - i), 0, -1):
+            meant = english.get(_key([m.group() for m in found[i : i + n]], loose=False))
+            if meant:
+                out += [command[done : found[i].start()], written[meant][0]]
+                done = found[i + n - 1].end()
+                i += n
+                break
+        else:
+            i += 1
+    return "".join(out) + command[done:]
