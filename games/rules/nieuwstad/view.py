@@ -49,6 +49,52 @@ COLOUR_FILL = {"red": "#e8b4a8", "green": "#a9d18e", "blue": "#9cc3e6", "brown":
 AREA_FILL = {"city": "#ead9a8", "country": "#b9d98c", "lake": "#7fb3e0", "market": "#c9a46a"}
 FOREST_FILL = "#2f6b2a"
 CELL = 64  # SVG pixels per space
+CROP_FILL = "#6b4a12"  # a dot on a field: one grain or livestock growing there
+
+# Advance widths of a 12 px sans-serif (Liberation Sans, Arial's metrics, measured in
+# Chromium); any other glyph counts as 6.7. A phone's sans-serif (Roboto, San Francisco) may
+# run a little wider: LABEL_SLACK.
+GLYPHS_12 = dict.fromkeys("fIijlt.'", 3.2) | dict.fromkeys("r-()", 4.0)
+GLYPHS_12 |= dict.fromkeys("cksvxyzJ", 6.0) | dict.fromkeys("FTZß", 7.33)
+GLYPHS_12 |= dict.fromkeys("ABEKPSVXY", 8.0) | dict.fromkeys("CDHNRUw", 8.67)
+GLYPHS_12 |= dict.fromkeys("GOQ", 9.33) | dict.fromkeys("mM", 10.0) | {"W": 11.33, " ": 3.33}
+LABEL_SLACK = 1.08
+LINE = 13  # SVG pixels from one 12 px line of a caption to the next
+VOWELS = set("aeiouyäöüéèêëàâîïôûAEIOUY")
+
+
+def text_width(text: str) -> float:
+    """The width of `text` at 12 px, a little generous (LABEL_SLACK)."""
+    return LABEL_SLACK * sum(GLYPHS_12.get(c, 6.7) for c in text)
+
+
+def caption_lines(text: str, width: float) -> list[str]:
+    """`text` broken into lines no wider than `width` at 12 px: between words, and a word too
+    long for a line between two consonants near its middle, with a hyphen ("Watch-tower")."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(f"{lines[-1]} {word}") <= width:
+            lines[-1] += f" {word}"
+            continue
+        while text_width(word) > width:
+            cuts = [
+                i
+                for i in range(2, len(word) - 1)
+                if word[i - 1] not in VOWELS
+                and word[i] not in VOWELS
+                and text_width(word[:i] + "-") <= width
+            ] or [i for i in range(2, len(word) - 1) if text_width(word[:i] + "-") <= width]
+            if not cuts:
+                break
+            # Near the middle, and before a consonant and a vowel, where a syllable starts.
+            cut = min(
+                cuts,
+                key=lambda i: abs(i - len(word) / 2) + 0.75 * (word[i + 1] not in VOWELS),
+            )
+            lines.append(word[:cut] + "-")
+            word = word[cut:]
+        lines.append(word)
+    return lines
 
 
 def phase_text(state) -> str:
@@ -263,7 +309,7 @@ def svg_shapes(state) -> dict:
     """Rectangles and lines for the web board, ready for a plain Django template."""
     board = BOARDS[state["board"]]
     geo = B.geometry(state["board"])
-    rects, edges, labels = [], [], []
+    rects, edges, labels, crops = [], [], [], []
     for cell, area in geo.area.items():
         x, y = cell_xy(cell)
         px, py = x * CELL + 30, y * CELL + 30
@@ -326,12 +372,33 @@ def svg_shapes(state) -> dict:
                 "building": True,
             }
         )
-        # A one-space building is too narrow for its name: its code, the name in the tooltip.
-        name = building.name if len(b["cells"]) > 1 else CODES[b["kind"]]
-        labels.append({"x": px + 3, "y": py + 30, "text": name, "size": 12, "fill": "#000"})
-        if b["crop"]:
+        # The building's name in full, in lines that fit its box (below its space's name and
+        # its seal); lines beyond the box's room are squeezed into the last one (`fit`).
+        lines = caption_lines(building.name, w - 4)
+        room = (h - 32) // LINE + 1
+        if len(lines) > room:
+            lines[room - 1 :] = [" ".join(lines[room - 1 :])]
+        for i, line in enumerate(lines):
             labels.append(
-                {"x": px + 3, "y": py + 46, "text": f"crop {b['crop']}", "size": 12, "fill": "#000"}
+                {
+                    "x": px + 2,
+                    "y": py + 29 + LINE * i,
+                    "text": line,
+                    "size": 12,
+                    "fill": "#000",
+                    "fit": w - 4 if text_width(line) > w - 4 else None,
+                }
+            )
+        # A field's crop as dots in its bottom right corner, clear of its name (the legend
+        # says so).
+        for i in range(b["crop"]):
+            crops.append(
+                {
+                    "x": px + w - 7 - 9 * i,
+                    "y": py + h - 6,
+                    "fill": CROP_FILL,
+                    "title": f"crop: {b['crop']}",
+                }
             )
         if b["facing"] and building.edges:
             for cell in b["cells"]:
@@ -398,13 +465,6 @@ def svg_shapes(state) -> dict:
     columns = [
         {"x": i * CELL + 30 + CELL // 2 - 4, "text": chr(65 + i)} for i in range(board.columns)
     ]
-    codes = sorted(
-        {
-            CODES[b["kind"]]: BUILDINGS[b["kind"]].name
-            for b in state["buildings"].values()
-            if len(b["cells"]) == 1
-        }.items()
-    )
     rows = [{"y": i * CELL + 30 + CELL // 2 + 4, "text": str(i + 1)} for i in range(board.rows)]
     # A face-down forest tile covers two spaces: a bar from one centre to the other joins them.
     tiles = []
@@ -431,5 +491,5 @@ def svg_shapes(state) -> dict:
         "boats": boats,
         "columns": columns,
         "rows": rows,
-        "codes": [{"code": c, "name": n} for c, n in codes],
+        "crops": crops,
     }
