@@ -17,12 +17,14 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from contextlib import nullcontext
+from typing import Any
 
 from django.conf import settings
 from django.utils import translation
 
 from games.engine import Game, ParseError
-from games.engine.words import ANSWER_WORDS, COMMAND
+from games.engine.words import ANSWER_WORDS, COMMAND, Text
 
 # A word: letters (and apostrophes inside, as in French "d'accord"); "E4" and "12" are not.
 _WORD = re.compile(r"(?<![\w'’])[^\W\d_]+(?:['’][^\W\d_]+)*(?![\w'’])")
@@ -190,3 +192,41 @@ def in_language(game: Game, command: str, language: str | None = None) -> str:
         else:
             i += 1
     return "".join(out) + command[done:]
+
+
+# --- what the games say -------------------------------------------------------------------
+
+
+def localize(value: Any, language: str | None = None) -> Any:
+    """`value` in `language` (the active one by default): a Text (games.engine.words) from
+    the games' catalogue with its parameters, themselves translated; lists, tuples and
+    dicts item by item; anything else as it is (English from a game that has not marked it,
+    names of players, numbers)."""
+    with translation.override(language) if language else nullcontext():
+        return _localized(value)
+
+
+def _localized(value: Any) -> Any:
+    if isinstance(value, Text):
+        return _say(value)
+    if type(value) in (list, tuple):  # not a NamedTuple: its fields are not a sequence
+        return type(value)(_localized(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _localized(v) for k, v in value.items()}
+    return value
+
+
+def _say(text: Text) -> str:
+    if not text.template:
+        return ""
+    if text.context:
+        template = translation.pgettext(text.context, text.template)
+    else:
+        template = translation.gettext(text.template)
+    if not text.params:
+        return template
+    params = {k: _localized(v) for k, v in text.params.items()}
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):  # a translation that lost a {parameter}
+        return str(text)

@@ -25,7 +25,7 @@ from django.utils.timesince import timeuntil
 
 from games import commands, selectors, vacation_bank
 from games.board_image import inline_boards
-from games.language import in_language
+from games.language import in_language, localize
 from games.models import ChatMessage, Match, MatchStatus, Seat, TimeControl, TimeoutPolicy
 from players.language import CODES, language_of
 from players.preferences import local_time, prefs_for
@@ -187,7 +187,7 @@ def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
         deadline, deadline_in = local_time(prefs, moment), timeuntil(moment, depth=2)
     return {
         "asked": asked,
-        "prompt": game.prompt(state, seat) if asked else "",
+        "prompt": localize(game.prompt(state, seat), spoken) if asked else "",
         "board": game.render_text(view).rstrip(),
         "board_html": _board_html(match, view, seat, legal_commands),
         "history": [

@@ -19,6 +19,30 @@ COMMAND = "command"
 ANSWER_WORDS = ("yes", "no")
 
 
-def pgettext(context: str, message: str) -> str:
-    """`message`, marked as a message id with its context for the catalogue."""
-    return message
+def pgettext(context: str, message: str) -> Text:
+    """`message`, marked as a message id with its context for the catalogue (a command
+    word, or a thing's name in a game: a card, a building)."""
+    return Text(message, None, context)
+
+
+class Text(str):
+    """A sentence or a name for a player: the English, which anything that takes it as a
+    `str` reads, and the message id, context and parameters it was made from, so the
+    platform can say it in the reader's language (games.language.localize). Joining it
+    to other text (`+`, f-strings) gives plain English: keep it whole to the page."""
+
+    __slots__ = ("context", "params", "template")
+
+    def __new__(cls, template: str, params: dict | None = None, context: str = ""):
+        text = super().__new__(cls, template.format(**params) if params else template)
+        text.template, text.params, text.context = template, params or {}, context
+        return text
+
+    def __reduce__(self):
+        return (Text, (self.template, self.params, self.context))
+
+
+def _(template: str, **params) -> Text:
+    """`template`, a message id with {named} parameters, filled in; marked for the
+    catalogue. A parameter may itself be a Text (a name), translated with it."""
+    return Text(template, params)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from itertools import combinations
 
 from games.engine import IllegalMove
+from games.engine.words import _
 
 from . import rules
 from .data import PLANS, RESOURCES, SPACES
@@ -52,7 +53,7 @@ def canonical_plans(state: State, seat: int) -> list[tuple[int, str]]:
 
 def build_moves(state: State, seat: int) -> list[dict]:
     result = []
-    for card, _ in canonical_plans(state, seat):
+    for card, _plan in canonical_plans(state, seat):
         if rules.payment(state, seat, card) is None:
             continue
         for space in rules.build_spaces(state, seat, card):
@@ -378,15 +379,15 @@ MOVE_FIELDS = {
 }
 
 PHASE_ASK = {
-    "merchant": "choose your extra starting resource",
-    "select": "choose the resources for the bidding wheel",
-    "bid": "place your sealed bid",
-    "pick": "take a category from the bidding wheel",
-    "build": "build, demolish, repair or say done",
-    "offer": "accept or decline the offer",
-    "plans": "buy a plan or pass",
-    "keep": "keep one of the plans you drew",
-    "resources": "buy or sell resources, or pass",
-    "final_repair": "repair a structure damaged last turn, or say done",
-    "over": "the game is over",
+    "merchant": _("choose your extra starting resource"),
+    "select": _("choose the resources for the bidding wheel"),
+    "bid": _("place your sealed bid"),
+    "pick": _("take a category from the bidding wheel"),
+    "build": _("build, demolish, repair or say done"),
+    "offer": _("accept or decline the offer"),
+    "plans": _("buy a plan or pass"),
+    "keep": _("keep one of the plans you drew"),
+    "resources": _("buy or sell resources, or pass"),
+    "final_repair": _("repair a structure damaged last turn, or say done"),
+    "over": _("the game is over"),
 }

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.engine.words import Text, _
+
 # --- the board -------------------------------------------------------------------------
 # 11 columns (A-K) by 9 rows (1-9); the sea lies north of row 1 and east of column K.
 # The square missing from the 9 x 11 grid is the north-east corner K1, where the coasts meet.
@@ -190,7 +192,7 @@ _DECK_DESIGN = (
 def _build_deck() -> tuple[Card, ...]:
     cards = []
     for kind, land, shape, points, copies in _DECK_DESIGN:
-        for _ in range(copies):
+        for _copy in range(copies):
             cards.append(Card(len(cards), kind, points, land, shape))
     return tuple(cards)
 
@@ -202,7 +204,7 @@ def _rotations(shape: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int
     """The distinct quarter turns of a shape, each normalised to start at (0, 0) row-major."""
     found = []
     cells = list(shape)
-    for _ in range(4):
+    for _turn in range(4):
         min_c = min(c for c, _ in cells)
         min_r = min(r for _, r in cells)
         norm = tuple(sorted(((c - min_c, r - min_r) for c, r in cells), key=lambda p: (p[1], p[0])))
@@ -215,6 +217,8 @@ def _rotations(shape: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int
 ROTATIONS = {name: _rotations(shape) for name, shape in SHAPES.items()}
 
 
-def shillings(amount: int) -> str:
+def shillings(amount: int) -> Text:
     """'1 shilling', '3 shillings': every sentence that names money."""
-    return f"{amount} shilling{'' if amount == 1 else 's'}"
+    if amount == 1:
+        return _("1 shilling")
+    return _("{amount} shillings", amount=amount)

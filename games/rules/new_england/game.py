@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.engine import Game, Option, Result, StandingOrder, score_line, shared_groups
+from games.engine.words import _
 
 from . import bots, reference, rules, text
 from .board import BOARD_TARGETS, move_steps
@@ -46,19 +47,24 @@ class NewEngland(Game):
     def prompt(self, state, seat):
         phase = state["phase"]
         if phase == "setup":
-            return "place a starter tile"
+            return _("place a starter tile")
         if phase == "select":
-            return "choose how many development cards (3 to 6) go into the selection"
+            return _("choose how many development cards (3 to 6) go into the selection")
         if phase == "bid":
-            return "take a bidding chip"
+            return _("take a bidding chip")
         if phase == "buy":
             cost = rules.price(state, seat)
             left = MAX_PURCHASES - state["purchases"]
             if left <= 0:
-                return "play a stored card, move a figure, or pass"
-            items = "item" if left == 1 else "items"
-            return f"buy up to {left} more {items} at {shillings(cost)} each, or pass"
-        return "the game is over"
+                return _("play a stored card, move a figure, or pass")
+            if left == 1:
+                return _("buy up to 1 more item at {price} each, or pass", price=shillings(cost))
+            return _(
+                "buy up to {left} more items at {price} each, or pass",
+                left=left,
+                price=shillings(cost),
+            )
+        return _("the game is over")
 
     def legal_moves(self, state, seat):
         return legal_moves(state, seat)

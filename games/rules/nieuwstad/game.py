@@ -11,6 +11,7 @@ from games.engine import (
     score_line,
     shared_groups,
 )
+from games.engine.words import _
 
 from . import bots, reference
 from . import geometry as B
@@ -92,30 +93,30 @@ class Nieuwstad(Game):
         pending = state["pending"]
         if pending is not None:
             if pending["kind"] == "proposal" and R.ruleset(state) < 2:
-                return "accept or decline the proposal"  # version 1 has no counter-offers
+                return _("accept or decline the proposal")  # version 1 has no counter-offers
             return {
-                "proposal": "accept, decline or counter the proposal",
-                "watch": "answer the Crime: watch or no watch",
-                "tax": "income: tax or no tax",
-                "festival": "join the festival or skip",
-                "pledge": "pledge against the event",
+                "proposal": _("accept, decline or counter the proposal"),
+                "watch": _("answer the Crime: watch or no watch"),
+                "tax": _("income: tax or no tax"),
+                "festival": _("join the festival or skip"),
+                "pledge": _("pledge against the event"),
             }[pending["kind"]]
         phase = state["phase"]
         if phase == "opening_forest":
-            return "take a forest tile"
+            return _("take a forest tile")
         if phase == "opening_building":
-            return "place your starting building"
+            return _("place your starting building")
         if phase == "choose":
-            return "choose a character"
+            return _("choose a character")
         act = state["act"]
         char = act["char"]
         return {
-            "woodcutter": "take a forest tile or pass",
-            "builder": "build, propose or pass",
-            "farmer": "farm (choose your extra)",
-            "bailiff": "buy cards" if act["part"] == "buy" else "play wish cards or done",
-            "merchant": "trade, then done",
-        }.get(char, "act")
+            "woodcutter": _("take a forest tile or pass"),
+            "builder": _("build, propose or pass"),
+            "farmer": _("farm (choose your extra)"),
+            "bailiff": _("buy cards") if act["part"] == "buy" else _("play wish cards or done"),
+            "merchant": _("trade, then done"),
+        }.get(char, _("act"))
 
     def legal_moves(self, state, seat):
         return M.legal_moves(state, seat)
