@@ -7,8 +7,10 @@ agrees on it, and stops when one move remains: that move is shown and confirmed.
 so far travel in the URL (`?s=building:house&s=cell:E1`), so without JavaScript every step is
 a plain link the server renders, and any step can be undone by following a shorter link.
 Steps of one `group` (a development's parcels) are a set: clicked in any order, and a picked
-one clicked again is taken out of the clicks. Pure Python: the page (games/pages.py) adds the
-URLs.
+one clicked again is taken out of the clicks. A trade (a sale, a purchase) is also offered as
+one form of all its choices (`trade_forms`), whose answers arrive as the same clicks; a click
+on a step the builder took by itself is passed over. Pure Python: the page (games/pages.py)
+adds the URLs.
 """
 
 from __future__ import annotations
@@ -81,7 +83,10 @@ def narrow(candidates: list[tuple[Move, list[Step]]], picked: list[str]) -> Buil
     position = 0
     clicks: list[str] = []
     for target in picked:
+        forced_from = len(taken)
         position = _forced(candidates, position, taken)
+        if any(t.step.target == target for t in taken[forced_from:]):
+            continue  # a click on a step that was taken by itself (a trade's form sends it)
         if target == AS_IS:
             kept = [c for c in candidates if len(c[1]) == position]
         else:
@@ -155,3 +160,54 @@ def _forced(candidates: list[tuple[Move, list[Step]]], position: int, taken: lis
         taken.append(Taken(first, None))
         position += 1
     return position
+
+
+@dataclass
+class TradeField:
+    kind: str  # the steps' kind: good, resource, at, count
+    options: list[tuple[str, str]]  # (target, label)
+
+    @property
+    def title(self) -> str:
+        return TRADE_FIELDS.get(self.kind, self.kind.capitalize())
+
+
+@dataclass
+class TradeForm:
+    """A trade (a sale, a purchase) as one small form at the market (issue 28): every choice
+    of it at once, each a row of chips to tap, sent as the clicks the steps would make (`s`),
+    so that without JavaScript the page builds the move from them as from links. A choice
+    that all the trades left agree on is taken by the builder itself."""
+
+    action: Choice  # act:sell or act:buy
+    fields: list[TradeField]
+
+
+TRADE_ACTIONS = ("act:sell", "act:buy")
+TRADE_FIELDS = {"good": "Good", "resource": "Resource", "at": "Where", "count": "How many"}
+
+
+def trade_forms(game: Game, state: State, seat: int, built: Builder) -> list[TradeForm]:
+    """A form for each trade action offered now, with the choices of every legal trade."""
+    forms = []
+    for choice in built.choices:
+        if choice.target not in TRADE_ACTIONS:
+            continue
+        rows: list[list] = []
+        for move in game.legal_moves(state, seat):
+            targets = [step.target for step in game.move_steps(state, seat, move)]
+            if choice.target in targets:
+                steps = list(game.move_steps(state, seat, move))
+                rows.append(steps[targets.index(choice.target) + 1 :])
+        fields: list[TradeField] = []
+        for position in range(max((len(r) for r in rows), default=0)):
+            options: dict[str, str] = {}
+            for steps in rows:
+                if position < len(steps):
+                    options.setdefault(steps[position].target, steps[position].label)
+            kinds = {steps[position].kind for steps in rows if position < len(steps)}
+            if len(options) > 1 and len(kinds) == 1:
+                fields.append(TradeField(kinds.pop(), list(options.items())))
+        if fields:
+            forms.append(TradeForm(choice, fields))
+    return forms

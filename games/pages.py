@@ -224,6 +224,7 @@ class BoardPlay:
     # The off-board choices drawn as game pieces beside the board, one group per kind
     # (`pieces`); the step panel (#builder) lists the same choices for keyboards.
     pieces: list[PieceGroup] = field(default_factory=list)
+    trades: list[builder.TradeForm] = field(default_factory=list)  # a trade as one form
 
     @property
     def picked(self) -> set[str]:
@@ -260,11 +261,14 @@ PIECE_TITLES = {"cmd": "Your choices", "act": "Actions", "end": "Your choices"}
 AMOUNT_KINDS = ("bid", "count")  # targets `<kind>:<number>`, offered as one amount control
 
 
-def piece_groups(built: builder.Builder, links: dict[str, str], drawn: tuple[str, ...]):
-    """The choices the board does not draw, grouped by the prefix of their target."""
+def piece_groups(
+    built: builder.Builder, links: dict[str, str], drawn: tuple[str, ...], traded: set[str]
+):
+    """The choices the board does not draw, grouped by the prefix of their target (a trade
+    action with its own form apart)."""
     groups: dict[str, PieceGroup] = {}
     for choice in built.choices:
-        if choice.target.startswith(drawn):
+        if choice.target.startswith(drawn) or choice.target in traded:
             continue
         kind = choice.target.split(":", 1)[0]
         group = groups.setdefault(kind, PieceGroup(kind, [], choice.picked[:-1]))
@@ -287,6 +291,7 @@ def board_play(match: Match, game: Game, state: State, seat: int, picked: list[s
     drawn = tuple(f"{prefix}:" for prefix in game.board_targets)
     links = {c.target: step_url(match, c.picked) for c in built.choices}
     shown = preview(game, state, seat, built.move) if built.move is not None else None
+    trades = builder.trade_forms(game, state, seat, built)
     # What cannot be chosen now, for the kinds offered and the ones taken by themselves (one
     # plan left to build is taken at once: the others are explained all the same).
     kinds = {c.kind for c in built.choices} | {t.step.kind for t in built.taken if t.undo is None}
@@ -311,7 +316,8 @@ def board_play(match: Match, game: Game, state: State, seat: int, picked: list[s
         preview_view=game.view(shown.after, seat) if shown and shown.after is not None else None,
         preview_withheld=shown.withheld if shown else "",
         not_open=not_open,
-        pieces=piece_groups(built, links, drawn),
+        pieces=piece_groups(built, links, drawn, {t.action.target for t in trades}),
+        trades=trades,
     )
 
 

@@ -224,13 +224,19 @@ def _seen_on_the_page(request: HttpRequest, match: Match) -> None:
         seen(match, request.user.pk)
 
 
+def _clicks(request: HttpRequest) -> list[str]:
+    """The steps clicked so far (?s=, in order), then a trade form's choices, one radio group
+    each (?s1=, ?s2=...; games.builder.TradeForm)."""
+    clicks = request.GET.getlist("s")
+    clicks += [request.GET[f"s{n}"] for n in range(1, 10) if request.GET.get(f"s{n}")]
+    return clicks[:20]
+
+
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _watchable_match(request, pk)
     _seen_on_the_page(request, match)
     board_only = bool(getattr(request, "htmx", False)) and request.htmx.target == "board"
-    page = pages.match_page(
-        match, request.user, picked=request.GET.getlist("s")[:20], board_only=board_only
-    )
+    page = pages.match_page(match, request.user, picked=_clicks(request), board_only=board_only)
     chat_template = "games/chat.html"
     context = {
         "page": page,

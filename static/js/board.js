@@ -88,15 +88,23 @@
     total.textContent = event.target.nextElementSibling.textContent;
     if (event.target.dataset.keyboard !== "1") form.requestSubmit();
   });
-  // Arrow keys move the checked coin without submitting it: the button does.
+  // A trade at the market (templates/play/_pieces.html): once a chip of every choice is
+  // tapped, the trade is the step; the button is for keyboards and without JavaScript.
+  document.addEventListener("change", (event) => {
+    const form = event.target.closest && event.target.closest("form.trade");
+    if (!form || !event.target.checked || event.target.dataset.keyboard === "1") return;
+    const groups = new Set(Array.from(form.querySelectorAll("input[type=radio]"), (i) => i.name));
+    const chosen = new Set(Array.from(form.querySelectorAll("input[type=radio]:checked"), (i) => i.name));
+    if (chosen.size === groups.size) form.requestSubmit();
+  });
+  // Arrow keys move the checked coin (or chip) without submitting it: the button does.
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest && event.target.closest("form.amount .coins")) {
-      event.target.closest(".coins").querySelectorAll("input").forEach((i) => { i.dataset.keyboard = "1"; });
-    }
+    const row = event.target.closest && event.target.closest("form.amount .coins, form.trade .chips");
+    if (row) row.querySelectorAll("input").forEach((i) => { i.dataset.keyboard = "1"; });
   });
   document.addEventListener("pointerdown", (event) => {
-    const coins = event.target.closest && event.target.closest("form.amount .coins");
-    if (coins) coins.querySelectorAll("input").forEach((i) => { i.dataset.keyboard = ""; });
+    const row = event.target.closest && event.target.closest("form.amount .coins, form.trade .chips");
+    if (row) row.querySelectorAll("input").forEach((i) => { i.dataset.keyboard = ""; });
   });
 
   // The action bar's height, for the page's bottom padding (static/css/site.css): its status

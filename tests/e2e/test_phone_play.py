@@ -1,10 +1,11 @@
 """A whole match of each game played by tapping only the game (issue 28), in Chromium at
 390 x 844 and 1280 x 800: the places drawn on the board, the pieces beside it (`data-component`:
-a character, a card, the bid's coins) and the Confirm; never a button of the step panel
-(#builder). The other seats are bots that move through the service layer as the player
-confirms. At every decision: the same document as when the page opened (no reload: a marker
-set on `window` stays), a target of the decision in the viewport, nothing drawn under 12 px,
-no sideways scroll; axe-core without serious or critical findings at the start and the end."""
+a character, a card, the bid's coins, a trade's form at the market) and the Confirm; never a
+button of the step panel (#builder). The other seats are bots that move through the service
+layer as the player confirms. At every decision: the same document as when the page opened
+(no reload: a marker set on `window` stays), a target of the decision in the viewport, nothing
+drawn under 12 px, no sideways scroll; axe-core without serious or critical findings at the
+start and the end."""
 
 import random
 
@@ -96,6 +97,18 @@ def tap_until_over(page: Page, match: Match, seat: int, seed: int, limit: int = 
                 "els => els.map(e => e.dataset.target || e.value)",
             )
         )
+        trade = page.locator("#board form.trade").filter(
+            has=page.locator(f"input[type=hidden][value='{planned[1][0]}']")
+        )
+        if trade.count():
+            # A trade at the market: a chip for each of its choices; the last one sends it.
+            chips = [trade.locator(f'label:has(input[value="{t}"])') for t in planned[1][1:]]
+            chips = [chip for chip in chips if chip.count()]
+            for chip in chips[:-1]:
+                chip.click()
+            swapped(page, "#builder", chips[-1].click)
+            taps += len(chips)
+            continue
         target = next((t for t in planned[1] if t in offered), "end:as-is")
         wait_in_view(page)  # the decision is in view; the chosen piece may be below
         element = page.locator(on_the_game(target)).first

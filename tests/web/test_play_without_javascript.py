@@ -1,7 +1,8 @@
 """A whole match of each game built link by link without JavaScript (issue 28): each step is a
-plain link (a place on the board, a piece beside it) or, for an amount, a GET form; the move
-is posted with the Confirm form; the page answers with a redirect (post/redirect/get). The
-player's moves are the ones a bot would choose, so a match lasts as long as a bot's."""
+plain link (a place on the board, a piece beside it) or, for an amount or a trade at the
+market, a GET form; the move is posted with the Confirm form; the page answers with a redirect
+(post/redirect/get). The player's moves are the ones a bot would choose, so a match lasts as
+long as a bot's."""
 
 import html
 import random
@@ -42,6 +43,23 @@ def amount_forms(page: str) -> dict[str, list[tuple[str, str]]]:
     return found
 
 
+def trade_query(page: str, wanted: list[str]) -> list[tuple[str, str]] | None:
+    """The GET query of the trade form at the market (data-component="market") whose action
+    begins the wanted move: its action, then a chip of each choice (s1, s2...)."""
+    for form in re.findall(r'<form [^>]*class="trade".*?</form>', page, re.S):
+        hidden = [
+            html.unescape(v) for v in re.findall(r'type="hidden" name="s" value="([^"]+)"', form)
+        ]
+        if not wanted or wanted[0] not in hidden:
+            continue
+        chips: dict[str, str] = {}
+        for name, value in re.findall(r'type="radio" name="(s\d)" value="([^"]+)"', form):
+            if html.unescape(value) in wanted:
+                chips[name] = html.unescape(value)
+        return [("s", v) for v in hidden] + sorted(chips.items())
+    return None
+
+
 @pytest.mark.parametrize(("slug", "players"), GAMES)
 def test_a_whole_match_link_by_link(anna, slug, players):
     match = services.create_match(
@@ -74,6 +92,11 @@ def test_a_whole_match_link_by_link(anna, slug, players):
             move = game.bot_move(state, seat, rng)
             planned = (match.head_seq, [s.target for s in game.move_steps(state, seat, move)])
         wanted = planned[1]
+        trade = trade_query(page, wanted)
+        if trade is not None:
+            page = client.get(url, trade).content.decode()
+            assert "no longer open" not in page
+            continue
         links, forms = step_links(page), amount_forms(page)
         target = next((t for t in wanted if t in links or t in forms), "end:as-is")
         if target in forms:
