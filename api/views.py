@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from api.models import Scope
@@ -26,18 +27,19 @@ def tokens(request: HttpRequest) -> HttpResponse:
                     scope=request.POST.get("scope", ""),
                 )
                 messages.success(
-                    request, f"Token {token.name!r} made. Copy it now: it is shown once."
+                    request,
+                    _("Token %(name)r made. Copy it now: it is shown once.") % {"name": token.name},
                 )
             elif action == "revoke":
                 if revoke(user=request.user, token_id=int(request.POST.get("token", "0") or 0)):
-                    messages.success(request, "The token is revoked; it no longer works.")
+                    messages.success(request, _("The token is revoked; it no longer works."))
             elif action == "bot":
                 make_bot_account(user=request.user, note=request.POST.get("note", ""))
-                messages.success(request, "This account is now a bot account.")
+                messages.success(request, _("This account is now a bot account."))
         except TokenError as error:
             messages.error(request, error.message)
         except ValueError:
-            messages.error(request, "Choose a token to revoke.")
+            messages.error(request, _("Choose a token to revoke."))
         if new_key is None:
             return redirect("api_tokens")
     bot = is_bot_account(request.user)

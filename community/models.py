@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Rating(models.Model):
@@ -73,7 +74,7 @@ class ProfileSettings(models.Model):
     )
     hidden = models.BooleanField(
         default=False,
-        help_text="Others see only your name: no statistics, ratings history or matches.",
+        help_text=_("Others see only your name: no statistics, ratings history or matches."),
     )
 
     def __str__(self) -> str:

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from community import selectors
@@ -67,9 +68,9 @@ def profile_visibility(request: HttpRequest) -> HttpResponse:
     ProfileSettings.objects.update_or_create(user=request.user, defaults={"hidden": hidden})
     messages.success(
         request,
-        "Your profile is hidden: others see only your name."
+        _("Your profile is hidden: others see only your name.")
         if hidden
-        else "Your profile is public.",
+        else _("Your profile is public."),
     )
     return redirect("community:player", pk=request.user.pk)
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.core.validators import validate_email
+from django.utils.translation import gettext_lazy as _
 
 from games.engine import Game, available_games
 from games.models import TimeoutPolicy
@@ -45,38 +46,40 @@ class MatchCreateForm(forms.Form):
     game = forms.CharField(widget=forms.HiddenInput)
     players = forms.IntegerField(widget=forms.HiddenInput)
     days_per_move = forms.IntegerField(
-        min_value=1, max_value=30, initial=3, help_text="How long each player has for a move."
+        min_value=1, max_value=30, initial=3, help_text=_("How long each player has for a move.")
     )
     timeout_policy = forms.ChoiceField(
         choices=TimeoutPolicy.choices,
         initial=TimeoutPolicy.DEFAULT_MOVE,
-        label="When a deadline passes",
+        label=_("When a deadline passes"),
     )
-    bots = forms.IntegerField(min_value=0, initial=0, label="Bots for empty seats")
+    bots = forms.IntegerField(min_value=0, initial=0, label=_("Bots for empty seats"))
     invite_emails = forms.CharField(
         required=False,
-        label="Invite by email",
+        label=_("Invite by email"),
         widget=forms.Textarea(attrs={"rows": 2, "placeholder": "one address per line"}),
     )
     rated = forms.BooleanField(
         required=False,
         initial=True,
-        label="Rated",
-        help_text="The result changes the players' ratings (never with bots in the match).",
+        label=_("Rated"),
+        help_text=_("The result changes the players' ratings (never with bots in the match)."),
     )
     watchable = forms.BooleanField(
         required=False,
         initial=False,
-        label="Anyone may watch",
-        help_text="Others can follow the match while it is played, seeing only the public view.",
+        label=_("Anyone may watch"),
+        help_text=_("Others can follow the match while it is played, seeing only the public view."),
     )
 
     takebacks = forms.BooleanField(
         required=False,
         initial=False,
-        label="Takebacks",
-        help_text="A player may take back their last move until anyone else acts, a card is "
-        "drawn or anything hidden is revealed.",
+        label=_("Takebacks"),
+        help_text=_(
+            "A player may take back their last move until anyone else acts, a card is "
+            "drawn or anything hidden is revealed."
+        ),
     )
 
     def __init__(self, *args, game: Game, players: int, **kwargs):
@@ -116,9 +119,11 @@ class MatchCreateForm(forms.Form):
             try:
                 validate_email(email)
             except forms.ValidationError:
-                raise forms.ValidationError(f"{email!r} is not an email address.") from None
+                raise forms.ValidationError(
+                    _("%(email)r is not an email address.") % {"email": email}
+                ) from None
         if len(set(emails)) != len(emails):
-            raise forms.ValidationError("An address is listed twice.")
+            raise forms.ValidationError(_("An address is listed twice."))
         return emails
 
     def clean(self) -> dict[str, Any]:
@@ -127,8 +132,16 @@ class MatchCreateForm(forms.Form):
         taken = 1 + (data.get("bots") or 0) + len(data.get("invite_emails") or [])
         if "bots" in data and "invite_emails" in data and taken > players:
             raise forms.ValidationError(
-                f"You, {data['bots']} bots and {len(data['invite_emails'])} invited players "
-                f"make {taken}, but the match has {players} seats."
+                _(
+                    "You, %(bots)s bots and %(invited)s invited players make %(taken)s, "
+                    "but the match has %(seats)s seats."
+                )
+                % {
+                    "bots": data["bots"],
+                    "invited": len(data["invite_emails"]),
+                    "taken": taken,
+                    "seats": players,
+                }
             )
         return data
 
@@ -170,11 +183,11 @@ class StandingOrdersForm(forms.Form):
 
 class OperatorMoveForm(forms.Form):
     seat = forms.TypedChoiceField(coerce=int)
-    command = forms.CharField(max_length=500, help_text="As the player would type it.")
+    command = forms.CharField(max_length=500, help_text=_("As the player would type it."))
     reason = forms.CharField(
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Kept in the log with the move.",
+        help_text=_("Kept in the log with the move."),
     )
 
     def __init__(self, *args, seats, **kwargs):
@@ -186,5 +199,5 @@ class OpenHiddenStateForm(forms.Form):
     reason = forms.CharField(
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Kept with your name, the match and the time (games.hidden_state).",
+        help_text=_("Kept with your name, the match and the time (games.hidden_state)."),
     )

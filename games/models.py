@@ -9,24 +9,25 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class MatchStatus(models.TextChoices):
-    OPEN = "open", "Waiting for players"
-    ACTIVE = "active", "In play"
-    FINISHED = "finished", "Finished"
-    ABANDONED = "abandoned", "Abandoned"
+    OPEN = "open", _("Waiting for players")
+    ACTIVE = "active", _("In play")
+    FINISHED = "finished", _("Finished")
+    ABANDONED = "abandoned", _("Abandoned")
 
 
 class TimeoutPolicy(models.TextChoices):
-    DEFAULT_MOVE = "default", "Play the default move"
-    BOT = "bot", "A bot takes the seat"
-    FORFEIT = "forfeit", "Forfeit after repeated timeouts"
+    DEFAULT_MOVE = "default", _("Play the default move")
+    BOT = "bot", _("A bot takes the seat")
+    FORFEIT = "forfeit", _("Forfeit after repeated timeouts")
 
 
 class TimeControl(models.TextChoices):
-    PER_MOVE = "per_move", "Days per move"
-    BANK = "bank", "Time bank with increment"
+    PER_MOVE = "per_move", _("Days per move")
+    BANK = "bank", _("Time bank with increment")
 
 
 class Match(models.Model):
@@ -224,23 +225,23 @@ class Seat(models.Model):
 
 
 class MoveKind(models.TextChoices):
-    MOVE = "move", "Move"
-    TIMEOUT = "timeout", "Timeout"
-    RESIGN = "resign", "Resignation"
-    SYSTEM = "system", "System event"
-    TAKEBACK = "takeback", "Takeback"  # cancels the entry just before it; see docs/takebacks.md
+    MOVE = "move", _("Move")
+    TIMEOUT = "timeout", _("Timeout")
+    RESIGN = "resign", _("Resignation")
+    SYSTEM = "system", _("System event")
+    TAKEBACK = "takeback", _("Takeback")  # cancels the entry just before it; see docs/takebacks.md
 
 
 class MoveSource(models.TextChoices):
-    WEB = "web", "Web"
-    EMAIL = "email", "Email"
-    API = "api", "API"
-    DEADLINE = "deadline", "Deadline"
-    BOT = "bot", "Bot"
-    FORCED = "forced", "Forced (only one legal move)"
-    STANDING = "standing", "Standing order"
-    ADMIN = "admin", "Operator"
-    IMPORT = "import", "Import"
+    WEB = "web", _("Web")
+    EMAIL = "email", _("Email")
+    API = "api", _("API")
+    DEADLINE = "deadline", _("Deadline")
+    BOT = "bot", _("Bot")
+    FORCED = "forced", _("Forced (only one legal move)")
+    STANDING = "standing", _("Standing order")
+    ADMIN = "admin", _("Operator")
+    IMPORT = "import", _("Import")
 
 
 class AppendOnlyError(Exception):
@@ -321,13 +322,13 @@ class LogCheck(models.Model):
 
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)
-    whole = models.BooleanField(help_text="Every started match, not only what changed.")
+    whole = models.BooleanField(help_text=_("Every started match, not only what changed."))
     # Every move and snapshot with an id up to these was in the log when the run began.
     moves_upto = models.BigIntegerField()
     snapshots_upto = models.BigIntegerField()
     matches = models.PositiveIntegerField(default=0)
     moves = models.PositiveBigIntegerField(default=0)
-    failed = models.JSONField(default=list, blank=True, help_text="Ids of the broken matches.")
+    failed = models.JSONField(default=list, blank=True, help_text=_("Ids of the broken matches."))
 
     def __str__(self) -> str:
         return f"log check of {self.started_at:%Y-%m-%d %H:%M}: {len(self.failed)} broken"
@@ -380,7 +381,7 @@ class HiddenStateOpening(models.Model):
     )
     username = models.CharField(max_length=150)  # kept if the account goes
     reason = models.CharField(max_length=500)
-    seq = models.PositiveIntegerField(help_text="The match's last move when it was opened.")
+    seq = models.PositiveIntegerField(help_text=_("The match's last move when it was opened."))
     opened_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

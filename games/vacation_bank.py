@@ -18,6 +18,7 @@ from datetime import date, timedelta
 
 from django.conf import settings
 from django.db.models import F
+from django.utils.translation import gettext as _
 
 from players.models import Vacation
 from players.preferences import prefs_for, vacation_days, zone
@@ -46,16 +47,25 @@ class Bank:
 
     def line(self) -> str:
         """How the bank reads in a turn email or on a page."""
-        return (
-            f"Vacation days left in {self.year}: {self.left} of {self.allowance} "
-            f"({self.base} a year, {self.earned} earned by playing)."
-        )
+        return _(
+            "Vacation days left in %(year)s: %(left)s of %(allowance)s "
+            "(%(base)s a year, %(earned)s earned by playing)."
+        ) % {
+            "year": self.year,
+            "left": self.left,
+            "allowance": self.allowance,
+            "base": self.base,
+            "earned": self.earned,
+        }
 
     @staticmethod
     def earning() -> str:
         per_month = _setting("PBM_VACATION_DAYS_PER_MONTH_PLAYED", 2)
         cap = _setting("PBM_VACATION_DAYS_EARNED_CAP", 10)
-        return f"You earn {per_month} more for each month you play, up to {cap} a year."
+        return _("You earn %(per_month)s more for each month you play, up to %(cap)s a year.") % {
+            "per_month": per_month,
+            "cap": cap,
+        }
 
 
 def months_played(user, year: int) -> int:

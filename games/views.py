@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidde
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from community.access import can_watch
@@ -176,7 +177,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
     """One click: a match with every other seat a bot."""
     form = PlayNowForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose a game and a number of players.")
+        messages.error(request, _("Choose a game and a number of players."))
         return redirect("lobby")
     try:
         match = services.create_match(
@@ -200,7 +201,7 @@ def match_join(request: HttpRequest, pk: int) -> HttpResponse:
     except services.ServiceError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, "You have joined the match.")
+        messages.success(request, _("You have joined the match."))
     return redirect("match_detail", pk=match.pk)
 
 
@@ -350,7 +351,7 @@ def match_orders(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=pk)
     form = StandingOrdersForm(request.POST, game=match.game)
     if not form.is_valid():
-        messages.error(request, "Unknown standing order.")
+        messages.error(request, _("Unknown standing order."))
         return redirect("match_detail", pk=match.pk)
     result = services.set_standing_orders(
         match_id=match.pk, player=request.user, orders=form.cleaned_data["orders"]
@@ -393,7 +394,7 @@ def match_resign(request: HttpRequest, pk: int) -> HttpResponse:
 def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     match = _watchable_match(request, pk)
     if match.status == MatchStatus.OPEN:
-        messages.info(request, "The match has not started; there is nothing to replay yet.")
+        messages.info(request, _("The match has not started; there is nothing to replay yet."))
         return redirect("match_detail", pk=match.pk)
     try:
         seq = int(request.GET.get("n", match.head_seq))
@@ -446,16 +447,16 @@ def match_seat_action(request: HttpRequest, pk: int) -> HttpResponse:
     """Another player offers a seat that timed out to a substitute, or votes to skip it."""
     action, seat = request.POST.get("action"), request.POST.get("seat", "")
     if not seat.isdigit() or action not in ("offer", "skip"):
-        messages.error(request, "Choose a seat and what to do with it.")
+        messages.error(request, _("Choose a seat and what to do with it."))
         return redirect("match_detail", pk=pk)
     try:
         if action == "offer":
             services.offer_seat(match_id=pk, seat=int(seat), by=request.user)
-            messages.success(request, "The seat is offered in the lobby to a substitute.")
+            messages.success(request, _("The seat is offered in the lobby to a substitute."))
         elif services.vote_to_skip(match_id=pk, seat=int(seat), voter=request.user):
-            messages.success(request, "The seat is skipped: the rules' default move plays it.")
+            messages.success(request, _("The seat is skipped: the rules' default move plays it."))
         else:
-            messages.success(request, "Your vote is counted; more than half of you must agree.")
+            messages.success(request, _("Your vote is counted; more than half of you must agree."))
     except services.ServiceError as error:
         messages.error(request, error.message)
     return redirect("match_detail", pk=pk)
@@ -470,5 +471,5 @@ def match_take_seat(request: HttpRequest, pk: int) -> HttpResponse:
     except services.ServiceError as error:
         messages.error(request, error.message)
         return redirect("lobby")
-    messages.success(request, "The seat is yours from now on.")
+    messages.success(request, _("The seat is yours from now on."))
     return redirect("match_detail", pk=pk)

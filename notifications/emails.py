@@ -22,6 +22,8 @@ from django.template.loader import get_template, render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 from django.utils.timesince import timeuntil
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import commands, selectors, vacation_bank
 from games.board_image import inline_boards
@@ -108,30 +110,33 @@ def tidy(text: str) -> str:
 
 def time_control_text(match: Match) -> str:
     if match.time_control == TimeControl.BANK:
-        text = f"a time bank of {max(1, match.bank_days)} days"
+        text = _("a time bank of %(days)s days") % {"days": max(1, match.bank_days)}
         if match.increment_days:
-            text += f", plus {match.increment_days} per move"
+            text += _(", plus %(days)s per move") % {"days": match.increment_days}
     else:
-        text = f"{match.days_per_move} day{'s' if match.days_per_move != 1 else ''} per move"
+        text = ngettext("%(days)s day per move", "%(days)s days per move", match.days_per_move) % {
+            "days": match.days_per_move
+        }
     if match.weekends_off:
-        text += ", weekends off"
+        text += _(", weekends off")
     policy = {
-        TimeoutPolicy.DEFAULT_MOVE: "a late player's default move is played",
-        TimeoutPolicy.BOT: "a bot takes the seat of a late player",
-        TimeoutPolicy.FORFEIT: f"a player forfeits after {match.forfeit_after} timeouts",
+        TimeoutPolicy.DEFAULT_MOVE: _("a late player's default move is played"),
+        TimeoutPolicy.BOT: _("a bot takes the seat of a late player"),
+        TimeoutPolicy.FORFEIT: _("a player forfeits after %(timeouts)s timeouts")
+        % {"timeouts": match.forfeit_after},
     }[match.timeout_policy]
     return f"{text}; {policy}"
 
 
 def timeout_consequence(match: Match) -> str:
     if match.timeout_policy == TimeoutPolicy.BOT:
-        return "If you do not answer by then, a bot takes your seat for the rest of the match."
+        return _("If you do not answer by then, a bot takes your seat for the rest of the match.")
     if match.timeout_policy == TimeoutPolicy.FORFEIT:
-        return (
+        return _(
             "If you do not answer by then, the server plays your default move and counts "
-            f"a timeout; after {match.forfeit_after} you forfeit the match."
-        )
-    return "If you do not answer by then, the server plays your default move."
+            "a timeout; after %(timeouts)s you forfeit the match."
+        ) % {"timeouts": match.forfeit_after}
+    return _("If you do not answer by then, the server plays your default move.")
 
 
 # --- the position, as one seat sees it ------------------------------------------------
@@ -198,7 +203,9 @@ def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
         "choices_count": len(legal),
         "examples": [said(c) for c in legal_commands[:3]],
         "choices_text": commands.choices_text(game, state, seat, language=spoken) if asked else "",
-        "reference_text": commands.reference_text(game, view, brief=True) if asked else "",
+        "reference_text": (
+            commands.reference_text(game, view, brief=True, language=spoken) if asked else ""
+        ),
         "help_text": game.help_text().rstrip(),
         "waiting_on": ", ".join(waiting_on),
         "deadline": deadline,
@@ -222,7 +229,7 @@ def _result(match: Match) -> dict:
         {
             "place": line.place,
             "name": line.name,
-            "score": "" if line.score is None else f"{line.score} points",
+            "score": "" if line.score is None else _("%(score)s points") % {"score": line.score},
             "shared": line.shared,
         }
         for line in selectors.standings(match)
@@ -490,8 +497,11 @@ def webhook_text(row: Notification) -> str:
         deadline = row.context.get("deadline", "")
         seat = _seat_row(row)
         when = local_time(prefs_for(row.user), seat.deadline_at) if seat else deadline
-        return (
-            f"Reminder: {label} is waiting for your move ({prompt}). Deadline: {when}. "
-            f"{match_url(match)}"
-        )
-    return f"Your turn in {label}: {prompt}. {match_url(match)}"
+        return _(
+            "Reminder: %(label)s is waiting for your move (%(prompt)s). Deadline: %(when)s. %(url)s"
+        ) % {"label": label, "prompt": prompt, "when": when, "url": match_url(match)}
+    return _("Your turn in %(label)s: %(prompt)s. %(url)s") % {
+        "label": label,
+        "prompt": prompt,
+        "url": match_url(match),
+    }

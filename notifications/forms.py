@@ -53,7 +53,7 @@ class TimeZoneSelect(forms.Select):
 class PreferencesForm(forms.ModelForm):
     time_zone = forms.CharField(widget=TimeZoneSelect)  # any valid zone: see clean_time_zone
     reminder_hours = forms.CharField(
-        required=False, help_text="Hours before a deadline, comma separated: 24, 2"
+        required=False, help_text=_("Hours before a deadline, comma separated: 24, 2")
     )
     digest_hour = forms.IntegerField(min_value=0, max_value=23)
     language = forms.ChoiceField(
@@ -66,7 +66,7 @@ class PreferencesForm(forms.ModelForm):
         required=False,
         assume_scheme="https",
         max_length=500,
-        label="Webhook URL (Discord or Slack)",
+        label=_("Webhook URL (Discord or Slack)"),
     )
 
     class Meta:
@@ -104,7 +104,7 @@ class PreferencesForm(forms.ModelForm):
     def clean_time_zone(self):
         zone = self.cleaned_data["time_zone"]
         if not is_valid_time_zone(zone):
-            raise forms.ValidationError("Unknown time zone.")
+            raise forms.ValidationError(_("Unknown time zone."))
         return zone
 
     def clean_reminder_hours(self):
@@ -115,7 +115,7 @@ class PreferencesForm(forms.ModelForm):
             if not part:
                 continue
             if not part.isdigit() or not 1 <= int(part) <= 168:
-                raise forms.ValidationError("Give whole hours from 1 to 168, like: 24, 2")
+                raise forms.ValidationError(_("Give whole hours from 1 to 168, like: 24, 2"))
             hours.append(int(part))
         return sorted(set(hours), reverse=True)
 
@@ -130,7 +130,7 @@ class PreferencesForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         if bool(data.get("quiet_start")) != bool(data.get("quiet_end")):
-            raise forms.ValidationError("Give both ends of your quiet hours, or neither.")
+            raise forms.ValidationError(_("Give both ends of your quiet hours, or neither."))
         return data
 
 

@@ -10,6 +10,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 def new_message_id() -> str:
@@ -24,33 +25,33 @@ def new_feed_token() -> str:
 
 
 class Channel(models.TextChoices):
-    EMAIL = "email", "Email"
-    WEBHOOK = "webhook", "Webhook"
-    PUSH = "push", "Push to the browser"
+    EMAIL = "email", _("Email")
+    WEBHOOK = "webhook", _("Webhook")
+    PUSH = "push", _("Push to the browser")
 
 
 class Kind(models.TextChoices):
-    TURN = "turn", "Your turn"
-    START = "start", "Game start"
-    END = "end", "Game end"
-    TIMEOUT = "timeout", "A deadline played for you"
-    REMINDER = "reminder", "Deadline reminder"
-    DIGEST = "digest", "Daily digest"
-    ANSWER = "answer", "Answer to an email"
-    CHAT = "chat", "Chat message"
-    INVITE = "invite", "Invitation to a match"
-    VACATION = "vacation", "A vacation day spent while a turn waited"
-    WARNING = "warning", "Warning before a forfeit"
-    ROUND = "round", "A tournament round"
-    CHANNEL = "channel", "A match's channel (Discord, Slack, JSON)"
+    TURN = "turn", _("Your turn")
+    START = "start", _("Game start")
+    END = "end", _("Game end")
+    TIMEOUT = "timeout", _("A deadline played for you")
+    REMINDER = "reminder", _("Deadline reminder")
+    DIGEST = "digest", _("Daily digest")
+    ANSWER = "answer", _("Answer to an email")
+    CHAT = "chat", _("Chat message")
+    INVITE = "invite", _("Invitation to a match")
+    VACATION = "vacation", _("A vacation day spent while a turn waited")
+    WARNING = "warning", _("Warning before a forfeit")
+    ROUND = "round", _("A tournament round")
+    CHANNEL = "channel", _("A match's channel (Discord, Slack, JSON)")
 
 
 class Status(models.TextChoices):
-    PENDING = "pending", "Waiting to be sent"
-    SENDING = "sending", "Claimed by a sender"
-    SENT = "sent", "Sent"
-    FAILED = "failed", "Failed"
-    SKIPPED = "skipped", "Not sent"
+    PENDING = "pending", _("Waiting to be sent")
+    SENDING = "sending", _("Claimed by a sender")
+    SENT = "sent", _("Sent")
+    FAILED = "failed", _("Failed")
+    SKIPPED = "skipped", _("Not sent")
 
 
 class Notification(models.Model):
@@ -75,7 +76,7 @@ class Notification(models.Model):
         on_delete=models.CASCADE,
         related_name="notifications",
     )
-    address = models.CharField(max_length=500, help_text="Email address or webhook URL.")
+    address = models.CharField(max_length=500, help_text=_("Email address or webhook URL."))
     match = models.ForeignKey(
         "games.Match",
         null=True,
@@ -89,7 +90,7 @@ class Notification(models.Model):
     context = models.JSONField(default=dict, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)
-    send_after = models.DateTimeField(help_text="Held until then (quiet hours, retry backoff).")
+    send_after = models.DateTimeField(help_text=_("Held until then (quiet hours, retry backoff)."))
     claimed_at = models.DateTimeField(null=True, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
@@ -131,9 +132,9 @@ class FeedToken(models.Model):
 
 
 class HookKind(models.TextChoices):
-    DISCORD = "discord", "Discord"
-    SLACK = "slack", "Slack"
-    JSON = "json", "Any JSON webhook"
+    DISCORD = "discord", _("Discord")
+    SLACK = "slack", _("Slack")
+    JSON = "json", _("Any JSON webhook")
 
 
 class MatchHook(models.Model):

@@ -12,6 +12,7 @@ import ssl
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 
 class TransportError(Exception):
@@ -223,7 +224,11 @@ class PushTransport:
         from .push import send
 
         match = row.match
-        title = f"Your turn in {match_label(match)}" if match else settings.SITE_NAME
+        title = (
+            _("Your turn in %(label)s") % {"label": match_label(match)}
+            if match
+            else settings.SITE_NAME
+        )
         reached = send(row.user, title, webhook_text(row), match_url(match) if match else "")
         return f"push to {reached} browser{'s' if reached != 1 else ''}"
 

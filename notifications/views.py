@@ -13,6 +13,7 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -63,15 +64,15 @@ def preferences(request: HttpRequest) -> HttpResponse:
                 # The player's pages follow the new choice, this very answer included.
                 remember_language(request, form.instance.language)
                 translation.activate(form.instance.language or browser_language(request))
-                messages.success(request, "Your preferences are saved.")
+                messages.success(request, _("Your preferences are saved."))
                 return redirect("notifications:preferences")
         elif action == "address-works":
             mark_working(user=request.user)
-            messages.success(request, "We will email you again, and your deadlines run again.")
+            messages.success(request, _("We will email you again, and your deadlines run again."))
             return redirect("notifications:preferences")
         elif action == "webhook-works":
             mark_webhook_working(user=request.user)
-            messages.success(request, "We will use your webhook again.")
+            messages.success(request, _("We will use your webhook again."))
             return redirect("notifications:preferences")
         elif action == "vacation":
             vacation_form = VacationForm(request.POST)
@@ -85,7 +86,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
                 except ValueError as error:
                     vacation_form.add_error(None, str(error))
                 else:
-                    messages.success(request, "Vacation booked: your deadlines skip those days.")
+                    messages.success(request, _("Vacation booked: your deadlines skip those days."))
                     return redirect("notifications:preferences")
         elif action == "feed-new":  # a new address; the old one answers 404 from now on
             FeedToken.objects.update_or_create(
@@ -171,7 +172,7 @@ def match_hooks(request: HttpRequest, pk: int) -> HttpResponse:
                     request.POST.get("kind", "discord"),
                     chat=request.POST.get("chat") == "1",
                 )
-                messages.success(request, "The channel will be told of this match from now on.")
+                messages.success(request, _("The channel will be told of this match from now on."))
         except ServiceError as error:
             messages.error(request, error.message)
         return redirect("notifications:match_hooks", pk=match.pk)

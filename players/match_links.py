@@ -21,6 +21,7 @@ from django.contrib.auth.signals import user_logged_in
 from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from sesame.utils import get_query_string, get_user
 
 from .decorators import LIMITED_SESSION, is_limited
@@ -136,7 +137,7 @@ class MatchLinkSessionMiddleware:
             if not allowed:
                 messages.info(
                     request,
-                    "The link in an email opens its match only. Sign in to see the rest.",
+                    _("The link in an email opens its match only. Sign in to see the rest."),
                 )
                 return redirect_to_login(request.get_full_path())
         return self.get_response(request)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class UnverifiedAddress(models.Model):
@@ -32,9 +33,9 @@ class UsedSignInLink(models.Model):
 
 
 class NoticeMode(models.TextChoices):
-    EVERY_TURN = "every", "An email every turn"
-    DIGEST = "digest", "A daily digest of the matches waiting on me"
-    NONE = "none", "Nothing"
+    EVERY_TURN = "every", _("An email every turn")
+    DIGEST = "digest", _("A daily digest of the matches waiting on me")
+    NONE = "none", _("Nothing")
 
 
 def default_reminder_hours() -> list[int]:
@@ -51,8 +52,8 @@ class Preferences(models.Model):
         max_length=10, choices=NoticeMode.choices, default=NoticeMode.EVERY_TURN
     )
     time_zone = models.CharField(max_length=60, default="UTC")
-    quiet_start = models.TimeField(null=True, blank=True, help_text="e.g. 22:00")
-    quiet_end = models.TimeField(null=True, blank=True, help_text="e.g. 07:00")
+    quiet_start = models.TimeField(null=True, blank=True, help_text=_("e.g. 22:00"))
+    quiet_end = models.TimeField(null=True, blank=True, help_text=_("e.g. 07:00"))
     digest_hour = models.PositiveSmallIntegerField(default=8)
     reminder_hours = models.JSONField(default=default_reminder_hours, blank=True)
     webhook_url = models.URLField(max_length=500, blank=True)
@@ -63,12 +64,12 @@ class Preferences(models.Model):
     # (with JavaScript; without it the Confirm stays). Issue 28.
     skip_confirm = models.BooleanField(
         default=False,
-        verbose_name="Play a move as soon as it is complete on the board (no Confirm)",
+        verbose_name=_("Play a move as soon as it is complete on the board (no Confirm)"),
     )
     # The language of the player's pages and mails (issue 31); blank: the browser's for
     # pages, the site's default for mails. Offered from the browser's at sign-up.
     language = models.CharField(
-        max_length=8, blank=True, choices=settings.LANGUAGES, verbose_name="Language"
+        max_length=8, blank=True, choices=settings.LANGUAGES, verbose_name=_("Language")
     )
     # Set when delivery gives up (or the ESP reports a bounce or complaint); cleared by a
     # successful send, a changed address, or the player saying it works. While it is set,

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .models import NoticeMode, Preferences, Vacation
 
@@ -195,10 +196,10 @@ def book_vacation(
     (`allowance(year)`: the player's, games.vacation_bank.allowance; else the base one)."""
     allowed = allowance or (lambda year: vacation_allowance())
     if last_day < first_day:
-        raise ValueError("The last day of a vacation cannot be before its first day.")
+        raise ValueError(_("The last day of a vacation cannot be before its first day."))
     today = timezone.now().astimezone(zone(prefs_for(user))).date()
     if last_day < today:
-        raise ValueError("That vacation is already over.")
+        raise ValueError(_("That vacation is already over."))
     with transaction.atomic():
         taken = vacation_days(user)
         wanted = {first_day + timedelta(days=n) for n in range((last_day - first_day).days + 1)}
@@ -206,8 +207,11 @@ def book_vacation(
             total = len({d for d in taken | wanted if d.year == year})
             if total > allowed(year):
                 raise ValueError(
-                    f"That makes {total} vacation days in {year}; "
-                    f"your allowance is {allowed(year)} that year."
+                    _(
+                        "That makes %(total)s vacation days in %(year)s; "
+                        "your allowance is %(allowed)s that year."
+                    )
+                    % {"total": total, "year": year, "allowed": allowed(year)}
                 )
         return Vacation.objects.create(user=user, first_day=first_day, last_day=last_day)
 

@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from sesame.utils import get_user
 
@@ -119,13 +120,15 @@ def _follow_link(request: HttpRequest, *, scope: str, template: str) -> HttpResp
             if had_password and not user.has_usable_password():
                 messages.success(
                     request,
-                    "Your address is confirmed. The password set before it was confirmed was "
-                    "removed, since anyone could have set it: choose a new one on your "
-                    "account page.",
+                    _(
+                        "Your address is confirmed. The password set before it was confirmed "
+                        "was removed, since anyone could have set it: choose a new one on your "
+                        "account page."
+                    ),
                 )
                 next_path = next_path or reverse("account")
             else:
-                messages.success(request, "Your address is confirmed.")
+                messages.success(request, _("Your address is confirmed."))
         login(request, user, backend="sesame.backends.ModelBackend")
         return redirect(_next_url(request, next_path))
     return render(request, template, {"sesame": token, "next": next_path, "who": user})
@@ -165,7 +168,7 @@ def account(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         form.save()
         update_session_auth_hash(request, form.user)
-        messages.success(request, "Your password is changed; every other session has ended.")
+        messages.success(request, _("Your password is changed; every other session has ended."))
         return redirect("account")
     return render(
         request,
@@ -183,13 +186,15 @@ def account(request: HttpRequest) -> HttpResponse:
 def sign_out_everywhere(request: HttpRequest) -> HttpResponse:
     form = SignOutEverywhereForm(request.POST, user=request.user)
     if not form.is_valid():
-        messages.error(request, "That is not your password; nothing was changed.")
+        messages.error(request, _("That is not your password; nothing was changed."))
         return redirect("account")
     accounts.sign_out_everywhere(user=request.user, password=form.cleaned_data.get("password"))
     update_session_auth_hash(request, request.user)
     messages.success(
         request,
-        "Every other session has ended, every sign-in link mailed before is void and every "
-        "API token is revoked.",
+        _(
+            "Every other session has ended, every sign-in link mailed before is void and "
+            "every API token is revoked."
+        ),
     )
     return redirect("account")

@@ -1,13 +1,14 @@
 """What replies in keep: every email received, recorded once before anything is done with it."""
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class InboundStatus(models.TextChoices):
-    RECEIVED = "received", "Received, not yet handled"
-    DONE = "done", "Handled"
-    DROPPED = "dropped", "Dropped (machine mail)"
-    REJECTED = "rejected", "Rejected"
+    RECEIVED = "received", _("Received, not yet handled")
+    DONE = "done", _("Handled")
+    DROPPED = "dropped", _("Dropped (machine mail)")
+    REJECTED = "rejected", _("Rejected")
 
 
 class InboundMessage(models.Model):

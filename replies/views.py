@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from notifications import mailbox as local_mailbox
@@ -53,8 +54,8 @@ def mailbox_message(request: HttpRequest, name: str) -> HttpResponse:
         result = inbound.receive_raw(raw, recipient=recipient, sender=sender)
         messages.success(
             request,
-            f"Reply delivered: {result.get_status_display()}. "
-            "The answer is at the top of the mailbox.",
+            _("Reply delivered: %(status)s. The answer is at the top of the mailbox.")
+            % {"status": result.get_status_display()},
         )
         return redirect(reverse("replies:mailbox") + f"?to={sender}")
     return render(

@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games.engine import available_games
 from games.models import TimeoutPolicy
@@ -8,22 +9,22 @@ from .models import Format
 
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=80)
-    game_slug = forms.ChoiceField(label="Game")
+    game_slug = forms.ChoiceField(label=_("Game"))
     format = forms.ChoiceField(choices=Format.choices)
-    table_size = forms.IntegerField(min_value=2, max_value=6, initial=2, label="Players a table")
+    table_size = forms.IntegerField(min_value=2, max_value=6, initial=2, label=_("Players a table"))
     rounds = forms.IntegerField(
         min_value=0,
         max_value=20,
         initial=3,
-        help_text="Swiss and tables; a round robin has as many as it needs.",
+        help_text=_("Swiss and tables; a round robin has as many as it needs."),
     )
     signup_until = forms.DateTimeField(
         required=False,
-        label="Sign-up until",
-        help_text="YYYY-MM-DD HH:MM, in UTC",
+        label=_("Sign-up until"),
+        help_text=_("YYYY-MM-DD HH:MM, in UTC"),
     )
     max_players = forms.IntegerField(
-        required=False, min_value=2, max_value=64, label="Or until this many players"
+        required=False, min_value=2, max_value=64, label=_("Or until this many players")
     )
     days_per_move = forms.IntegerField(min_value=1, max_value=30, initial=3)
     timeout_policy = forms.ChoiceField(choices=TimeoutPolicy.choices)
@@ -31,8 +32,8 @@ class TournamentForm(forms.Form):
         required=False,
         min_value=0,
         max_value=60,
-        label="Vacation days the clock may spend per player and match",
-        help_text="Empty: as many as the player's bank holds.",
+        label=_("Vacation days the clock may spend per player and match"),
+        help_text=_("Empty: as many as the player's bank holds."),
     )
 
     def __init__(self, *args, **kwargs):
@@ -42,11 +43,11 @@ class TournamentForm(forms.Form):
 
 class LeagueForm(forms.Form):
     name = forms.CharField(max_length=80)
-    game_slug = forms.ChoiceField(label="Game")
-    table_size = forms.IntegerField(min_value=2, max_value=6, initial=2, label="Players a table")
+    game_slug = forms.ChoiceField(label=_("Game"))
+    table_size = forms.IntegerField(min_value=2, max_value=6, initial=2, label=_("Players a table"))
     division_size = forms.IntegerField(min_value=3, max_value=20, initial=6)
     promoted = forms.IntegerField(
-        min_value=1, max_value=10, initial=1, label="Promoted (and relegated) a division"
+        min_value=1, max_value=10, initial=1, label=_("Promoted (and relegated) a division")
     )
     days_per_move = forms.IntegerField(min_value=1, max_value=30, initial=3)
     timeout_policy = forms.ChoiceField(choices=TimeoutPolicy.choices)

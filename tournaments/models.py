@@ -3,22 +3,23 @@ an organiser took, with who and why."""
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Match, TimeoutPolicy
 
 
 class Format(models.TextChoices):
-    ROUND_ROBIN = "round_robin", "Round robin: every pair meets once (two-player games)"
-    SWISS = "swiss", "Swiss: pairs by standing, no pair twice (two-player games)"
-    TABLES = "tables", "Tables: 3 to 6 at a table, meeting as evenly as possible"
-    KNOCKOUT = "knockout", "Knockout cup: the top of each table go on"
+    ROUND_ROBIN = "round_robin", _("Round robin: every pair meets once (two-player games)")
+    SWISS = "swiss", _("Swiss: pairs by standing, no pair twice (two-player games)")
+    TABLES = "tables", _("Tables: 3 to 6 at a table, meeting as evenly as possible")
+    KNOCKOUT = "knockout", _("Knockout cup: the top of each table go on")
 
 
 class TournamentStatus(models.TextChoices):
-    SIGNUP = "signup", "Open for sign-up"
-    RUNNING = "running", "In play"
-    FINISHED = "finished", "Finished"
-    CANCELLED = "cancelled", "Cancelled (too few players when sign-up ended)"
+    SIGNUP = "signup", _("Open for sign-up")
+    RUNNING = "running", _("In play")
+    FINISHED = "finished", _("Finished")
+    CANCELLED = "cancelled", _("Cancelled (too few players when sign-up ended)")
 
 
 class Tournament(models.Model):

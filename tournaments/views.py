@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from community.names import public_name
@@ -97,10 +98,10 @@ def tournament_action(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         if action == "join":
             services.join(t, request.user)
-            messages.success(request, "You are in. Each round's match comes by email.")
+            messages.success(request, _("You are in. Each round's match comes by email."))
         elif action == "withdraw":
             services.withdraw(t, request.user)
-            messages.success(request, "You have left the tournament.")
+            messages.success(request, _("You have left the tournament."))
         elif action == "offer-seat" and t.organiser_id == request.user.pk:
             match_id, seat = request.POST.get("match", ""), request.POST.get("seat", "")
             if not (match_id.isdigit() and seat.isdigit()):
@@ -113,12 +114,12 @@ def tournament_action(request: HttpRequest, pk: int) -> HttpResponse:
                 by=request.user,
                 reason=request.POST.get("reason", ""),
             )
-            messages.success(request, "The seat is offered in the lobby to a substitute.")
+            messages.success(request, _("The seat is offered in the lobby to a substitute."))
         elif action == "start" and t.organiser_id == request.user.pk:
             reason = request.POST.get("reason", "").strip() or "started by the organiser"
             services.start(t.pk, by=str(request.user), reason=reason)
         else:
-            messages.error(request, "That is not something you can do here.")
+            messages.error(request, _("That is not something you can do here."))
     except ServiceError as error:
         messages.error(request, error.message)
     return redirect("tournament_detail", pk=t.pk)
@@ -136,7 +137,7 @@ def league_create(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("league_detail", pk=league.pk)
     else:
-        messages.error(request, "Check the league's settings: " + form.errors.as_text())
+        messages.error(request, _("Check the league's settings: ") + form.errors.as_text())
     return redirect("tournament_list")
 
 
@@ -177,14 +178,14 @@ def league_action(request: HttpRequest, pk: int) -> HttpResponse:
     if action == "join":
         leagues.join_league(league, request.user)
         messages.success(
-            request, "You are in: you play from the next season, in the bottom division."
+            request, _("You are in: you play from the next season, in the bottom division.")
         )
     elif action == "leave":
         leagues.leave_league(league, request.user)
-        messages.success(request, "You leave the league after this season.")
+        messages.success(request, _("You leave the league after this season."))
     elif action == "start" and league.organiser_id == request.user.pk:
         if leagues.start_season(league.pk) is None:
-            messages.error(request, "A season is in play, or too few members to start one.")
+            messages.error(request, _("A season is in play, or too few members to start one."))
     else:
-        messages.error(request, "That is not something you can do here.")
+        messages.error(request, _("That is not something you can do here."))
     return redirect("league_detail", pk=league.pk)
