@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from games.engine import Game, Move, ParseError, State, View, canonical_json
 from games.engine.menus import WIDTH, render_menu, render_reference
-from games.language import in_language, to_english
+from games.language import in_language, localize, to_english
 
 MENU_LIMIT = 30  # longer menus are not numbered: the player types the command
 
@@ -167,8 +167,11 @@ def _heading(command: str, note: str) -> list[str]:
     return [*lines, current]
 
 
-def reference_text(game: Game, view: View, *, brief: bool = False) -> str:
-    """The game's reference tables as text; `brief`: only those short enough for every
-    turn email (the full set is for 'help' and the page)."""
+def reference_text(
+    game: Game, view: View, *, brief: bool = False, language: str | None = None
+) -> str:
+    """The game's reference tables as text in `language` (the active one by default);
+    `brief`: only those short enough for every turn email (the full set is for 'help' and
+    the page)."""
     sections = [s for s in game.reference(view) if s.brief or not brief]
-    return render_reference(sections)
+    return render_reference(localize(sections, language))

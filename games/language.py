@@ -14,6 +14,7 @@ other languages is refused with its meanings listed, never guessed.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import unicodedata
@@ -213,6 +214,10 @@ def _localized(value: Any) -> Any:
         return type(value)(_localized(v) for v in value)
     if isinstance(value, dict):
         return {k: _localized(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):  # a reference table
+        return dataclasses.replace(
+            value, **{f.name: _localized(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        )
     return value
 
 

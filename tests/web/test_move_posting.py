@@ -146,9 +146,9 @@ def test_the_command_is_read_under_the_lock_from_the_position_loaded_there(duel,
     parsed_from = []
     real_interpret = services.interpret
 
-    def interpret(game, state, seat, text):
+    def interpret(game, state, seat, text, language=None):
         parsed_from.append(state)
-        return real_interpret(game, state, seat, text)
+        return real_interpret(game, state, seat, text, language)
 
     monkeypatch.setattr(services, "interpret", interpret)
     card = hand_of(duel, anna)[0]

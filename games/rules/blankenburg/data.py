@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.engine.words import pgettext
+
 # --- resources ----------------------------------------------------------------------------
 
 RESOURCES = ("wood", "stone", "glass", "marble", "iron")  # [R]
@@ -78,41 +80,153 @@ W, S, G, M, IR = "wood", "stone", "glass", "marble", "iron"
 
 PLANS: tuple[Plan, ...] = (
     # Residential basics
-    _p(0, "Cottage", "basic", "residential", {S: 2}, 1, 1, 1, True),  # [D] E1, E2
-    _p(1, "Cottage", "basic", "residential", {S: 2}, 1, 1, 1),  # [G] second copy
-    _p(2, "Townhouse", "basic", "residential", {W: 1, S: 1, IR: 1}, 2, 2, 1),  # [G]
-    _p(3, "Tudor", "basic", "residential", {W: 1, S: 1, G: 1, M: 1}, 3, 2, 1),  # cost [R]
-    _p(4, "Manor", "basic", "residential", {W: 1, S: 2, M: 1}, 3, 3, 1),  # income/cap [D] E2
+    _p(
+        0, pgettext("blankenburg", "Cottage"), "basic", "residential", {S: 2}, 1, 1, 1, True
+    ),  # [D] E1, E2
+    _p(
+        1, pgettext("blankenburg", "Cottage"), "basic", "residential", {S: 2}, 1, 1, 1
+    ),  # [G] second copy
+    _p(
+        2,
+        pgettext("blankenburg", "Townhouse"),
+        "basic",
+        "residential",
+        {W: 1, S: 1, IR: 1},
+        2,
+        2,
+        1,
+    ),  # [G]
+    _p(
+        3,
+        pgettext("blankenburg", "Tudor"),
+        "basic",
+        "residential",
+        {W: 1, S: 1, G: 1, M: 1},
+        3,
+        2,
+        1,
+    ),  # cost [R]
+    _p(
+        4, pgettext("blankenburg", "Manor"), "basic", "residential", {W: 1, S: 2, M: 1}, 3, 3, 1
+    ),  # income/cap [D] E2
     # Commercial basics
-    _p(5, "Shop", "basic", "commercial", {W: 2, S: 1}, 1, 2, 1, True),  # cost [R], income [D]
-    _p(6, "Shop", "basic", "commercial", {W: 2, S: 1}, 1, 2, 1),  # [D] E2 has two shops
-    _p(7, "Tavern", "basic", "commercial", {W: 3}, 1, 1, 2, True),  # income [D] E2
-    _p(8, "Inn", "basic", "commercial", {W: 2, S: 1}, 1, 1, 2),  # income [D] E2
-    _p(9, "Workshop", "basic", "commercial", {W: 2, IR: 1}, 2, 2, 1),  # [G]
-    _p(10, "Forge", "basic", "commercial", {W: 1, S: 1, IR: 2}, 3, 2, 1),  # district [D] E4
+    _p(
+        5, pgettext("blankenburg", "Shop"), "basic", "commercial", {W: 2, S: 1}, 1, 2, 1, True
+    ),  # cost [R], income [D]
+    _p(
+        6, pgettext("blankenburg", "Shop"), "basic", "commercial", {W: 2, S: 1}, 1, 2, 1
+    ),  # [D] E2 has two shops
+    _p(
+        7, pgettext("blankenburg", "Tavern"), "basic", "commercial", {W: 3}, 1, 1, 2, True
+    ),  # income [D] E2
+    _p(
+        8, pgettext("blankenburg", "Inn"), "basic", "commercial", {W: 2, S: 1}, 1, 1, 2
+    ),  # income [D] E2
+    _p(
+        9, pgettext("blankenburg", "Workshop"), "basic", "commercial", {W: 2, IR: 1}, 2, 2, 1
+    ),  # [G]
+    _p(
+        10, pgettext("blankenburg", "Forge"), "basic", "commercial", {W: 1, S: 1, IR: 2}, 3, 2, 1
+    ),  # district [D] E4
     # Religious basics
-    _p(11, "Chapel", "basic", "religious", {W: 1, S: 2}, 1, 1, 1, True),  # [D] E1
-    _p(12, "Chapel", "basic", "religious", {W: 1, S: 2}, 1, 1, 1),  # [G] second copy
-    _p(13, "Parish", "basic", "religious", {W: 2, S: 2}, 2, 2, 1, True),  # income [D] E2
-    _p(14, "Shrine", "basic", "religious", {S: 1, M: 1}, 2, 1, 1),  # [G]
-    _p(15, "Priory", "basic", "religious", {W: 1, S: 2, G: 1}, 3, 2, 1),  # [G]
+    _p(
+        11, pgettext("blankenburg", "Chapel"), "basic", "religious", {W: 1, S: 2}, 1, 1, 1, True
+    ),  # [D] E1
+    _p(
+        12, pgettext("blankenburg", "Chapel"), "basic", "religious", {W: 1, S: 2}, 1, 1, 1
+    ),  # [G] second copy
+    _p(
+        13, pgettext("blankenburg", "Parish"), "basic", "religious", {W: 2, S: 2}, 2, 2, 1, True
+    ),  # income [D] E2
+    _p(14, pgettext("blankenburg", "Shrine"), "basic", "religious", {S: 1, M: 1}, 2, 1, 1),  # [G]
+    _p(
+        15, pgettext("blankenburg", "Priory"), "basic", "religious", {W: 1, S: 2, G: 1}, 3, 2, 1
+    ),  # [G]
     # Civic basics
-    _p(16, "Tower", "basic", "civic", {S: 3}, 1, 1, 2, True),  # cost [D] E3, cap [D] E2
-    _p(17, "Tower", "basic", "civic", {S: 3}, 1, 1, 2),  # [G] second copy
-    _p(18, "Guardhouse", "basic", "civic", {S: 2, IR: 1}, 2, 1, 2),  # [G]
-    _p(19, "Library", "basic", "civic", {W: 1, S: 1, G: 1}, 2, 2, 1),  # [G]
-    _p(20, "Courthouse", "basic", "civic", {W: 1, S: 2, IR: 1, M: 1}, 3, 2, 2),  # [G]
+    _p(
+        16, pgettext("blankenburg", "Tower"), "basic", "civic", {S: 3}, 1, 1, 2, True
+    ),  # cost [D] E3, cap [D] E2
+    _p(17, pgettext("blankenburg", "Tower"), "basic", "civic", {S: 3}, 1, 1, 2),  # [G] second copy
+    _p(18, pgettext("blankenburg", "Guardhouse"), "basic", "civic", {S: 2, IR: 1}, 2, 1, 2),  # [G]
+    _p(
+        19, pgettext("blankenburg", "Library"), "basic", "civic", {W: 1, S: 1, G: 1}, 2, 2, 1
+    ),  # [G]
+    _p(
+        20,
+        pgettext("blankenburg", "Courthouse"),
+        "basic",
+        "civic",
+        {W: 1, S: 2, IR: 1, M: 1},
+        3,
+        2,
+        2,
+    ),  # [G]
     # Grand plans
-    _p(21, "Cathedral", "grand", "religious", {W: 1, S: 3, G: 2, M: 2}, 7, 4, 2),  # cost [R]
-    _p(22, "Monastery", "grand", "religious", {W: 2, S: 3, G: 1}, 5, 3, 2),  # grand [D] E3
-    _p(23, "Castle", "grand", "civic", {S: 4, IR: 2, M: 1}, 6, 3, 2),  # civic [D] E3
-    _p(24, "University", "grand", "civic", {W: 1, S: 2, G: 2, M: 1}, 6, 3, 2),  # [G]
-    _p(25, "Town Hall", "grand", "civic", {W: 2, S: 2, IR: 1}, 5, 3, 2),  # civic [D] E4
-    _p(26, "Guildhall", "grand", "commercial", {W: 2, S: 2, IR: 1, G: 1}, 5, 4, 1),  # [G]
-    _p(27, "Market Hall", "grand", "commercial", {W: 3, S: 2}, 4, 2, 3),  # [G]
-    _p(28, "Trading House", "grand", "commercial", {W: 2, S: 1, G: 1, IR: 1, M: 1}, 5, 3, 2),
-    _p(29, "Palace", "grand", "residential", {W: 1, S: 3, M: 2, G: 1, IR: 1}, 7, 4, 1),  # [G]
-    _p(30, "Estate", "grand", "residential", {W: 2, S: 2, M: 1}, 5, 3, 2),  # [G]
+    _p(
+        21,
+        pgettext("blankenburg", "Cathedral"),
+        "grand",
+        "religious",
+        {W: 1, S: 3, G: 2, M: 2},
+        7,
+        4,
+        2,
+    ),  # cost [R]
+    _p(
+        22, pgettext("blankenburg", "Monastery"), "grand", "religious", {W: 2, S: 3, G: 1}, 5, 3, 2
+    ),  # grand [D] E3
+    _p(
+        23, pgettext("blankenburg", "Castle"), "grand", "civic", {S: 4, IR: 2, M: 1}, 6, 3, 2
+    ),  # civic [D] E3
+    _p(
+        24,
+        pgettext("blankenburg", "University"),
+        "grand",
+        "civic",
+        {W: 1, S: 2, G: 2, M: 1},
+        6,
+        3,
+        2,
+    ),  # [G]
+    _p(
+        25, pgettext("blankenburg", "Town Hall"), "grand", "civic", {W: 2, S: 2, IR: 1}, 5, 3, 2
+    ),  # civic [D] E4
+    _p(
+        26,
+        pgettext("blankenburg", "Guildhall"),
+        "grand",
+        "commercial",
+        {W: 2, S: 2, IR: 1, G: 1},
+        5,
+        4,
+        1,
+    ),  # [G]
+    _p(
+        27, pgettext("blankenburg", "Market Hall"), "grand", "commercial", {W: 3, S: 2}, 4, 2, 3
+    ),  # [G]
+    _p(
+        28,
+        pgettext("blankenburg", "Trading House"),
+        "grand",
+        "commercial",
+        {W: 2, S: 1, G: 1, IR: 1, M: 1},
+        5,
+        3,
+        2,
+    ),
+    _p(
+        29,
+        pgettext("blankenburg", "Palace"),
+        "grand",
+        "residential",
+        {W: 1, S: 3, M: 2, G: 1, IR: 1},
+        7,
+        4,
+        1,
+    ),  # [G]
+    _p(
+        30, pgettext("blankenburg", "Estate"), "grand", "residential", {W: 2, S: 2, M: 1}, 5, 3, 2
+    ),  # [G]
 )
 BASIC_IDS = tuple(p.id for p in PLANS if p.kind == "basic")
 GRAND_IDS = tuple(p.id for p in PLANS if p.kind == "grand")
@@ -134,33 +248,44 @@ class Citizen:
 
 CITIZENS: tuple[Citizen, ...] = (
     # The five starred citizens [D] (DATA-NOTES §3.3); lists fit E1 and E2, third entries [G].
-    Citizen(0, "Priest", ("Chapel", "Parish", "Cathedral"), starred=True),
-    Citizen(1, "Butcher", ("Shop", "Tavern", "Market Hall"), starred=True),
-    Citizen(2, "Baker", ("Cottage", "Shop", "Workshop"), starred=True),
-    Citizen(3, "Chandler", ("Shop", "Chapel", "Parish"), starred=True),
-    Citizen(4, "Guard", ("Tower", "Guardhouse", "Tavern"), starred=True),
+    Citizen(0, pgettext("blankenburg", "Priest"), ("Chapel", "Parish", "Cathedral"), starred=True),
+    Citizen(1, pgettext("blankenburg", "Butcher"), ("Shop", "Tavern", "Market Hall"), starred=True),
+    Citizen(2, pgettext("blankenburg", "Baker"), ("Cottage", "Shop", "Workshop"), starred=True),
+    Citizen(3, pgettext("blankenburg", "Chandler"), ("Shop", "Chapel", "Parish"), starred=True),
+    Citizen(4, pgettext("blankenburg", "Guard"), ("Tower", "Guardhouse", "Tavern"), starred=True),
     # Named in E2 [D]; the entries the example does not pin down are [G].
-    Citizen(5, "Cooper", ("Workshop", "Shop", "Tavern")),
-    Citizen(6, "Blacksmith", ("Forge", "Tower", "Workshop")),
-    Citizen(7, "Spice Merchant", ("Manor", "Shop", "Market Hall")),
-    Citizen(8, "Scholar", ("Library", "Manor", "University")),
-    Citizen(9, "Mayor", ("Town Hall", "Manor", "Castle"), gold=True),  # gold [R]
+    Citizen(5, pgettext("blankenburg", "Cooper"), ("Workshop", "Shop", "Tavern")),
+    Citizen(6, pgettext("blankenburg", "Blacksmith"), ("Forge", "Tower", "Workshop")),
+    Citizen(7, pgettext("blankenburg", "Spice Merchant"), ("Manor", "Shop", "Market Hall")),
+    Citizen(8, pgettext("blankenburg", "Scholar"), ("Library", "Manor", "University")),
+    Citizen(
+        9, pgettext("blankenburg", "Mayor"), ("Town Hall", "Manor", "Castle"), gold=True
+    ),  # gold [R]
     # [G]
-    Citizen(10, "Weaver", ("Workshop", "Cottage", "Market Hall")),
-    Citizen(11, "Mason", ("Tower", "Guardhouse", "Cottage")),
-    Citizen(12, "Carpenter", ("Cottage", "Tavern", "Workshop")),
-    Citizen(13, "Tailor", ("Shop", "Townhouse", "Trading House")),
-    Citizen(14, "Nun", ("Monastery", "Chapel", "Priory")),
-    Citizen(15, "Monk", ("Monastery", "Priory", "Shrine")),
-    Citizen(16, "Knight", ("Castle", "Guardhouse", "Tavern"), gold=True),
-    Citizen(17, "Moneylender", ("Trading House", "Guildhall", "Townhouse"), gold=True),
-    Citizen(18, "Magistrate", ("Courthouse", "Town Hall", "Estate"), gold=True),
-    Citizen(19, "Physician", ("Library", "Townhouse", "University")),
-    Citizen(20, "Minstrel", ("Tavern", "Inn", "Market Hall")),
-    Citizen(21, "Glazier", ("Cathedral", "Shrine", "Workshop")),
-    Citizen(22, "Alderman", ("Guildhall", "Town Hall", "Estate"), gold=True),
-    Citizen(23, "Deacon", ("Cathedral", "Parish", "Chapel")),
-    Citizen(24, "Countess", ("Palace", "Estate", "Manor")),
+    Citizen(10, pgettext("blankenburg", "Weaver"), ("Workshop", "Cottage", "Market Hall")),
+    Citizen(11, pgettext("blankenburg", "Mason"), ("Tower", "Guardhouse", "Cottage")),
+    Citizen(12, pgettext("blankenburg", "Carpenter"), ("Cottage", "Tavern", "Workshop")),
+    Citizen(13, pgettext("blankenburg", "Tailor"), ("Shop", "Townhouse", "Trading House")),
+    Citizen(14, pgettext("blankenburg", "Nun"), ("Monastery", "Chapel", "Priory")),
+    Citizen(15, pgettext("blankenburg", "Monk"), ("Monastery", "Priory", "Shrine")),
+    Citizen(16, pgettext("blankenburg", "Knight"), ("Castle", "Guardhouse", "Tavern"), gold=True),
+    Citizen(
+        17,
+        pgettext("blankenburg", "Moneylender"),
+        ("Trading House", "Guildhall", "Townhouse"),
+        gold=True,
+    ),
+    Citizen(
+        18, pgettext("blankenburg", "Magistrate"), ("Courthouse", "Town Hall", "Estate"), gold=True
+    ),
+    Citizen(19, pgettext("blankenburg", "Physician"), ("Library", "Townhouse", "University")),
+    Citizen(20, pgettext("blankenburg", "Minstrel"), ("Tavern", "Inn", "Market Hall")),
+    Citizen(21, pgettext("blankenburg", "Glazier"), ("Cathedral", "Shrine", "Workshop")),
+    Citizen(
+        22, pgettext("blankenburg", "Alderman"), ("Guildhall", "Town Hall", "Estate"), gold=True
+    ),
+    Citizen(23, pgettext("blankenburg", "Deacon"), ("Cathedral", "Parish", "Chapel")),
+    Citizen(24, pgettext("blankenburg", "Countess"), ("Palace", "Estate", "Manor")),
 )
 STARRED_CITIZENS = tuple(c.id for c in CITIZENS if c.starred)
 
@@ -197,71 +322,90 @@ class Event:
 EVENTS: tuple[Event, ...] = (
     Event(
         0,
-        "Blizzard",
+        pgettext("blankenburg", "Blizzard"),
         "Each player pays 1 silver per residential structure.",
         ("pay", 0, "residential", 1),
     ),  # [R]
     Event(
         1,
-        "Prosperity Reigns",
+        pgettext("blankenburg", "Prosperity Reigns"),
         "Each player gains 4 silver, plus 2 per residential structure.",
         ("gain", 4, "residential", 2),
     ),  # [D] E2
     Event(
-        2, "Earthquake", "Each player's most prestigious structure is damaged.", ("damage", "top")
+        2,
+        pgettext("blankenburg", "Earthquake"),
+        "Each player's most prestigious structure is damaged.",
+        ("damage", "top"),
     ),  # name [R], effect [G]
     Event(
         3,
-        "Fire",
+        pgettext("blankenburg", "Fire"),
         "Each player's least prestigious commercial structure is damaged.",
         ("damage", "low-commercial"),
     ),  # [G]
     Event(
-        4, "Washed-out Roads", "No new visitor comes; the face-up visitor stays.", ("no_visitor",)
+        4,
+        pgettext("blankenburg", "Washed-out Roads"),
+        "No new visitor comes; the face-up visitor stays.",
+        ("no_visitor",),
     ),  # [G] the rulebook foresees such an event
     Event(
         5,
-        "Feast Day",
+        pgettext("blankenburg", "Feast Day"),
         "Each player gains 2 silver per religious structure.",
         ("gain", 0, "religious", 2),
     ),  # [G]
-    Event(6, "Royal Tax", "Each player pays 3 silver.", ("pay", 3, None, 0)),  # [G]
+    Event(
+        6, pgettext("blankenburg", "Royal Tax"), "Each player pays 3 silver.", ("pay", 3, None, 0)
+    ),  # [G]
     Event(
         7,
-        "Market Day",
+        pgettext("blankenburg", "Market Day"),
         "Each player may buy one resource of their choice for 1 silver.",
         ("offer_resource", None, 1),
     ),  # [G]
-    Event(8, "Royal Treasury", "One gold is added to the bidding wheel.", ("wheel_gold",)),  # [G]
+    Event(
+        8,
+        pgettext("blankenburg", "Royal Treasury"),
+        "One gold is added to the bidding wheel.",
+        ("wheel_gold",),
+    ),  # [G]
     Event(
         9,
-        "Trade Fair",
+        pgettext("blankenburg", "Trade Fair"),
         "Each player gains 2 silver per commercial structure.",
         ("gain", 0, "commercial", 2),
     ),  # [G]
     Event(
         10,
-        "Quarantine",
+        pgettext("blankenburg", "Quarantine"),
         "Residential structures earn no income this turn.",
         ("income", "residential", 0),
     ),  # [G]
     Event(
-        11, "Good Harvest", "Each player takes one wood from the supply.", ("give", "wood")
+        11,
+        pgettext("blankenburg", "Good Harvest"),
+        "Each player takes one wood from the supply.",
+        ("give", "wood"),
     ),  # [G]
     Event(
         12,
-        "Guild Dues",
+        pgettext("blankenburg", "Guild Dues"),
         "Each player pays 1 silver per commercial structure.",
         ("pay", 0, "commercial", 1),
     ),  # [G]
     Event(
         13,
-        "Pilgrimage",
+        pgettext("blankenburg", "Pilgrimage"),
         "Religious structures pay double income this turn.",
         ("income", "religious", 2),
     ),  # [G]
     Event(
-        14, "Coronation", "Each player may pay 3 silver for one prestige.", ("offer_prestige", 3)
+        14,
+        pgettext("blankenburg", "Coronation"),
+        "Each player may pay 3 silver for one prestige.",
+        ("offer_prestige", 3),
     ),  # [G]
 )
 
@@ -278,119 +422,119 @@ class Visitor:
 VISITORS: tuple[Visitor, ...] = (
     Visitor(
         0,
-        "Novice Architect",
+        pgettext("blankenburg", "Novice Architect"),
         ("University", "Tudor"),
         "Each player may take one plan, basic or grand, for free.",
         ("offer_plan", None, 0),
     ),  # [D] E1
     Visitor(
         1,
-        "Lumberjack",
+        pgettext("blankenburg", "Lumberjack"),
         ("Cottage", "Tavern"),
         "Each player may buy one wood for 1 silver.",
         ("offer_resource", "wood", 1),
     ),  # [D]
     Visitor(
         2,
-        "Stonecutter",
+        pgettext("blankenburg", "Stonecutter"),
         ("Tower", "Chapel"),
         "Each player may buy one stone for 1 silver.",
         ("offer_resource", "stone", 1),
     ),
     Visitor(
         3,
-        "Glassblower",
+        pgettext("blankenburg", "Glassblower"),
         ("Workshop", "Cathedral"),
         "Each player may buy one glass for 2 silver.",
         ("offer_resource", "glass", 2),
     ),
     Visitor(
         4,
-        "Sculptor",
+        pgettext("blankenburg", "Sculptor"),
         ("Shrine", "Palace"),
         "Each player may buy one marble for 2 silver.",
         ("offer_resource", "marble", 2),
     ),
     Visitor(
         5,
-        "Ironmonger",
+        pgettext("blankenburg", "Ironmonger"),
         ("Forge", "Guardhouse"),
         "Each player may buy one iron for 2 silver.",
         ("offer_resource", "iron", 2),
     ),
     Visitor(
         6,
-        "Tax Collector",
+        pgettext("blankenburg", "Tax Collector"),
         ("Town Hall", "Courthouse"),
         "Each player pays 2 silver.",
         ("pay", 2, None, 0),
     ),
     Visitor(
         7,
-        "Bishop",
+        pgettext("blankenburg", "Bishop"),
         ("Cathedral", "Monastery"),
         "Each player gains 1 silver per religious structure.",
         ("gain", 0, "religious", 1),
     ),
     Visitor(
         8,
-        "Duchess",
+        pgettext("blankenburg", "Duchess"),
         ("Palace", "Manor"),
         "Each player may pay 4 silver for one prestige.",
         ("offer_prestige", 4),
     ),
     Visitor(
         9,
-        "Goldsmith",
+        pgettext("blankenburg", "Goldsmith"),
         ("Guildhall", "Trading House"),
         "Each player may pay 5 silver for one gold.",
         ("offer_gold", 5),
     ),
     Visitor(
         10,
-        "Pickpocket",
+        pgettext("blankenburg", "Pickpocket"),
         ("Tavern", "Inn"),
         "Each player holding 10 silver or more loses 2 silver.",
         ("pay_rich", 10, 2),
     ),
     Visitor(
         11,
-        "Royal Envoy",
+        pgettext("blankenburg", "Royal Envoy"),
         ("Castle", "Town Hall"),
         "One gold is added to the bidding wheel.",
         ("wheel_gold",),
     ),
     Visitor(
         12,
-        "Master Mason",
+        pgettext("blankenburg", "Master Mason"),
         ("University", "Tower"),
         "Each player may repair one damaged structure for free.",
         ("offer_repair",),
     ),
     Visitor(
         13,
-        "Pilgrim",
+        pgettext("blankenburg", "Pilgrim"),
         ("Chapel", "Parish"),
         "Each player may pay 1 silver for the top basic plan.",
         ("offer_plan", "basic", 1),
     ),
     Visitor(
         14,
-        "Bard",
+        pgettext("blankenburg", "Bard"),
         ("Tavern", "Market Hall"),
         "Each player gains 1 silver per commercial structure.",
         ("gain", 0, "commercial", 1),
     ),
     Visitor(
         15,
-        "Saboteur",
+        pgettext("blankenburg", "Saboteur"),
         ("Inn", "Guardhouse"),
         "The most recently built structure in town is damaged.",
         ("damage", "latest"),
     ),
     Visitor(
         16,
-        "Royal Inspector",
+        pgettext("blankenburg", "Royal Inspector"),
         ("Courthouse", "Library"),
         "Each player pays 1 silver per damaged structure they own.",
         ("pay_damaged", 1),

@@ -9,6 +9,7 @@ event of the game. Menus in Blankenburg are short; only bids and sales share a l
 from __future__ import annotations
 
 from games.engine.menus import MenuParts, ReferenceSection
+from games.engine.words import pgettext
 
 from . import text as T
 from .data import CHARACTERS, EVENTS, VISITORS
@@ -59,8 +60,15 @@ def reference(view: dict) -> list[ReferenceSection]:
     sections.append(
         ReferenceSection(
             key="plans",
-            title="Plans you can build (your hand and the communal plans)",
-            columns=["Plan", "Kind", "Prest", "Income", "Cap", "Cost"],
+            title=pgettext("reference", "Plans you can build (your hand and the communal plans)"),
+            columns=[
+                pgettext("reference", "Plan"),
+                pgettext("reference", "Kind"),
+                pgettext("reference", "Prest"),
+                pgettext("reference", "Income"),
+                pgettext("reference", "Cap"),
+                pgettext("reference", "Cost"),
+            ],
             rows=rows,
             notes=[CODES_NOTE],
             brief=True,
@@ -69,8 +77,12 @@ def reference(view: dict) -> list[ReferenceSection]:
     sections.append(
         ReferenceSection(
             key="characters",
-            title="Characters in play",
-            columns=["Player", "Character", "Ability"],
+            title=pgettext("reference", "Characters in play"),
+            columns=[
+                pgettext("reference", "Player"),
+                pgettext("reference", "Character"),
+                pgettext("reference", "Ability"),
+            ],
             rows=[
                 [p["name"], p.get("character") or "-", p.get("character_text") or ""]
                 for p in view.get("players", [])
@@ -94,8 +106,8 @@ def reference(view: dict) -> list[ReferenceSection]:
         sections.append(
             ReferenceSection(
                 key="turn",
-                title="This turn",
-                columns=["", "Name", "What it does"],
+                title=pgettext("reference", "This turn"),
+                columns=["", pgettext("reference", "Name"), pgettext("reference", "What it does")],
                 rows=turn,
                 brief=True,
             )
@@ -103,20 +115,24 @@ def reference(view: dict) -> list[ReferenceSection]:
     sections += [
         ReferenceSection(
             key="all_characters",
-            title="Every character",
-            columns=["Character", "Ability"],
+            title=pgettext("reference", "Every character"),
+            columns=[pgettext("reference", "Character"), pgettext("reference", "Ability")],
             rows=[[c.name, c.text] for c in CHARACTERS],
         ),
         ReferenceSection(
             key="visitors",
-            title="Visitors (lodging wishes, then what they offer)",
-            columns=["Visitor", "Lodges in", "What it does"],
+            title=pgettext("reference", "Visitors (lodging wishes, then what they offer)"),
+            columns=[
+                pgettext("reference", "Visitor"),
+                pgettext("reference", "Lodges in"),
+                pgettext("reference", "What it does"),
+            ],
             rows=[[v.name, " > ".join(v.prefs), v.text] for v in VISITORS],
         ),
         ReferenceSection(
             key="events",
-            title="Events",
-            columns=["Event", "What it does"],
+            title=pgettext("reference", "Events"),
+            columns=[pgettext("reference", "Event"), pgettext("reference", "What it does")],
             rows=[[e.name, e.text] for e in EVENTS],
         ),
     ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine.words import Text, _
+from games.engine.words import Text, _, pgettext
 
 # --- the board -------------------------------------------------------------------------
 # 11 columns (A-K) by 9 rows (1-9); the sea lies north of row 1 and east of column K.
@@ -57,7 +57,16 @@ CELL_INDEX = {name: i for i, name in enumerate(CELL_NAMES) if i not in MISSING}
 
 # --- land types and families ------------------------------------------------------------
 LAND_TYPES = ("S", "F", "P")
-LAND_NAMES = {"S": "settlement", "F": "field", "P": "pasture"}
+FIGURE_NAMES = {
+    "pilgrim": pgettext("new-england", "pilgrim"),
+    "barn": pgettext("new-england", "barn"),
+    "ship": pgettext("new-england", "ship"),
+}
+LAND_NAMES = {
+    "S": pgettext("new-england", "settlement"),
+    "F": pgettext("new-england", "field"),
+    "P": pgettext("new-england", "pasture"),
+}
 LAND_WORDS = {
     "s": "S",
     "settlement": "S",
@@ -144,10 +153,15 @@ class Card:
     shape: str = ""
 
     @property
-    def name(self) -> str:
+    def name(self) -> Text:
         if self.kind == "land":
-            return f"{LAND_NAMES[self.land]} {self.shape} ({self.points})"
-        return f"{self.kind} ({self.points})"
+            return _(
+                "{land} {shape} ({points})",
+                land=LAND_NAMES[self.land],
+                shape=self.shape,
+                points=self.points,
+            )
+        return _("{figure} ({points})", figure=FIGURE_NAMES[self.kind], points=self.points)
 
     @property
     def size(self) -> int:

@@ -9,6 +9,7 @@ shape drawn, every card shape, and the families and marks of the board.
 from __future__ import annotations
 
 from games.engine.menus import MenuParts, ReferenceSection
+from games.engine.words import pgettext
 
 from . import text as T
 from .data import CARDS, FAMILIES, LAND_NAMES, MAJORITY_BONUS, SHAPES, Card
@@ -104,8 +105,13 @@ def reference(view: dict) -> list[ReferenceSection]:
         sections.append(
             ReferenceSection(
                 key="selection",
-                title="On offer (and in your barns)",
-                columns=["Space", "What", "Shape", "Points"],
+                title=pgettext("reference", "On offer (and in your barns)"),
+                columns=[
+                    pgettext("reference", "Space"),
+                    pgettext("reference", "What"),
+                    pgettext("reference", "Shape"),
+                    pgettext("reference", "Points"),
+                ],
                 rows=rows,
                 notes=[
                     "Shapes are drawn row by row, '/' between rows: # a parcel, . none. "
@@ -118,8 +124,12 @@ def reference(view: dict) -> list[ReferenceSection]:
     sections.append(
         ReferenceSection(
             key="shapes",
-            title="Card shapes",
-            columns=["Shape", "Drawn", "Parcels"],
+            title=pgettext("reference", "Card shapes"),
+            columns=[
+                pgettext("reference", "Shape"),
+                pgettext("reference", "Drawn"),
+                pgettext("reference", "Parcels"),
+            ],
             rows=[[name, T.shape_picture(name), str(len(cells))] for name, cells in SHAPES.items()],
         )
     )
@@ -131,8 +141,12 @@ def reference(view: dict) -> list[ReferenceSection]:
     sections.append(
         ReferenceSection(
             key="families",
-            title="Families and marks on the board",
-            columns=["Letter", "Family", "Player"],
+            title=pgettext("reference", "Families and marks on the board"),
+            columns=[
+                pgettext("reference", "Letter"),
+                pgettext("reference", "Family"),
+                pgettext("reference", "Player"),
+            ],
             rows=family_rows,
             notes=[
                 "Land: s settlement, f field, p pasture (capital S, F, P: developed). "

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from games.engine.words import pgettext
+
 # --- players and supplies -------------------------------------------------------------
 
 COLOURS = ("white", "red", "orange", "blue")  # seat order; the example's Cor is white
@@ -34,16 +36,16 @@ GOODS = (
     "gamemeat",
 )
 GOOD_NAMES = {
-    "wood": "wood",
-    "plank": "plank",
-    "fish": "fish",
-    "grain": "grain",
-    "livestock": "livestock",
-    "game": "game",
-    "smoked": "smoked fish",
-    "bread": "bread",
-    "meat": "meat",
-    "gamemeat": "game meat",
+    "wood": pgettext("nieuwstad", "wood"),
+    "plank": pgettext("nieuwstad", "plank"),
+    "fish": pgettext("nieuwstad", "fish"),
+    "grain": pgettext("nieuwstad", "grain"),
+    "livestock": pgettext("nieuwstad", "livestock"),
+    "game": pgettext("nieuwstad", "game"),
+    "smoked": pgettext("nieuwstad", "smoked fish"),
+    "bread": pgettext("nieuwstad", "bread"),
+    "meat": pgettext("nieuwstad", "meat"),
+    "gamemeat": pgettext("nieuwstad", "game meat"),
 }
 
 # --- forest tiles [rulebook] ------------------------------------------------------------
@@ -51,7 +53,11 @@ GOOD_NAMES = {
 FOREST_TILES = {"w3": 16, "w4": 7, "w2g": 7}
 FOREST_REMOVED_2P = {"w3": 6, "w4": 3, "w2g": 3}
 FOREST_YIELD = {"w3": {"wood": 3}, "w4": {"wood": 4}, "w2g": {"wood": 2, "game": 1}}
-FOREST_NAMES = {"w3": "3 wood", "w4": "4 wood", "w2g": "2 wood and 1 game"}
+FOREST_NAMES = {
+    "w3": pgettext("nieuwstad", "3 wood"),
+    "w4": pgettext("nieuwstad", "4 wood"),
+    "w2g": pgettext("nieuwstad", "2 wood and 1 game"),
+}
 
 # --- boards [design: geometry; rulebook: 27/15 forest spaces, 2/1 printed boats] --------
 
@@ -166,30 +172,64 @@ BUILDINGS: dict[str, Building] = {
     b.key: b
     for b in (
         # [rulebook] count, colour, +5 burghers, 2 points; cost 2 g + 3 wood [D]
-        Building("house", "House", 8, "red", 2, 3, 5, 2, 1, "Szzz"),
+        Building("house", pgettext("nieuwstad", "House"), 8, "red", 2, 3, 5, 2, 1, "Szzz"),
         # [rulebook] count, red, -1 burgher; cost and points [design, fits the example]
-        Building("grainfield", "Grain field", 5, "red", 2, 1, -1, 1, 1, "zzzz"),
-        Building("pasture", "Pasture", 5, "green", 2, 1, -1, 1, 1, None),
-        Building("manor", "Manor house", 5, "brown", 5, 5, 6, 3, 2, "SSzS"),
-        Building("timbertrade", "Timber trade", 1, "brown", 2, 2, 1, 1, 1, "SSzz", True),
-        Building("sawmill", "Sawmill", 1, "green", 3, 2, 1, 2, 1, None, True),
-        Building("baker", "Baker", 1, "brown", 2, 2, 2, 2, 1, "SzSz", True),
-        Building("butcher", "Butcher", 1, "brown", 2, 2, 2, 2, 1, "SzzS", True),
-        Building("fishmonger", "Fishmonger", 1, "brown", 2, 2, 2, 2, 1, "SSzz", True),
-        Building("inn", "Inn", 1, "brown", 5, 5, 3, 4, 2, "SzSz", True),
-        Building("office", "Office", 1, "brown", 5, 4, 3, 3, 1, "SSSz"),
-        Building("prison", "Prison", 1, "brown", 3, 3, 0, 3, 1, "Szzz"),
-        Building("citygate", "City Gate", 2, "brown", 4, 4, 2, 3, 2, "GSSS"),
-        Building("guildhall", "Guildhall", 1, "brown", 5, 5, 3, 5, 2, "SzSS"),
-        Building("townhall", "Town Hall", 1, "blue", 6, 6, 4, 6, 2, "SSSS"),
-        Building("hospice", "Hospice", 1, "blue", 4, 4, 2, 4, 1, "Szzz"),
-        Building("watchtower", "Watchtower", 1, "blue", 4, 4, 1, 4, 1, "SSzz"),
-        Building("church", "Church", 1, "blue", 6, 6, 3, 8, 2, "SSzS"),
-        Building("well", "Well", 1, "blue", 2, 2, 2, 2, 1, "SSSS"),
+        Building(
+            "grainfield", pgettext("nieuwstad", "Grain field"), 5, "red", 2, 1, -1, 1, 1, "zzzz"
+        ),
+        Building("pasture", pgettext("nieuwstad", "Pasture"), 5, "green", 2, 1, -1, 1, 1, None),
+        Building("manor", pgettext("nieuwstad", "Manor house"), 5, "brown", 5, 5, 6, 3, 2, "SSzS"),
+        Building(
+            "timbertrade",
+            pgettext("nieuwstad", "Timber trade"),
+            1,
+            "brown",
+            2,
+            2,
+            1,
+            1,
+            1,
+            "SSzz",
+            True,
+        ),
+        Building(
+            "sawmill", pgettext("nieuwstad", "Sawmill"), 1, "green", 3, 2, 1, 2, 1, None, True
+        ),
+        Building("baker", pgettext("nieuwstad", "Baker"), 1, "brown", 2, 2, 2, 2, 1, "SzSz", True),
+        Building(
+            "butcher", pgettext("nieuwstad", "Butcher"), 1, "brown", 2, 2, 2, 2, 1, "SzzS", True
+        ),
+        Building(
+            "fishmonger",
+            pgettext("nieuwstad", "Fishmonger"),
+            1,
+            "brown",
+            2,
+            2,
+            2,
+            2,
+            1,
+            "SSzz",
+            True,
+        ),
+        Building("inn", pgettext("nieuwstad", "Inn"), 1, "brown", 5, 5, 3, 4, 2, "SzSz", True),
+        Building("office", pgettext("nieuwstad", "Office"), 1, "brown", 5, 4, 3, 3, 1, "SSSz"),
+        Building("prison", pgettext("nieuwstad", "Prison"), 1, "brown", 3, 3, 0, 3, 1, "Szzz"),
+        Building("citygate", pgettext("nieuwstad", "City Gate"), 2, "brown", 4, 4, 2, 3, 2, "GSSS"),
+        Building(
+            "guildhall", pgettext("nieuwstad", "Guildhall"), 1, "brown", 5, 5, 3, 5, 2, "SzSS"
+        ),
+        Building("townhall", pgettext("nieuwstad", "Town Hall"), 1, "blue", 6, 6, 4, 6, 2, "SSSS"),
+        Building("hospice", pgettext("nieuwstad", "Hospice"), 1, "blue", 4, 4, 2, 4, 1, "Szzz"),
+        Building(
+            "watchtower", pgettext("nieuwstad", "Watchtower"), 1, "blue", 4, 4, 1, 4, 1, "SSzz"
+        ),
+        Building("church", pgettext("nieuwstad", "Church"), 1, "blue", 6, 6, 3, 8, 2, "SSzS"),
+        Building("well", pgettext("nieuwstad", "Well"), 1, "blue", 2, 2, 2, 2, 1, "SSSS"),
     )
 }
 # The Boat is printed on the board [rulebook]; cost and points [design, fits the example].
-BOAT = Building("boat", "Boat", 0, "red", 1, 2, -1, 1, 0, None)
+BOAT = Building("boat", pgettext("nieuwstad", "Boat"), 0, "red", 1, 2, -1, 1, 0, None)
 ALL_BUILDINGS = {**BUILDINGS, "boat": BOAT}
 STARTING_BUILDINGS = ("house", "grainfield", "boat")  # [rulebook]
 REMOVED_2P = {"house": 4, "manor": 2}  # [rulebook]
@@ -226,13 +266,13 @@ SAWMILL_WOOD = 2  # [rulebook] per player per Merchant phase
 
 CHARACTERS = ("woodcutter", "builder", "farmer", "bailiff", "merchant", "rentmaster", "count")
 CHARACTER_NAMES = {
-    "woodcutter": "Woodcutter",
-    "builder": "Master Builder",
-    "farmer": "Farmer",
-    "bailiff": "Bailiff",
-    "merchant": "Merchant",
-    "rentmaster": "Rent Master",
-    "count": "Count",
+    "woodcutter": pgettext("nieuwstad", "Woodcutter"),
+    "builder": pgettext("nieuwstad", "Master Builder"),
+    "farmer": pgettext("nieuwstad", "Farmer"),
+    "bailiff": pgettext("nieuwstad", "Bailiff"),
+    "merchant": pgettext("nieuwstad", "Merchant"),
+    "rentmaster": pgettext("nieuwstad", "Rent Master"),
+    "count": pgettext("nieuwstad", "Count"),
 }
 UNLOCKED_BY = {"rentmaster": "office", "count": "townhall"}
 
@@ -252,28 +292,40 @@ class Card:
 CARDS: dict[str, Card] = {
     c.key: c
     for c in (
-        Card("boatbuilding", "Boatbuilding", "wish", "bailiff", ("", "3")),
-        Card("fire", "Fire", "wish", "bailiff", ("", "3")),
-        Card("watch", "Citizens' Watch", "wish", "reaction", ("", "3")),
-        Card("neighbourhood", "Neighbourhood Party", "wish", "end", ("",)),
-        Card("crime", "Crime", "wish", "bailiff", ("", "", "4")),
-        Card("woodfestival", "Woodcutters' Festival", "wish", "end", ("",)),
-        Card("housebuilding", "House Building", "wish", "builder", ("", "", "4")),
-        Card("incometax", "Income Tax", "wish", "income", ("", "3")),
-        Card("knowledge", "Knowledge is Power", "wish", "bailiff", ("", "")),
-        Card("midsummer", "Midsummer Night Festival", "wish", "bailiff", ("", "3")),
-        Card("rottenfish", "Rotten Fish", "wish", "bailiff", ("",)),
-        Card("painting", "Painting", "wish", "end", ("", "4")),
-        Card("locusts", "Locust Plague", "wish", "bailiff", ("",)),
-        Card("gatherer", "Gatherer", "wish", "bailiff", ("", "4")),
-        Card("statue", "Statue", "wish", "end", ("",)),
-        Card("districtparty", "District Party", "wish", "end", ("", "")),
-        Card("wolves", "Wolf Terror", "wish", "bailiff", ("",)),
-        Card("smallbirth", "Small Birth Wave", "event", "event", ("", "4")),
-        Card("greatbirth", "Great Birth Wave", "event", "event", ("", "3")),
-        Card("crusade", "Crusade", "event", "event", ("", "4")),
-        Card("vikings", "Vikings", "event", "event", ("",)),
-        Card("blackdeath", "Black Death", "event", "event", ("",)),
+        Card("boatbuilding", pgettext("nieuwstad", "Boatbuilding"), "wish", "bailiff", ("", "3")),
+        Card("fire", pgettext("nieuwstad", "Fire"), "wish", "bailiff", ("", "3")),
+        Card("watch", pgettext("nieuwstad", "Citizens' Watch"), "wish", "reaction", ("", "3")),
+        Card("neighbourhood", pgettext("nieuwstad", "Neighbourhood Party"), "wish", "end", ("",)),
+        Card("crime", pgettext("nieuwstad", "Crime"), "wish", "bailiff", ("", "", "4")),
+        Card("woodfestival", pgettext("nieuwstad", "Woodcutters' Festival"), "wish", "end", ("",)),
+        Card(
+            "housebuilding",
+            pgettext("nieuwstad", "House Building"),
+            "wish",
+            "builder",
+            ("", "", "4"),
+        ),
+        Card("incometax", pgettext("nieuwstad", "Income Tax"), "wish", "income", ("", "3")),
+        Card("knowledge", pgettext("nieuwstad", "Knowledge is Power"), "wish", "bailiff", ("", "")),
+        Card(
+            "midsummer",
+            pgettext("nieuwstad", "Midsummer Night Festival"),
+            "wish",
+            "bailiff",
+            ("", "3"),
+        ),
+        Card("rottenfish", pgettext("nieuwstad", "Rotten Fish"), "wish", "bailiff", ("",)),
+        Card("painting", pgettext("nieuwstad", "Painting"), "wish", "end", ("", "4")),
+        Card("locusts", pgettext("nieuwstad", "Locust Plague"), "wish", "bailiff", ("",)),
+        Card("gatherer", pgettext("nieuwstad", "Gatherer"), "wish", "bailiff", ("", "4")),
+        Card("statue", pgettext("nieuwstad", "Statue"), "wish", "end", ("",)),
+        Card("districtparty", pgettext("nieuwstad", "District Party"), "wish", "end", ("", "")),
+        Card("wolves", pgettext("nieuwstad", "Wolf Terror"), "wish", "bailiff", ("",)),
+        Card("smallbirth", pgettext("nieuwstad", "Small Birth Wave"), "event", "event", ("", "4")),
+        Card("greatbirth", pgettext("nieuwstad", "Great Birth Wave"), "event", "event", ("", "3")),
+        Card("crusade", pgettext("nieuwstad", "Crusade"), "event", "event", ("", "4")),
+        Card("vikings", pgettext("nieuwstad", "Vikings"), "event", "event", ("",)),
+        Card("blackdeath", pgettext("nieuwstad", "Black Death"), "event", "event", ("",)),
     )
 }
 CARD_TEXT = {

@@ -8,6 +8,7 @@ cards in the viewer's hand as tables.
 from __future__ import annotations
 
 from games.engine.menus import MenuParts, ReferenceSection
+from games.engine.words import pgettext
 
 from . import text as T
 from .data import (
@@ -99,10 +100,20 @@ def reference(view: dict) -> list[ReferenceSection]:
     sections = [
         ReferenceSection(
             key="buildings",
-            title="Buildings",
+            title=pgettext("reference", "Buildings"),
             # Short headings: the table must fit a plain-text mail's 78 columns with its
             # Kind on the same line; the first note spells each of them out.
-            columns=["Building", "Gld", "Wood", "Pts", "Burgh", "Size", "Left", "Sides", "Kind"],
+            columns=[
+                pgettext("reference", "Building"),
+                pgettext("reference", "Gld"),
+                pgettext("reference", "Wood"),
+                pgettext("reference", "Pts"),
+                pgettext("reference", "Burgh"),
+                pgettext("reference", "Size"),
+                pgettext("reference", "Left"),
+                pgettext("reference", "Sides"),
+                pgettext("reference", "Kind"),
+            ],
             rows=rows,
             notes=[
                 "Gld (guilders) and Wood: the cost. Pts: points. Burgh: Burghers gained or "
@@ -121,15 +132,19 @@ def reference(view: dict) -> list[ReferenceSection]:
         ),
         ReferenceSection(
             key="forest",
-            title="Forest tiles (face down; each covers two spaces)",
-            columns=["Tile", "Copies"],
+            title=pgettext("reference", "Forest tiles (face down; each covers two spaces)"),
+            columns=[pgettext("reference", "Tile"), pgettext("reference", "Copies")],
             rows=[[FOREST_NAMES[k], str(n)] for k, n in FOREST_TILES.items()],
             brief=True,
         ),
         ReferenceSection(
             key="sales",
-            title="Sales at the stalls",
-            columns=["Good", "Stall", "Each gives"],
+            title=pgettext("reference", "Sales at the stalls"),
+            columns=[
+                pgettext("reference", "Good"),
+                pgettext("reference", "Stall"),
+                pgettext("reference", "Each gives"),
+            ],
             rows=[
                 [T.GOOD_NAMES[good], stall, f"{plural(g, 'guilder')}, {plural(p, 'point')}"]
                 for good, (stall, g, p) in SALE_PRICES.items()
@@ -148,8 +163,12 @@ def reference(view: dict) -> list[ReferenceSection]:
             0,
             ReferenceSection(
                 key="hand",
-                title="Your cards",
-                columns=["Card", "When", "What it does"],
+                title=pgettext("reference", "Your cards"),
+                columns=[
+                    pgettext("reference", "Card"),
+                    pgettext("reference", "When"),
+                    pgettext("reference", "What it does"),
+                ],
                 rows=[
                     [name, CARDS[by_name[name]].timing, CARD_TEXT.get(by_name[name], "")]
                     for name in dict.fromkeys(hand)

@@ -1,0 +1,83 @@
+"""The games' own words in Dutch, German and French (issue 31, item 2): the catalogue at
+games/rules/locale has every message the rules packages mark, translated; names, prompts
+and reference tables come out in the reader's language; a Text survives the copies and
+pickles a position goes through and stays its English wherever it is taken as a str."""
+
+import copy
+import pickle
+import re
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+
+from games import commands, language
+from games.engine import event_rng, get_game, playout
+from games.engine.words import Text, _, pgettext
+
+CATALOGUES = Path(__file__).resolve().parents[2] / "games" / "rules" / "locale"
+ENTRY = re.compile(r'(?:msgctxt "(.*)"\n)?msgid "(.*)"\nmsgstr "(.*)"')
+
+
+@pytest.mark.parametrize("lang", ["nl", "de", "fr"])
+def test_the_games_catalogue_has_no_untranslated_or_fuzzy_entry(lang):
+    po = (CATALOGUES / lang / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    entries = [e for e in ENTRY.findall(po) if e[1]]  # the header has an empty msgid
+    assert len(entries) > 300
+    untranslated = [(ctx, msgid) for ctx, msgid, msgstr in entries if not msgstr]
+    assert not untranslated, untranslated
+    assert "#, fuzzy" not in po
+    mo = CATALOGUES / lang / "LC_MESSAGES" / "django.mo"
+    assert mo.stat().st_mtime >= (CATALOGUES / lang / "LC_MESSAGES" / "django.po").stat().st_mtime - 1
+
+
+def test_a_text_is_its_english_as_a_str_and_survives_copies():
+    text = _("{who} built a {what}", who="Anna", what=pgettext("nieuwstad", "House"))
+    assert text == "Anna built a House" and f"{text}!" == "Anna built a House!"
+    for copied in (copy.deepcopy(text), pickle.loads(pickle.dumps(text))):
+        assert copied == text and copied.template == text.template
+        assert language.localize(copied, "nl") == "Anna built a Huis"
+
+
+@pytest.mark.parametrize(
+    ("slug", "lang", "expected"),
+    [
+        ("nieuwstad", "nl", ["Gebouwen", "Huis", "Herberg", "Verkoop bij de kramen"]),
+        ("nieuwstad", "de", ["Gebäude", "Haus", "Gasthaus", "Verkauf an den Ständen"]),
+        ("nieuwstad", "fr", ["Bâtiments", "Maison", "Auberge", "Ventes aux étals"]),
+        ("blankenburg", "de", ["Ereignisse", "Besucher"]),
+        ("new-england", "nl", ["Kaartvormen", "Families en tekens op het bord"]),
+    ],
+)
+def test_reference_tables_in_the_readers_language(slug, lang, expected):
+    game = get_game(slug)
+    players = game.min_players
+    log = playout.play(game, players, seed=f"words-{slug}", max_moves=40_000)
+    state = game.setup(playout.player_names(players), log.options, event_rng(log.seed, 0))
+    for seq, (seat, move, _source) in enumerate(log.log[:30], 1):
+        state = game.apply(state, seat, move, event_rng(log.seed, seq))
+    view = game.view(state, 0)
+    with translation.override("en"):
+        english = commands.reference_text(game, view)
+        spoken = commands.reference_text(game, view, language=lang)
+    for word in expected:
+        assert word in spoken, (word, spoken[:400])
+        assert word not in english
+
+
+@pytest.mark.parametrize("slug", ["nieuwstad", "blankenburg", "new-england"])
+@pytest.mark.parametrize("lang", ["nl", "de", "fr"])
+def test_every_prompt_of_a_match_is_said_in_the_language(slug, lang):
+    game = get_game(slug)
+    players = game.min_players
+    log = playout.play(game, players, seed=f"prompts-{slug}")
+    state = game.setup(playout.player_names(players), log.options, event_rng(log.seed, 0))
+    said = set()
+    for seq, (seat, move, _source) in enumerate(log.log, 1):
+        prompt = game.prompt(state, seat)
+        assert isinstance(prompt, Text), prompt
+        spoken = language.localize(prompt, lang)
+        assert spoken != str(prompt) or str(prompt) in ("act",), (prompt, spoken)
+        said.add(spoken)
+        state = game.apply(state, seat, move, event_rng(log.seed, seq))
+    assert len(said) >= 3
