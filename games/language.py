@@ -160,6 +160,41 @@ def first_words(game: Game, heads: set[str]) -> set[str]:
     }
 
 
+def mail_command(line: str, language: str | None = None) -> tuple[str, str] | None:
+    """(the English word, the rest of the line) when `line` starts with one of the mail's
+    own commands (games.rules.mail_words) in any language: "geef op" is ("resign", "")."""
+    from games.rules.mail_words import MAIL_COMMANDS
+
+    language = language or current_language()
+    words = tuple(MAIL_COMMANDS)
+    found = list(_WORD.finditer(line))
+    if not found or line[: found[0].start()].strip():
+        return None
+    length, meanings = _meanings(words, [m.group() for m in found[:LONGEST]])
+    if not length:
+        return None
+    meant = meanings.get(language) or meanings.get("en")
+    if meant is None and len(set(meanings.values())) == 1:
+        meant = next(iter(meanings.values()))
+    if meant is None:
+        return None
+    return meant, line[found[length - 1].end() :].strip()
+
+
+def mail_command_words() -> set[str]:
+    """The first words of the mail's own commands in every language (compared form)."""
+    from games.rules.mail_words import MAIL_COMMANDS
+
+    return {
+        _plain(written.split()[0], loose=loose)
+        for language in languages()
+        for forms in _written(tuple(MAIL_COMMANDS), language).values()
+        for written in forms
+        if written.split()
+        for loose in (False, True)
+    }
+
+
 def answer_words() -> set[str]:
     """Yes and no in every language, as a one-word reply writes them ("Ja", "oui")."""
     return {

@@ -598,7 +598,7 @@ def _refused(
     return _repeat(match, mine, key, request) or MoveResult(outcome, message, [], match, mine)
 
 
-def _language_of(seat: Seat) -> str | None:
+def language_of(seat: Seat) -> str | None:
     """The seat's player's own language (None: they follow their browser's)."""
     chosen = Preferences.objects.filter(user_id=seat.user_id).values_list("language", flat=True)
     return chosen.first() or None
@@ -673,7 +673,7 @@ def submit_move(
             if command is not None:
                 try:
                     move = interpret(
-                        game, state, number, command, language=lambda: _language_of(mine)
+                        game, state, number, command, language=lambda: language_of(mine)
                     )
                     worded = game.format_move(state, number, move)
                 except IllegalMove as error:

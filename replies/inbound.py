@@ -395,7 +395,8 @@ def run_commands(
     that follows a command (a sign-off), everything is passed over, so a signature's
     postcode or phone number is never read as a menu number."""
     report = Report()
-    words = command_words(match, seat)
+    words = command_words(match, seat) | language.mail_command_words()
+    spoken = services.language_of(seat)
     lines = unwrapped(lines, words)
     seen = token_seq  # the position the player answers: the email's, then their own move's
     commands_read = 0
@@ -417,6 +418,9 @@ def run_commands(
             break
         word, _, rest = line.partition(" ")
         word = word.lower().rstrip(":.,")
+        builtin = language.mail_command(line, spoken)  # "zeg hallo", "geef op", "Hilfe"
+        if builtin is not None:
+            word, rest = builtin
         if word == "status":
             report.add(line, "The position is below.")
             continue
