@@ -21,7 +21,9 @@ def speaks(user, lang):
     Preferences.objects.update_or_create(user=user, defaults={"language": lang})
 
 
-@pytest.mark.parametrize(("lang", "say", "status"), [("nl", "zeg", "stand"), ("de", "sag", "Stand")])
+@pytest.mark.parametrize(
+    ("lang", "say", "status"), [("nl", "zeg", "stand"), ("de", "sag", "Stand")]
+)
 def test_say_and_status_in_the_players_words(anna, ben, lang, say, status):
     speaks(anna, lang)
     match = start_match(anna, ben)
