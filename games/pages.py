@@ -25,6 +25,7 @@ from games import builder, selectors
 from games.clock import effective_deadline
 from games.engine import Game, State, seats_to_ask
 from games.engine.preview import preview
+from games.language import localize
 from games.models import Match, MatchStatus, Seat, TimeControl
 from games.replay import LoggedMove, states_after
 from players.calendar import calendar_of
@@ -459,7 +460,9 @@ def match_page(
     else:
         view = game.view(state, viewer)
         text_board = game.render_text(view)
-    reference = game.reference(view) if view else []
+    # The tables in the reader's language (games.language); the view keeps its English
+    # names, which the board's drawing looks things up by.
+    reference = localize(game.reference(view)) if view else []
     commands = _legal_commands(match, game, state, playing)
     # A seat with one legal move in a simultaneous decision is not asked: the move is played
     # for it once the others have answered (games/engine/driver.py).

@@ -1,0 +1,39 @@
+"""The game's words on the match page and in the lobby in the player's language (issue 31):
+the prompt and the reference tables for a player who chose Dutch, and one who chose German;
+the prompt stays stored in English."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from players.models import Preferences
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_dutch_player_reads_the_prompt_and_the_tables_in_dutch():
+    anna, ben = (
+        User.objects.create_user(n, f"{n}@example.com", "pw", first_name=n.title())
+        for n in ("anna", "ben")
+    )
+    Preferences.objects.update_or_create(user=anna, defaults={"language": "nl"})
+    Preferences.objects.update_or_create(user=ben, defaults={"language": "de"})
+    match = services.create_match(
+        creator=anna, game_slug="nieuwstad", players=2, invite_emails=[ben.email], seed="pages-nl"
+    )
+    services.join_match(match_id=match.pk, user=ben)
+    match.refresh_from_db()
+    assert match.prompt == "take a forest tile"  # stored in English, said in the reader's
+    browser = Client()
+    browser.force_login(anna)
+    page = browser.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "een bostegel nemen" in page and "take a forest tile" not in page
+    assert "Verkoop bij de kramen" in page and "Sales at the stalls" not in page
+    german = Client()
+    german.force_login(ben)  # to move first in this deal
+    page = german.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "ein Waldplättchen nehmen" in page and "take a forest tile" not in page
+    assert "Verkauf an den Ständen" in page
+    assert "ein Waldplättchen nehmen" in german.get(reverse("lobby")).content.decode()
