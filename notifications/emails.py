@@ -375,7 +375,10 @@ def thread_subject(match: Match) -> str:
     """The subject of every email about `match`: '[Postal Boards] Nieuwstad #12 with Alice,
     Bob'. Plain text (a subject is never HTML)."""
     names = ", ".join(selectors.seat_names(match))
-    return plain_line(f"[{settings.SITE_NAME}] {match_label(match)} with {names}")
+    return plain_line(
+        _("[%(site)s] %(match)s with %(names)s")
+        % {"site": settings.SITE_NAME, "match": match_label(match), "names": names}
+    )
 
 
 def plain_line(text: str) -> str:

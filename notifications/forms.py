@@ -51,11 +51,13 @@ class TimeZoneSelect(forms.Select):
 
 
 class PreferencesForm(forms.ModelForm):
-    time_zone = forms.CharField(widget=TimeZoneSelect)  # any valid zone: see clean_time_zone
+    time_zone = forms.CharField(label=_("Time zone"), widget=TimeZoneSelect)  # any valid zone
     reminder_hours = forms.CharField(
-        required=False, help_text=_("Hours before a deadline, comma separated: 24, 2")
+        label=_("Reminder hours"),
+        required=False,
+        help_text=_("Hours before a deadline, comma separated: 24, 2"),
     )
-    digest_hour = forms.IntegerField(min_value=0, max_value=23)
+    digest_hour = forms.IntegerField(label=_("Digest hour"), min_value=0, max_value=23)
     language = forms.ChoiceField(
         label=_("Language"),
         choices=[("", _("My browser's")), *settings.LANGUAGES],
@@ -89,9 +91,11 @@ class PreferencesForm(forms.ModelForm):
             "quiet_end": forms.TimeInput(attrs={"type": "time"}),
         }
         labels = {
-            "mode": "Turn notices",
-            "webhook_url": "Webhook URL (Discord or Slack)",
-            "push_turns": "Push my turns and reminders to the browsers I turned push on in",
+            "mode": _("Turn notices"),
+            "quiet_start": _("Quiet start"),
+            "quiet_end": _("Quiet end"),
+            "webhook_url": _("Webhook URL (Discord or Slack)"),
+            "push_turns": _("Push my turns and reminders to the browsers I turned push on in"),
         }
 
     def __init__(self, *args, **kwargs):
@@ -135,5 +139,7 @@ class PreferencesForm(forms.ModelForm):
 
 
 class VacationForm(forms.Form):
-    first_day = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    last_day = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    first_day = forms.DateField(
+        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))

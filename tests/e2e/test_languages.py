@@ -1,0 +1,148 @@
+"""The site in Dutch, German and French, in Chromium at 390 px: the main pages (home, sign-up,
+sign-in, lobby, settings, a match as a player, a tournament, and the local mailbox's view of a
+turn mail) show no English word of our interface, and nothing makes the page scroll sideways
+(German words are long).
+
+Scope: the platform's chrome. The games' own words (board, narration, prompts, menus, the board
+text in a mail) come from the games' catalogue and are checked with the games; their elements
+are left out here (GAME_TEXT), as are proper names (the games' titles, the site's, players'),
+and the match page's chat (templates/games/chat.html, not yet marked when this was written)."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Browser, Page, expect
+
+from games import services
+from games.engine.registry import available_games
+from notifications import outbox
+from players.models import Preferences
+from tournaments.services import create_tournament, join
+
+from .helpers import PHONE, sideways_scroll
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "a long enough password"
+# Common words of our interface in English; none of them is also a Dutch, German or French
+# word that our translations use (so not "in", "is", "of", "open", "lobby", "menu", "status",
+# "link", "deadline", "account", "start", "bot", "score", "help", "orders").
+ENGLISH = {
+    "the", "your", "you", "match", "matches", "move", "moves", "turn", "turns", "settings",
+    "sign", "play", "players", "player", "waiting", "choose", "board", "history", "join",
+    "new", "back", "next", "send", "save", "with", "for", "game", "games", "round", "time",
+    "left", "vacation", "password", "now", "yet", "here", "what", "when", "who", "page",
+    "only", "every", "nothing", "reply", "replay", "standing", "tournament",
+    "tournaments", "league", "rated", "finished", "abandoned", "confirm", "undo", "seat",
+    "seats", "log", "email", "archive", "profile", "show", "take", "by", "and",
+}  # fmt: skip
+# Where the games speak (their own catalogue), a mail's game text is shown, or a path or code.
+GAME_TEXT = (
+    ".board-graphic, pre, .history-list .text, #reference, .choices, .steps, .pieces, "
+    ".bar-status, .turn-banner, .wait-banner, .seat-stats, .ranking, #preview, .prompt, "
+    ".not-open, .order-offer, #standing-orders label, .preview-note, #my-matches td .muted, "
+    ".mail-text, iframe, .games strong, select option, .who, .chat-card, code"
+)
+
+
+def visible_words(page: Page) -> list[str]:
+    """The words a reader sees, game text and proper names left out."""
+    text = page.evaluate(
+        """(skip) => {
+          document.querySelectorAll('details').forEach(d => { d.open = true; });
+          const body = document.body.cloneNode(true);
+          body.querySelectorAll(skip).forEach(e => e.remove());
+          const labels = [...document.querySelectorAll('[aria-label], [title], [placeholder]')]
+            .filter(e => !e.closest(skip))
+            .map(e => [e.getAttribute('aria-label'), e.getAttribute('title'),
+                       e.getAttribute('placeholder')].filter(Boolean).join(' '));
+          document.body.appendChild(body); body.hidden = true;
+          const shown = body.innerText + ' ' + body.textContent;
+          body.remove();
+          return shown + ' ' + labels.join(' ') + ' ' + document.title;
+        }""",
+        GAME_TEXT,
+    )
+    for name in [g.title for g in available_games()] + ["Postal Boards", "Dora", "Bram"]:
+        text = text.replace(name, " ")
+    text = re.sub(r"\S+@\S+", " ", text)
+    return sorted({w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in ENGLISH})
+
+
+@pytest.fixture
+def world(settings, tmp_path):
+    """Dora and Bram in a match of Nieuwstad with a turn mail in the local mailbox, and a
+    tournament open for sign-up."""
+    settings.DEBUG = True
+    settings.LOCAL_MAILBOX_OPEN = True
+    settings.LOCAL_MAILBOX_DIR = tmp_path / "mailbox"
+    settings.EMAIL_BACKEND = "notifications.mailbox.LocalMailboxBackend"
+    users = get_user_model()
+    dora = users.objects.create_user("dora@example.com", "dora@example.com", PASSWORD)
+    dora.first_name = "Dora"
+    dora.save()
+    bram = users.objects.create_user("bram@example.com", "bram@example.com", PASSWORD)
+    bram.first_name = "Bram"
+    bram.save()
+    match = services.create_match(
+        creator=dora, game_slug="nieuwstad", players=2, invite_emails=[bram.email]
+    )
+    services.join_match(match_id=match.pk, user=bram)
+    tournament = create_tournament(
+        organiser=dora, name="Winter Cup", game_slug="nieuwstad", format="round_robin",
+        table_size=2, max_players=8,
+    )  # fmt: skip
+    join(tournament, bram)
+    return {"dora": dora, "match": match, "tournament": tournament}
+
+
+def pages(live_server, world) -> dict[str, str]:
+    match, tournament = world["match"], world["tournament"]
+    return {
+        "lobby": "/lobby/",
+        "settings": "/n/preferences/",
+        "match": f"/matches/{match.pk}/",
+        "tournament": f"/tournaments/{tournament.pk}/",
+        "mailbox": "/n/mailbox/?to=dora%40example.com",
+    }
+
+
+@pytest.mark.parametrize("language", ["nl", "de", "fr"])
+def test_the_main_pages_speak_the_language_and_fit_a_phone(
+    browser: Browser, live_server, world, language
+):
+    Preferences.objects.update_or_create(user=world["dora"], defaults={"language": language})
+    outbox.send_due()  # the start and turn mails, in Dora's language, to the local mailbox
+    context = browser.new_context(locale=language, viewport=PHONE)
+    page = context.new_page()
+    found: dict[str, list[str]] = {}
+    wide: dict[str, int] = {}
+
+    def look(name: str, url: str) -> None:
+        page.goto(live_server.url + url)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        found[name] = visible_words(page)
+        wide[name] = sideways_scroll(page)
+
+    # A visitor: the browser's language (Accept-Language from the context's locale).
+    for name, url in {"home": "/", "sign-up": "/signup/", "sign-in": "/login/"}.items():
+        look(name, url)
+    # Dora signs in; from then on her own choice (the same language here).
+    page.fill("input[name=username]", "dora@example.com")
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("main button[type=submit]").click()
+    expect(page).to_have_url(live_server.url + "/lobby/")
+    for name, url in pages(live_server, world).items():
+        look(name, url)
+    page.goto(live_server.url + "/n/mailbox/?to=dora%40example.com")
+    page.locator("table a").first.click()
+    expect(page.locator("pre.mail-text")).to_be_visible()
+    found["turn mail"] = visible_words(page)
+    wide["turn mail"] = sideways_scroll(page)
+    mail_text = page.locator("pre.mail-text").inner_text()
+    context.close()
+    assert not any(found.values()), str(found)
+    assert {k: v for k, v in wide.items() if v} == {}
+    greeting = {"nl": "Hallo Dora,", "de": "Hallo Dora,", "fr": "Bonjour Dora,"}[language]
+    assert greeting in mail_text
