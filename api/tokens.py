@@ -7,6 +7,7 @@ import secrets
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from api.models import ApiToken, Scope
 from players.accounts import is_bot_account
@@ -36,10 +37,10 @@ def make_token(*, user, name: str, scope: str) -> tuple[ApiToken, str]:
     """A new token and its key (shown once)."""
     name = (name or "").strip()[:60] or "API token"
     if scope not in Scope.values:
-        raise TokenError("Choose read, play or bot.")
+        raise TokenError(gettext("Choose read, play or bot."))
     bot = is_bot_account(user)
     if scope == Scope.BOT and not bot:
-        raise TokenError("Bot tokens are for bot accounts; make this account a bot first.")
+        raise TokenError(gettext("Bot tokens are for bot accounts; make this account a bot first."))
     if bot and scope == Scope.PLAY:
         scope = Scope.BOT  # a bot account's playing token says so
     key = PREFIX + secrets.token_urlsafe(32)
@@ -84,8 +85,10 @@ def make_bot_account(*, user, note: str = "") -> BotAccount:
     with transaction.atomic():
         if user.seats.exists():
             raise TokenError(
-                "Only an account that has never played can become a bot: make a new "
-                "account for your bot."
+                gettext(
+                    "Only an account that has never played can become a bot: make a new "
+                    "account for your bot."
+                )
             )
         bot, _ = BotAccount.objects.get_or_create(user=user, defaults={"owner_note": note})
         return bot

@@ -24,6 +24,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
 
 from games import hidden_state, pages, selectors, services
 from games.engine import get_game
@@ -175,7 +176,7 @@ class OverdueFilter(admin.SimpleListFilter):
 class SeatFromOne:
     """A row's `seat` (counted from 0 in the database) as people read it: from 1."""
 
-    @admin.display(description="seat", ordering="seat")
+    @admin.display(description=_("seat"), ordering="seat")
     def seat_no(self, row) -> int | None:
         return None if row.seat is None else row.seat + 1
 
@@ -213,7 +214,7 @@ class SeatInline(WithholdsSecrets, ReadOnlyInline):
         "deadline_seq",
     ]
 
-    @admin.display(description="seat")
+    @admin.display(description=_("seat"))
     def seat_no(self, seat: Seat) -> int:
         return seat.number + 1  # seats are numbered from 1 wherever people read them
 
@@ -241,7 +242,7 @@ def narrate(moves: list[Move]) -> None:
 class NarratedMove:
     """A move's `move` column: what it was, in the history's words."""
 
-    @admin.display(description="move")
+    @admin.display(description=_("move"))
     def move_text(self, move: Move) -> str:
         if not hasattr(move, "history_text"):
             narrate([move])
@@ -283,7 +284,7 @@ class MoveInline(WithholdsSecrets, NarratedMove, SeatFromOne, ReadOnlyInline):
     ordering = ["seq"]
     moves_shown = MOVES_SHOWN
 
-    @admin.display(description="digest")
+    @admin.display(description=_("digest"))
     def short_digest(self, move: Move) -> str:
         return move.digest[:12]
 
@@ -352,7 +353,7 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
         fields = [f.name for f in Match._meta.fields if f.name not in self.exclude]
         return [*fields, "waiting_for", "standing", "raw_result", *self.readonly_fields]
 
-    @admin.display(description="players")
+    @admin.display(description=_("players"))
     def players(self, match: Match) -> str:
         # Named as in "to act" (and everywhere in the admin): "Anna (seat 1)"; the account's
         # address after it, since operators search and write by it.
@@ -361,16 +362,16 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
             for seat in sorted(match.seats.all(), key=lambda s: s.number)
         )
 
-    @admin.display(description="to act")
+    @admin.display(description=_("to act"))
     def waiting_for(self, match: Match) -> str:
         seats = {s.number: s for s in match.seats.all()}
         return ", ".join(str(seats[n]) for n in match.to_act if n in seats)
 
-    @admin.display(description="seed")
+    @admin.display(description=_("seed"))
     def revealed_seed(self, match: Match) -> str:
         return match.seed if match.is_over else "(secret until the match is over)"
 
-    @admin.display(description="result")
+    @admin.display(description=_("result"))
     def standing(self, match: Match) -> str:
         """Places, best first, named and numbered as people read them."""
         lines = selectors.standings(match)
@@ -391,7 +392,7 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
             ),
         )
 
-    @admin.display(description="raw result")
+    @admin.display(description=_("raw result"))
     def raw_result(self, match: Match) -> str:
         if not match.result:
             return "-"
@@ -400,7 +401,7 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
             json.dumps(match.result, indent=1, sort_keys=True),
         )
 
-    @admin.display(description="tools")
+    @admin.display(description=_("tools"))
     def links(self, match: Match) -> str:
         return format_html(
             '<a href="{}">Replay move by move</a> · <a href="{}">Move log ({} moves)</a> · '
@@ -433,7 +434,7 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
 
     # --- actions ---------------------------------------------------------------------------
 
-    @admin.action(description="Verify the log (replay and compare digests)")
+    @admin.action(description=_("Verify the log (replay and compare digests)"))
     def verify_log(self, request: HttpRequest, queryset) -> None:
         for match in queryset:
             outcome = selectors.verify_match(match)
@@ -441,7 +442,7 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
             level = messages.SUCCESS if outcome.ok else messages.ERROR
             self.message_user(request, f"{match}: {outcome.message}", level)
 
-    @admin.action(description="Export as JSON")
+    @admin.action(description=_("Export as JSON"))
     def export_json(self, request: HttpRequest, queryset) -> HttpResponse | None:
         # The export holds every move's payload: a match in play only once its hidden state
         # is open to this operator.

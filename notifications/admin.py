@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from games.admin import ReadOnlyAdmin, SeatFromOne, WithholdsSecrets
 from games.models import ChatMessage
@@ -49,7 +50,7 @@ class PreferencesAdmin(ReadOnlyAdmin):
     search_fields = ["user__email", "user__username", "email_failure"]
     actions = ["address_works"]
 
-    @admin.action(description="The address works again: restart their deadlines, resend")
+    @admin.action(description=_("The address works again: restart their deadlines, resend"))
     def address_works(self, request, queryset) -> None:
         from .reachability import mark_webhook_working, mark_working
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import Match, MoveKind, Seat
 from games.services import ServiceError
@@ -20,12 +21,12 @@ from .transports import check_webhook_url
 
 def add_hook(match: Match, user, url: str, kind: str = HookKind.DISCORD, chat: bool = False):
     if not (match.created_by_id == user.pk or match.seats.filter(user=user).exists()):
-        raise ServiceError("Only a player or the match's creator may connect a channel.")
+        raise ServiceError(_("Only a player or the match's creator may connect a channel."))
     problem = check_webhook_url(url)
     if problem:
         raise ServiceError(problem)
     if kind not in HookKind.values:
-        raise ServiceError("Choose Discord, Slack or JSON.")
+        raise ServiceError(_("Choose Discord, Slack or JSON."))
     with transaction.atomic():
         hook = MatchHook.objects.create(match=match, url=url, kind=kind, chat=chat, added_by=user)
         Match.objects.filter(pk=match.pk).update(hooked=True)
@@ -34,7 +35,7 @@ def add_hook(match: Match, user, url: str, kind: str = HookKind.DISCORD, chat: b
 
 def remove_hook(match: Match, user, hook_id: int) -> None:
     if not (match.created_by_id == user.pk or match.seats.filter(user=user).exists()):
-        raise ServiceError("Only a player or the match's creator may remove a channel.")
+        raise ServiceError(_("Only a player or the match's creator may remove a channel."))
     with transaction.atomic():
         MatchHook.objects.filter(match=match, pk=hook_id).delete()
         if not match.hooks.exists():

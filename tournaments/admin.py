@@ -1,5 +1,6 @@
 from django.contrib import admin, messages
 from django.utils.html import format_html_join
+from django.utils.translation import gettext_lazy as _
 
 from games.services import ServiceError
 
@@ -49,7 +50,7 @@ class TournamentAdmin(admin.ModelAdmin):
     readonly_fields = ["status", "current_round", "organiser", "created_at", "standings"]
     inlines = [EntryInline, RoundInline, ActionInline]
 
-    @admin.display(description="Standings (points, score, head to head, seed)")
+    @admin.display(description=_("Standings (points, score, head to head, seed)"))
     def standings(self, tournament):
         rows = services.current_standings(tournament) if tournament.pk else []
         names = {e.user_id: str(e.user) for e in tournament.entries.select_related("user")}
@@ -67,7 +68,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
     actions = ["start_now"]
 
-    @admin.action(description="Start now (sign-up ends)")
+    @admin.action(description=_("Start now (sign-up ends)"))
     def start_now(self, request, queryset):
         for tournament in queryset:
             try:
@@ -83,7 +84,7 @@ class EntryAdmin(admin.ModelAdmin):
     readonly_fields = ["tournament", "user", "seed", "joined_at", "withdrawn_at"]
     actions = ["withdraw"]
 
-    @admin.action(description="Withdraw (their matches in play are resigned)")
+    @admin.action(description=_("Withdraw (their matches in play are resigned)"))
     def withdraw(self, request, queryset):
         for entry in queryset.filter(withdrawn_at__isnull=True):
             services.withdraw(

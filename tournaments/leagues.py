@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine import get_game
 from games.services import ServiceError
@@ -38,15 +39,18 @@ def create_league(
     try:
         game = get_game(game_slug)
     except KeyError:
-        raise ServiceError(f"There is no game called {game_slug!r}.") from None
+        raise ServiceError(_("There is no game called %(slug)r.") % {"slug": game_slug}) from None
     if not game.min_players <= table_size <= game.max_players:
         raise ServiceError(
-            f"{game.title} is played by {game.min_players} to {game.max_players} players."
+            _("%(game)s is played by %(low)s to %(high)s players.")
+            % {"game": game.title, "low": game.min_players, "high": game.max_players}
         )
     if division_size < max(table_size + 1, 3) or division_size > 20:
-        raise ServiceError(f"A division needs {max(table_size + 1, 3)} to 20 players.")
+        raise ServiceError(
+            _("A division needs %(least)s to 20 players.") % {"least": max(table_size + 1, 3)}
+        )
     if not 1 <= promoted <= division_size // 2:
-        raise ServiceError("Promote at least one and at most half a division.")
+        raise ServiceError(_("Promote at least one and at most half a division."))
     return League.objects.create(
         organiser=organiser,
         name=name.strip()[:80] or game.title,

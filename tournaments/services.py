@@ -12,6 +12,7 @@ from datetime import datetime
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from community.models import Rating
 from games import services as games
@@ -48,19 +49,20 @@ def create_tournament(
     try:
         game = get_game(game_slug)
     except KeyError:
-        raise ServiceError(f"There is no game called {game_slug!r}.") from None
+        raise ServiceError(_("There is no game called %(slug)r.") % {"slug": game_slug}) from None
     if not game.min_players <= table_size <= game.max_players:
         raise ServiceError(
-            f"{game.title} is played by {game.min_players} to {game.max_players} players."
+            _("%(game)s is played by %(low)s to %(high)s players.")
+            % {"game": game.title, "low": game.min_players, "high": game.max_players}
         )
     if format in (Format.ROUND_ROBIN, Format.SWISS) and table_size != 2:
-        raise ServiceError("Round robin and Swiss pair two players: choose tables for more.")
+        raise ServiceError(_("Round robin and Swiss pair two players: choose tables for more."))
     if format == Format.TABLES and table_size < 3:
-        raise ServiceError("Tables seat 3 to 6 players; pair two-player games otherwise.")
+        raise ServiceError(_("Tables seat 3 to 6 players; pair two-player games otherwise."))
     if format in (Format.SWISS, Format.TABLES) and not 1 <= rounds <= 20:
-        raise ServiceError("Choose 1 to 20 rounds.")
+        raise ServiceError(_("Choose 1 to 20 rounds."))
     if signup_until is None and not max_players:
-        raise ServiceError("Sign-up needs an end: a date, a number of players, or both.")
+        raise ServiceError(_("Sign-up needs an end: a date, a number of players, or both."))
     return Tournament.objects.create(
         organiser=organiser,
         name=name.strip()[:80] or game.title,
@@ -85,7 +87,7 @@ def join(tournament: Tournament, user) -> Entry:
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if t.status != TournamentStatus.SIGNUP:
-            raise ServiceError("Sign-up for this tournament is closed.")
+            raise ServiceError(_("Sign-up for this tournament is closed."))
         entry, created = Entry.objects.get_or_create(tournament=t, user=user)
         if not created and entry.withdrawn_at is not None:
             entry.withdrawn_at = None
@@ -104,7 +106,7 @@ def withdraw(tournament: Tournament, user, *, by: str = "", reason: str = "") ->
         t = Tournament.objects.select_for_update().get(pk=tournament.pk)
         entry = t.entries.filter(user=user, withdrawn_at__isnull=True).first()
         if entry is None:
-            raise ServiceError("That player is not in this tournament.")
+            raise ServiceError(_("That player is not in this tournament."))
         entry.withdrawn_at = timezone.now()
         entry.save(update_fields=["withdrawn_at"])
         if by:
@@ -128,9 +130,9 @@ def offer_seat(t: Tournament, match: Match, seat: int, *, by, reason: str) -> No
     """The organiser offers a seat of one of the tournament's matches that timed out to a
     substitute, as its other players may; recorded with who and why."""
     if t.organiser_id != getattr(by, "pk", None) and not getattr(by, "is_staff", False):
-        raise ServiceError("Only the tournament's organiser may do that.")
+        raise ServiceError(_("Only the tournament's organiser may do that."))
     if not Table.objects.filter(round__tournament=t, match=match).exists():
-        raise ServiceError("That match is not part of this tournament.")
+        raise ServiceError(_("That match is not part of this tournament."))
     games.offer_seat(match_id=match.pk, seat=seat, by=by, organiser=True)
     OrganiserAction.objects.create(
         tournament=t,
@@ -170,7 +172,9 @@ def start(tournament_id: int, *, by: str = "", reason: str = "") -> bool:
         entries = list(t.entries.filter(withdrawn_at__isnull=True).select_related("user"))
         game = get_game(t.game_slug)
         if len(entries) < max(2, game.min_players):
-            raise ServiceError(f"{len(entries)} players signed up: too few to start.")
+            raise ServiceError(
+                _("%(count)s players signed up: too few to start.") % {"count": len(entries)}
+            )
         ratings = {
             r.user_id: r.ordinal
             for r in Rating.objects.filter(
