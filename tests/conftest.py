@@ -54,6 +54,18 @@ def pytest_configure(config):
 
 
 @pytest.fixture(autouse=True)
+def _english_to_start_with():
+    """Each test starts in the site's default language: a request (LocaleMiddleware) or a
+    mail rendered for a Dutch player leaves its language active in the thread, which would
+    carry into the next test on the same worker."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache():
     """Rate limits live in the cache: every test starts with none counted."""
     from django.core.cache import cache
