@@ -17,6 +17,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from community.names import public_name
 from community.ratings import record_finished
@@ -111,13 +112,20 @@ class MoveResult:
         API's `message`, an email answer's line. `command` is the request as the player
         wrote it, for a move the game did not word itself."""
         what = self.worded or command
+        # The refusals are marked with gettext_noop where they are made (they are also kept and
+        # compared as English); they are said in the active language here.
+        message = gettext(self.message) if self.message else ""
         if self.outcome == Outcome.REPEAT:
-            return f"Already applied: {what}." if what else f"Already applied. {self.message}"
+            if what:
+                return gettext("Already applied: %(what)s.") % {"what": what}
+            return gettext("Already applied. %(message)s") % {"message": message}
         if self.outcome == Outcome.APPLIED:
-            return self.message or (f"Applied: {what}." if what else "Applied.")
+            if message:
+                return message
+            return gettext("Applied: %(what)s.") % {"what": what} if what else gettext("Applied.")
         if self.outcome == Outcome.MOVED_ON:
-            return "Not applied: the game has moved on since the position you saw."
-        return f"Not applied: {self.message}"
+            return gettext("Not applied: the game has moved on since the position you saw.")
+        return gettext("Not applied: %(message)s") % {"message": message}
 
 
 # --- creating and joining -----------------------------------------------------------------
@@ -158,11 +166,11 @@ def create_match(
     if taken > players:
         raise ServiceError(f"{taken} seats asked for, but the match has only {players}.")
     if days_per_move < 1 or days_per_move > 30:
-        raise ServiceError("Days per move must be between 1 and 30.")
+        raise ServiceError(gettext_noop("Days per move must be between 1 and 30."))
     if timeout_policy not in TimeoutPolicy.values:
-        raise ServiceError("Unknown timeout policy.")
+        raise ServiceError(gettext_noop("Unknown timeout policy."))
     if time_control not in TimeControl.values:
-        raise ServiceError("Unknown time control.")
+        raise ServiceError(gettext_noop("Unknown time control."))
     seed = seed or new_seed()  # a given seed is for simulations and tests
     with transaction.atomic():
         match = Match.objects.create(
@@ -215,15 +223,15 @@ def join_match(*, match_id: int, user: AbstractBaseUser) -> Seat:
     with transaction.atomic():
         match, seats = _lock(match_id)  # the lock every writer takes, in the same order
         if match.status != MatchStatus.OPEN:
-            raise ServiceError("This match has already started.")
+            raise ServiceError(gettext_noop("This match has already started."))
         if any(s.user_id == user.pk for s in seats):
-            raise ServiceError("You already have a seat in this match.")
+            raise ServiceError(gettext_noop("You already have a seat in this match."))
         # A seat reserved for an address goes only to an account that has proved it owns it.
         email = (user.email or "").lower() if accounts.is_verified(user) else None
         seat = next((s for s in seats if s.is_open and s.invited_email == email), None)
         seat = seat or next((s for s in seats if s.is_open and not s.invited_email), None)
         if seat is None:
-            raise ServiceError("There is no open seat for you in this match.")
+            raise ServiceError(gettext_noop("There is no open seat for you in this match."))
         seat.user = user
         seat.display_name = bot_seat_name(user)
         seat.save(update_fields=["user", "display_name"])
@@ -538,17 +546,17 @@ def _lock(match_id: int) -> tuple[Match, list[Seat]]:
     return match, seats
 
 
-ALREADY_APPLIED = "This was already received and applied."
+ALREADY_APPLIED = gettext_noop("This was already received and applied.")
 KEY_USED = (
     "This idempotency key was already used for another request (log entry {seq}); nothing "
     "was applied. Send a new key with a new request."
 )
-NOT_YOUR_TURN = "It is not your turn."
-NOT_STARTED = "The match has not started yet."
-OVER = "The match is over."
-MOVED_ON = "The game has moved on since that position; look at it again."
-NOT_A_PLAYER = "You do not play in this match."
-RESIGNED = "You have resigned from this match."
+NOT_YOUR_TURN = gettext_noop("It is not your turn.")
+NOT_STARTED = gettext_noop("The match has not started yet.")
+OVER = gettext_noop("The match is over.")
+MOVED_ON = gettext_noop("The game has moved on since that position; look at it again.")
+NOT_A_PLAYER = gettext_noop("You do not play in this match.")
+RESIGNED = gettext_noop("You have resigned from this match.")
 
 
 @dataclass(frozen=True)
@@ -786,15 +794,15 @@ def take_back(
         return _after_conflict(match_id, player, seat, idempotency_key, request)
 
 
-TAKEN_BACK = "Your last move is taken back."
+TAKEN_BACK = gettext_noop("Your last move is taken back.")
 
 
 def takeback_refusal(match: Match, seat: int, last: Move | None) -> str:
     """Why `seat` may not take back `last`, the log's last entry, now ("" if it may)."""
     if not match.takebacks:
-        return "This match does not allow takebacks."
+        return gettext_noop("This match does not allow takebacks.")
     if match.status != MatchStatus.ACTIVE:
-        return "The match is not in play."
+        return gettext_noop("The match is not in play.")
     if last is None:
         return NO_DECISION_TO_TAKE_BACK
     cancelled = LoggedMove(last.seq, last.seat, last.kind, last.payload)
@@ -803,11 +811,13 @@ def takeback_refusal(match: Match, seat: int, last: Move | None) -> str:
         return refusal
     if last.deadline_at is not None and last.deadline_at <= timezone.now():
         # A takeback gives the clock back as it was, and that clock has run out.
-        return "Your deadline for that decision has passed; it stands."
+        return gettext_noop("Your deadline for that decision has passed; it stands.")
     return _policy_refusal(match.game, match.seed, cancelled, load_state(match, upto=last.seq - 1))
 
 
-NO_DECISION_TO_TAKE_BACK = "There is no decision of yours to take back: the last entry is not one."
+NO_DECISION_TO_TAKE_BACK = gettext_noop(
+    "There is no decision of yours to take back: the last entry is not one."
+)
 
 
 def _not_own_decision(last: LoggedMove, source: str, seat: int) -> str:
@@ -815,7 +825,7 @@ def _not_own_decision(last: LoggedMove, source: str, seat: int) -> str:
     if last.kind != MoveKind.MOVE or source not in OWN_DECISION_SOURCES:
         return NO_DECISION_TO_TAKE_BACK
     if last.seat != seat:
-        return "Another player has acted since your last decision; it stands."
+        return gettext_noop("Another player has acted since your last decision; it stands.")
     return ""
 
 
@@ -825,9 +835,11 @@ def _policy_refusal(game, seed: str, last: LoggedMove, before: State) -> str:
     rng = event_rng(seed, last.seq)
     after = game.apply(copy_state(before), last.seat, last.payload, rng)
     if rng.drawn:
-        return "Your move drew something by chance (a shuffle, a draw, a die); it stands."
+        return gettext_noop(
+            "Your move drew something by chance (a shuffle, a draw, a die); it stands."
+        )
     if reveals_hidden(game, before, after, last.seat):
-        return "Your move revealed hidden information; it stands."
+        return gettext_noop("Your move revealed hidden information; it stands.")
     return ""
 
 
@@ -873,7 +885,9 @@ def resign(
             else:
                 turn.advance()
                 turn.finish_projections(previous_to_act)
-            return MoveResult(Outcome.APPLIED, "You have resigned.", turn.appended, match, mine)
+            return MoveResult(
+                Outcome.APPLIED, gettext_noop("You have resigned."), turn.appended, match, mine
+            )
     except IntegrityError:
         return _after_conflict(match_id, player, seat, idempotency_key, request)
 
@@ -910,7 +924,9 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
     with transaction.atomic():
         match, seats = _lock(match_id)
         if match.status != MatchStatus.ACTIVE:
-            return MoveResult(Outcome.NOT_IN_PLAY, "The match is not in play.", [], match)
+            return MoveResult(
+                Outcome.NOT_IN_PLAY, gettext_noop("The match is not in play."), [], match
+            )
         row = seats[seat]
         now = timezone.now()
         if (
@@ -919,9 +935,11 @@ def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResul
             or row.deadline_seq != deadline_seq
             or seat not in match.to_act
         ):
-            return MoveResult(Outcome.MOVED_ON, "No deadline has passed.", [], match)
+            return MoveResult(Outcome.MOVED_ON, gettext_noop("No deadline has passed."), [], match)
         if clock_stopped(prefs_for(row.user)):  # mail stopped reaching them after the sweep looked
-            return MoveResult(Outcome.REFUSED, "The player's clock is stopped.", [], match)
+            return MoveResult(
+                Outcome.REFUSED, gettext_noop("The player's clock is stopped."), [], match
+            )
         held = clock.reprieve(match, row, Calendars(seats).of(row.user), now)
         if held is not None:  # a vacation day spent, or a forfeit warned of first
             row.deadline_at = held.deadline
@@ -995,11 +1013,11 @@ def offer_seat(
         match, seats = _lock(match_id)
         row = seats[seat] if 0 <= seat < len(seats) else None
         if match.status != MatchStatus.ACTIVE or row is None or row.resigned:
-            raise ServiceError("That seat is not in play.")
+            raise ServiceError(gettext_noop("That seat is not in play."))
         if not organiser and _other_player(seats, by, seat) is None:
-            raise ServiceError("Only another player of the match may offer a seat.")
+            raise ServiceError(gettext_noop("Only another player of the match may offer a seat."))
         if row.timeouts < 1:
-            raise ServiceError("A seat can be offered once it has timed out.")
+            raise ServiceError(gettext_noop("A seat can be offered once it has timed out."))
         if row.takeover_offered_at is None:
             row.takeover_offered_at = timezone.now()
             _save_seats([row], ["takeover_offered_at"])
@@ -1013,9 +1031,9 @@ def take_seat(*, match_id: int, seat: int, user: AbstractBaseUser) -> Seat:
         match, seats = _lock(match_id)
         row = seats[seat] if 0 <= seat < len(seats) else None
         if match.status != MatchStatus.ACTIVE or row is None or row.takeover_offered_at is None:
-            raise ServiceError("That seat is not offered to a substitute.")
+            raise ServiceError(gettext_noop("That seat is not offered to a substitute."))
         if any(s.user_id == user.pk for s in seats):
-            raise ServiceError("You already have a seat in this match.")
+            raise ServiceError(gettext_noop("You already have a seat in this match."))
         holders = SeatHolder.objects.filter(match=match, seat=seat)
         if row.user_id and not holders.exists():
             SeatHolder.objects.create(match=match, seat=seat, user_id=row.user_id, from_seq=0)
@@ -1044,9 +1062,9 @@ def vote_to_skip(*, match_id: int, seat: int, voter: AbstractBaseUser) -> bool:
         match, seats = _lock(match_id)
         row = seats[seat] if 0 <= seat < len(seats) else None
         if match.status != MatchStatus.ACTIVE or row is None or row.resigned or row.skipped:
-            raise ServiceError("That seat is not in play.")
+            raise ServiceError(gettext_noop("That seat is not in play."))
         if _other_player(seats, voter, seat) is None:
-            raise ServiceError("Only another player of the match may vote.")
+            raise ServiceError(gettext_noop("Only another player of the match may vote."))
         if row.timeouts < SKIP_AFTER_TIMEOUTS:
             raise ServiceError(
                 f"A seat can be voted out once it has timed out {SKIP_AFTER_TIMEOUTS} times."
@@ -1079,7 +1097,7 @@ def operator_move(
     """An operator's correction: a new log entry on a seat's behalf, with who and why. A typed
     `command` is read under the lock, as a player's is (see submit_move)."""
     if not reason.strip():
-        return MoveResult(Outcome.REFUSED, "An operator's move needs a reason.")
+        return MoveResult(Outcome.REFUSED, gettext_noop("An operator's move needs a reason."))
     note = f"{reason.strip()} (by {operator})" if operator else reason.strip()
     return submit_move(
         match_id=match_id,
@@ -1121,14 +1139,16 @@ def set_standing_orders(
         turn.advance()
         if turn.appended:
             turn.finish_projections(previous_to_act)
-        return MoveResult(Outcome.APPLIED, "Standing orders saved.", turn.appended, match)
+        return MoveResult(
+            Outcome.APPLIED, gettext_noop("Standing orders saved."), turn.appended, match
+        )
 
 
 def abandon_match(*, match_id: int, reason: str) -> Match:
     with transaction.atomic():
         match, seats = _lock(match_id)
         if match.is_over:
-            raise ServiceError("The match is already over.")
+            raise ServiceError(gettext_noop("The match is already over."))
         if match.status == MatchStatus.ACTIVE:
             turn = _Turn(match, match.game, load_state(match, seats=seats), seats)
             turn.append(
@@ -1155,16 +1175,18 @@ def import_match(*, data: dict[str, Any], imported_by: AbstractBaseUser | None =
     from games.selectors import EXPORT_FORMAT
 
     if data.get("format") != EXPORT_FORMAT:
-        raise ServiceError("This is not a match export this server can read.")
+        raise ServiceError(gettext_noop("This is not a match export this server can read."))
     if not data.get("seed"):
-        raise ServiceError("Only a finished match (its export carries the seed) can be imported.")
+        raise ServiceError(
+            gettext_noop("Only a finished match (its export carries the seed) can be imported.")
+        )
     try:
         game = get_game(data["game"], data["rules_version"])
     except KeyError:
         raise ServiceError(f"Unknown game or rules version: {data.get('game')!r}.") from None
     seed = data["seed"]
     if seed_commitment(seed) != data.get("seed_commitment"):
-        raise ServiceError("The seed does not match its commitment.")
+        raise ServiceError(gettext_noop("The seed does not match its commitment."))
     names = list(data["players"])
     state = initial_state(game, names, data["options"], seed)
     with transaction.atomic():

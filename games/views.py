@@ -187,7 +187,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
             bots=form.cleaned_data["players"] - 1,
         )
     except services.ServiceError as error:
-        messages.error(request, error.message)
+        messages.error(request, _(error.message) if error.message else error.message)
         return redirect("lobby")
     return redirect("match_detail", pk=match.pk)
 
@@ -199,7 +199,7 @@ def match_join(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.join_match(match_id=match.pk, user=request.user)
     except services.ServiceError as error:
-        messages.error(request, error.message)
+        messages.error(request, _(error.message) if error.message else error.message)
     else:
         messages.success(request, _("You have joined the match."))
     return redirect("match_detail", pk=match.pk)
@@ -458,7 +458,7 @@ def match_seat_action(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Your vote is counted; more than half of you must agree."))
     except services.ServiceError as error:
-        messages.error(request, error.message)
+        messages.error(request, _(error.message) if error.message else error.message)
     return redirect("match_detail", pk=pk)
 
 
@@ -469,7 +469,7 @@ def match_take_seat(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.take_seat(match_id=pk, seat=int(seat) if seat.isdigit() else -1, user=request.user)
     except services.ServiceError as error:
-        messages.error(request, error.message)
+        messages.error(request, _(error.message) if error.message else error.message)
         return redirect("lobby")
     messages.success(request, _("The seat is yours from now on."))
     return redirect("match_detail", pk=pk)

@@ -311,7 +311,8 @@ def context_for(row: Notification) -> dict:
         context["chat_text"] = chat.text if chat else ""
     if row.kind == Kind.ANSWER:
         context["report"] = [
-            {"line": r["line"], "outcome": wrap(r["outcome"], "    ")}
+            # Stored in English when the mail was read; said in the reader's language here.
+            {"line": r["line"], "outcome": wrap(_(r["outcome"]) if r["outcome"] else "", "    ")}
             for r in row.context.get("report", [])
         ]
         context["intro"] = wrap(row.context.get("intro", ""))

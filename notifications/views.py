@@ -174,7 +174,7 @@ def match_hooks(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 messages.success(request, _("The channel will be told of this match from now on."))
         except ServiceError as error:
-            messages.error(request, error.message)
+            messages.error(request, _(error.message) if error.message else error.message)
         return redirect("notifications:match_hooks", pk=match.pk)
     return _page(
         request,

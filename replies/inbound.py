@@ -26,6 +26,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games import commands, language, selectors, services
 from games.engine import IllegalMove, ParseError
@@ -422,11 +423,11 @@ def run_commands(
         if builtin is not None:
             word, rest = builtin
         if word == "status":
-            report.add(line, "The position is below.")
+            report.add(line, gettext_noop("The position is below."))
             continue
         if word == "help":
             report.help = _help_text(match)
-            report.add(line, "The commands are below.")
+            report.add(line, gettext_noop("The commands are below."))
             continue
         if word == "say":
             from games.chat import ChatError, post_message
@@ -439,7 +440,7 @@ def run_commands(
                 report.failed = line
                 break
             report.posted = True
-            report.add(line, "Posted to the match's board.")
+            report.add(line, gettext_noop("Posted to the match's board."))
             continue
         if word == "undo" and not rest.strip():
             result = services.take_back(

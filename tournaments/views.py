@@ -121,7 +121,7 @@ def tournament_action(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.error(request, _("That is not something you can do here."))
     except ServiceError as error:
-        messages.error(request, error.message)
+        messages.error(request, _(error.message) if error.message else error.message)
     return redirect("tournament_detail", pk=t.pk)
 
 
@@ -133,7 +133,7 @@ def league_create(request: HttpRequest) -> HttpResponse:
         try:
             league = leagues.create_league(organiser=request.user, **form.cleaned_data)
         except ServiceError as error:
-            messages.error(request, error.message)
+            messages.error(request, _(error.message) if error.message else error.message)
         else:
             return redirect("league_detail", pk=league.pk)
     else:
