@@ -67,7 +67,7 @@ def visible_words(page: Page) -> list[str]:
     for name in [g.title for g in available_games()] + ["Postal Boards", "Dora", "Bram"]:
         text = text.replace(name, " ")
     text = re.sub(r"\S+@\S+", " ", text)
-    return sorted({w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in ENGLISH})
+    return sorted({w for w in re.findall(r"[^\W\d_]+", text) if w.lower() in ENGLISH})
 
 
 @pytest.fixture
