@@ -25,8 +25,8 @@ from functools import partial
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
-from django.utils import timezone
-from django.utils.translation import gettext_noop
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from games import commands, language, selectors, services
 from games.engine import IllegalMove, ParseError
@@ -619,40 +619,50 @@ def summary_of(report: Report) -> tuple[str, str]:
     applied = ", ".join(report.applied)
     if report.outdated:
         return (
-            "Not applied: the game has moved on",
-            "The game has moved on since the email you answered, so nothing was applied. "
-            "Here is the position now; answer this email instead.",
+            gettext("Not applied: the game has moved on"),
+            gettext(
+                "The game has moved on since the email you answered, so nothing was applied. "
+                "Here is the position now; answer this email instead."
+            ),
         )
     if report.failed:
-        summary = f"Not applied: {report.failed}: {_first_sentence(report)}"
-        intro = (
+        failed = {"line": report.failed, "why": _first_sentence(report), "applied": applied}
+        summary = gettext("Not applied: %(line)s: %(why)s") % failed
+        intro = gettext(
             "Your email was read line by line. One line could not be applied; "
             "nothing after it was played."
         )
         if report.applied:
-            summary = f"Applied: {applied}; not applied: {report.failed}: {_first_sentence(report)}"
-            intro += f" Before it, {len(report.applied)} move(s) were applied."
+            summary = gettext("Applied: %(applied)s; not applied: %(line)s: %(why)s") % failed
+            intro += " " + ngettext(
+                "Before it, %(count)s move was applied.",
+                "Before it, %(count)s moves were applied.",
+                len(report.applied),
+            ) % {"count": len(report.applied)}
         return summary[:150], intro
     if report.applied:
-        intro = (
-            "Your move was applied."
-            if len(report.applied) == 1
-            else f"Your {len(report.applied)} moves were applied, in order."
-        )
-        return f"Applied: {applied}"[:150], intro
+        intro = ngettext(
+            "Your move was applied.",
+            "Your %(count)s moves were applied, in order.",
+            len(report.applied),
+        ) % {"count": len(report.applied)}
+        return (gettext("Applied: %(applied)s") % {"applied": applied})[:150], intro
     if not report.lines:
-        intro = (
+        intro = gettext(
             "We found no command in your email. Write your move on the first line of your "
             "reply, above the quoted text."
         )
         if report.first_hint:
-            intro += f" About “{report.ignored[0][:80]}”: {report.first_hint}"
-        return "No command found: no move was made", intro
+            intro += " " + gettext("About “%(line)s”: %(hint)s") % {
+                "line": report.ignored[0][:80],
+                "hint": report.first_hint,
+            }
+        return gettext("No command found: no move was made"), intro
     if report.taken_back:
-        return "Taken back: your last move", "Your last move is taken back."
+        return gettext("Taken back: your last move"), gettext("Your last move is taken back.")
     if report.posted:
-        return "Posted to the board; no move was made", "Your message was posted."
-    return "No move was made", "Your commands were read."
+        return gettext("Posted to the board; no move was made"), gettext("Your message was posted.")
+    return gettext("No move was made"), gettext("Your commands were read.")
 
 
 def _first_sentence(report: Report) -> str:
@@ -673,22 +683,29 @@ def _answer(
     seat.refresh_from_db()
     asked = match.status == MatchStatus.ACTIVE and seat.number in match.to_act
     seq = outbox.reply_seq(match, seat)
-    summary, intro = summary_of(report)
-    entries = list(report.lines)
-    if report.ignored and (report.lines or len(report.ignored) > 1):
-        shown = ", ".join(f"“{line[:60]}”" for line in report.ignored[:5])
-        more = f" and {len(report.ignored) - 5} more" if len(report.ignored) > 5 else ""
-        entries.append(
-            {
-                "line": "(not commands)",
-                "outcome": f"Passed over, as a greeting or signature would be: {shown}{more}.",
-            }
-        )
-    if original_size:
-        intro += (
-            f" Your email was {original_size // 1024} KB; we read its first "
-            f"{settings.INBOUND_MAX_BYTES // 1024} KB (attachments are not used)."
-        )
+    # The answer's own sentences are written in its reader's language (the outcomes, stored in
+    # English, are said in it when the mail is rendered).
+    with translation.override(services.language_of(seat) or settings.LANGUAGE_CODE):
+        summary, intro = summary_of(report)
+        entries = list(report.lines)
+        if report.ignored and (report.lines or len(report.ignored) > 1):
+            shown = ", ".join(f"“{line[:60]}”" for line in report.ignored[:5])
+            if len(report.ignored) > 5:
+                shown += " " + gettext("and %(count)s more") % {"count": len(report.ignored) - 5}
+            entries.append(
+                {
+                    "line": gettext("(not commands)"),
+                    "outcome": gettext(
+                        "Passed over, as a greeting or signature would be: %(lines)s."
+                    )
+                    % {"lines": shown},
+                }
+            )
+        if original_size:
+            intro += " " + gettext(
+                "Your email was %(size)s KB; we read its first %(read)s KB "
+                "(attachments are not used)."
+            ) % {"size": original_size // 1024, "read": settings.INBOUND_MAX_BYTES // 1024}
     # The answer shows the new position: the turn notice written for it would say it twice.
     if asked:
         Notification.objects.filter(
