@@ -97,6 +97,80 @@
     const chosen = new Set(Array.from(form.querySelectorAll("input[type=radio]:checked"), (i) => i.name));
     if (chosen.size === groups.size) form.requestSubmit();
   });
+  // The trades open over the market drawn on the board (templates/play/_pieces.html): with
+  // JavaScript they wait out of sight until the market is tapped (or chosen by keyboard), then
+  // sit at its bottom edge, as wide as the screen allows; Close, Escape, a tap elsewhere or
+  // on the market again put them away. Without JavaScript the market links to them.
+  function marketParts() {
+    const trades = document.getElementById("market-trades");
+    const opener = document.querySelector("#board svg a.market-open");
+    return trades && opener ? { trades, opener } : null;
+  }
+
+  function placeMarket(parts) {
+    const { trades, opener } = parts;
+    const market = opener.getBoundingClientRect();
+    const origin = (trades.offsetParent || document.body).getBoundingClientRect();
+    const width = trades.offsetWidth;
+    const left = Math.max(8, Math.min(market.left + (market.width - width) / 2, window.innerWidth - width - 8));
+    const top = market.bottom - Math.min(24, market.height / 2);
+    trades.style.left = `${left - origin.left}px`;
+    trades.style.top = `${top - origin.top}px`;
+  }
+
+  function openMarket(parts) {
+    parts.trades.classList.add("open");
+    parts.opener.setAttribute("aria-expanded", "true");
+    placeMarket(parts);
+    parts.trades.scrollIntoView({ block: "nearest" });
+    const first = parts.trades.querySelector("input[type=radio]");
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  function closeMarket(parts, refocus) {
+    parts.trades.classList.remove("open");
+    parts.opener.setAttribute("aria-expanded", "false");
+    if (refocus) parts.opener.focus();
+  }
+
+  function setUpMarket() {
+    const parts = marketParts();
+    if (!parts || parts.trades.classList.contains("popover")) return;
+    parts.trades.classList.add("popover");
+    parts.trades.setAttribute("role", "dialog");
+    parts.opener.setAttribute("aria-expanded", "false");
+    parts.opener.setAttribute("role", "button");
+    parts.trades.querySelectorAll("[data-trade-close]").forEach((b) => { b.hidden = false; });
+  }
+
+  document.addEventListener("click", (event) => {
+    const parts = marketParts();
+    if (!parts || !parts.trades.classList.contains("popover")) return;
+    if (event.target.closest && event.target.closest("#board svg a.market-open")) {
+      event.preventDefault();
+      if (parts.trades.classList.contains("open")) closeMarket(parts, false);
+      else openMarket(parts);
+    } else if (event.target.closest && event.target.closest("[data-trade-close]")) {
+      closeMarket(parts, true);
+    }
+  });
+  document.addEventListener("pointerdown", (event) => {
+    const parts = marketParts();
+    if (!parts || !parts.trades.classList.contains("open") || !event.target.closest) return;
+    if (!event.target.closest("#market-trades, #board svg a.market-open")) closeMarket(parts, false);
+  });
+  document.addEventListener("keydown", (event) => {
+    const parts = marketParts();
+    if (event.key === "Escape" && parts && parts.trades.classList.contains("open")) {
+      closeMarket(parts, true);
+    }
+  });
+  // The board pans when zoomed and the window turns: the trades keep to the market.
+  document.addEventListener("scroll", () => {
+    const parts = marketParts();
+    if (parts && parts.trades.classList.contains("open")) placeMarket(parts);
+  }, true);
+
   // Arrow keys move the checked coin (or chip) without submitting it: the button does.
   document.addEventListener("keydown", (event) => {
     const row = event.target.closest && event.target.closest("form.amount .coins, form.trade .chips");
@@ -127,6 +201,7 @@
   function start() {
     measureBar();
     document.querySelectorAll("#board .board-scroll").forEach(setUp);
+    setUpMarket();
     reveal();
   }
 
@@ -199,5 +274,9 @@
     autoConfirm();
     startCountdown();
   });
-  window.addEventListener("resize", () => document.querySelectorAll("#board .board-scroll.fit").forEach(update));
+  window.addEventListener("resize", () => {
+    document.querySelectorAll("#board .board-scroll.fit").forEach(update);
+    const parts = marketParts();
+    if (parts && parts.trades.classList.contains("open")) placeMarket(parts);
+  });
 })();

@@ -1,6 +1,7 @@
 """A whole match of each game played by tapping only the game (issue 28), in Chromium at
 390 x 844 and 1280 x 800: the places drawn on the board, the pieces beside it (`data-component`:
-a character, a card, the bid's coins, a trade's form at the market) and the Confirm; never a
+a character, a card, the bid's coins, the market drawn on the board and the trade's form it
+opens) and the Confirm; never a
 button of the step panel (#builder). The other seats are bots that move through the service
 layer as the player confirms. At every decision: the same document as when the page opened
 (no reload: a marker set on `window` stays), a target of the decision in the viewport, nothing
@@ -15,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from games import selectors
 from games.models import Match
+from tests.web.test_trade_form import to_a_trade
 
 from .helpers import (
     PHONE,
@@ -50,6 +52,16 @@ def swapped(page: Page, selector: str, tap) -> None:
     old = page.locator(selector).element_handle()
     tap()
     page.wait_for_function("el => !el.isConnected", arg=old)
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    """Whether two boxes on screen (Playwright's bounding boxes) share some area."""
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
 
 
 def tap_until_over(page: Page, match: Match, seat: int, seed: int, limit: int = 2000) -> int:
@@ -101,7 +113,13 @@ def tap_until_over(page: Page, match: Match, seat: int, seed: int, limit: int = 
             has=page.locator(f"input[type=hidden][value='{planned[1][0]}']")
         )
         if trade.count():
-            # A trade at the market: a chip for each of its choices; the last one sends it.
+            # A trade at the market: the market drawn on the board opens its form over it,
+            # then a chip for each of its choices; the last one sends it.
+            market = page.locator("#board svg a.market-open")
+            market.click()
+            expect(trade).to_be_visible()
+            assert overlaps(trade.bounding_box(), market.bounding_box()), page.url
+            taps += 1
             chips = [trade.locator(f'label:has(input[value="{t}"])') for t in planned[1][1:]]
             chips = [chip for chip in chips if chip.count()]
             for chip in chips[:-1]:
@@ -248,4 +266,66 @@ def test_the_tap_that_completes_a_move_plays_it_after_a_few_seconds_unless_undon
     swapped(page, "#builder", page.locator(on_the_game(last)).first.click)
     page.wait_for_function("() => !document.querySelector('#confirm-form')", timeout=15000)
     assert played.count() == 1
+    assert page.evaluate(MARKER) == "kept"
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("slug", ["nieuwstad", "blankenburg"])
+def test_a_trade_opens_over_the_market_on_the_board(
+    page: Page, live_server, screenshots, monkeypatch, slug, size
+):
+    """On a fixed deal, at the first trade: the trade's form waits out of sight until the
+    market drawn on the board is tapped, then opens over it, within the screen's width;
+    Escape closes it and gives the focus back to the market, Enter opens it again at its
+    first chip; its chips build the move to its Confirm, in place."""
+    with_axe(page)
+    page.set_viewport_size(size)
+    sign_up(page, live_server, f"market-{slug}-{size['width']}@example.com")
+    monkeypatch.setattr("games.services.new_seed", lambda: f"market-{slug}")
+    play_now(page, slug, 2)
+    match = Match.objects.get(game_slug=slug)
+    seat = match.seats.get(user__isnull=False).number
+    state = to_a_trade(match, seat)
+    page.reload()
+    page.evaluate(f"{MARKER} = 'kept'")
+    trades = page.locator("#market-trades")
+    market = page.locator("#board svg a.market-open")
+    expect(trades).to_be_hidden()
+    wait_in_view(page, "#board svg a.market-open")
+    market.click()
+    expect(trades).to_be_visible()
+    for form in trades.locator("form.trade[data-component=market]").all()[:1]:
+        assert overlaps(form.bounding_box(), market.bounding_box())
+    box = trades.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+    assert sideways_scroll(page) == 0
+    assert not small_text(page)
+    assert not axe_violations(page)
+    page.screenshot(path=str(screenshots / f"market-{slug}-{size['width']}.png"))
+    page.keyboard.press("Escape")
+    expect(trades).to_be_hidden()
+    assert page.evaluate("() => document.activeElement.matches('a.market-open')")
+    page.keyboard.press("Enter")
+    expect(trades).to_be_visible()
+    assert page.evaluate("() => !!document.activeElement.closest('#market-trades')")
+    page.locator("#market-trades [data-trade-close]").click()
+    expect(trades).to_be_hidden()
+    # The chips of a legal trade, tapped: the move, drawn, waits for its Confirm.
+    action = trades.locator("form.trade input[name=s]").first.get_attribute("value")
+    game = match.game
+    steps = next(
+        targets
+        for move in game.legal_moves(state, seat)
+        if action in (targets := [s.target for s in game.move_steps(state, seat, move)])
+    )
+    market.click()
+    form = trades.locator("form.trade").filter(
+        has=page.locator(f"input[type=hidden][value='{action}']")
+    )
+    chips = [form.locator(f'label:has(input[value="{t}"])') for t in steps]
+    chips = [chip for chip in chips if chip.count()]
+    for chip in chips[:-1]:
+        chip.click()
+    swapped(page, "#builder", chips[-1].click)
+    assert page.locator("#confirm-form").count()
     assert page.evaluate(MARKER) == "kept"

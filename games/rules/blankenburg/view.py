@@ -430,4 +430,6 @@ def svg_layout(v: dict[str, Any]) -> dict[str, Any]:
         "track": track,
         "market": market,
         "market_label_y": res_top - 4,
+        # The whole row, its heading too: a trade's form opens over it (play/_pieces.html).
+        "market_box": {"x": 6, "y": res_top - 18, "w": 6 * 62 + 2, "h": 72},
     }

@@ -480,8 +480,17 @@ def svg_shapes(state) -> dict:
                     "title": f"forest tile {a}/{b}",
                 }
             )
+    # The market's spaces as one box: a trade's form opens over it (templates/play/_pieces.html).
+    xs, ys = zip(*(cell_xy(cell) for cell in board.market), strict=True)
+    market = {
+        "x": min(xs) * CELL + 30,
+        "y": min(ys) * CELL + 30,
+        "w": (max(xs) - min(xs) + 1) * CELL,
+        "h": (max(ys) - min(ys) + 1) * CELL,
+    }
     return {
         "tiles": tiles,
+        "market": market,
         "width": board.columns * CELL + 40,
         "height": board.rows * CELL + 40,
         "rects": rects,
