@@ -2,7 +2,8 @@
 // when the page opens; a double tap, or the Zoom button, draws it at its own size (labels
 // readable at 12 px), where it pans with a visible cue; once the board is fitted smaller than
 // its own size its labels would fall under 12 px, so they wait for the zoom (every place keeps
-// its name for assistive tools). After every step (htmx swaps the board) the current
+// its name for assistive tools) and a building shows its short mark instead, named in a
+// legend under the board. After every step (htmx swaps the board) the current
 // decision's first target is scrolled into view. Without JavaScript the board keeps its drawn
 // size and pans in its box.
 (function () {
@@ -18,7 +19,10 @@
     const svg = scroll.querySelector(":scope > svg.board-svg");
     if (!svg) return;
     const zoomed = scroll.classList.contains("zoomed");
-    scroll.classList.toggle("small-labels", !zoomed && scaleOf(svg) < 0.995);
+    const scale = scaleOf(svg);
+    scroll.classList.toggle("small-labels", !zoomed && scale < 0.995);
+    // A building's mark, drawn instead of its name there: 12 px on screen (site.css).
+    if (scale > 0) svg.querySelectorAll("text.mark").forEach((t) => { t.style.fontSize = `${12.5 / scale}px`; });
     scroll.classList.toggle("pans", scroll.scrollWidth > scroll.clientWidth + 1);
     const button = scroll.parentElement.querySelector(":scope > .zoom-bar button");
     if (button) {

@@ -18,8 +18,8 @@ DESKTOP = {"width": 1280, "height": 800}
 GAMES = [("nieuwstad", 3), ("new-england", 3), ("blankenburg", 3)]
 
 # Each text's box: the topmost shape drawn under the middle of the text (the last in the
-# document; one much smaller than the text, a seal or a dot, is not a box), else the board. Returns the captions that leave their box,
-# by more than half a pixel.
+# document; one much smaller than the text, a seal or a dot, is not a box), else the board.
+# Returns the captions that leave their box, by more than half a pixel.
 OUTSIDE = """(svg) => {
   const shapes = Array.from(svg.querySelectorAll('rect, ellipse, circle, polygon'))
     .map(s => s.getBoundingClientRect()).filter(r => r.width > 0 && r.height > 0);
@@ -74,3 +74,48 @@ def test_every_caption_is_inside_its_box(page: Page, live_server, monkeypatch, s
         if match.is_over:
             break
     assert not outside, outside
+
+
+MARKS = """(svg) => Array.from(svg.querySelectorAll('text.mark')).map(text => {
+  const t = text.getBoundingClientRect();
+  const size = parseFloat(getComputedStyle(text).fontSize) * svg.getScreenCTM().a;
+  const mx = t.left + t.width / 2, my = t.top + t.height / 2;
+  const box = Array.from(svg.querySelectorAll('rect.piece')).map(r => r.getBoundingClientRect())
+    .filter(r => r.width > 20 && r.left <= mx && mx <= r.right && r.top <= my && my <= r.bottom)
+    .pop();
+  const inside = !!box && t.left >= box.left - .5 && t.right <= box.right + .5
+    && t.top >= box.top - .5 && t.bottom <= box.bottom + .5;
+  return {text: text.textContent.trim(), shown: t.width > 0, size, inside};
+})"""
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_buildings_are_marked_on_the_fitted_board(
+    page: Page, live_server, screenshots, monkeypatch, size
+):
+    """Fitted under its own size (a phone), Nieuwstad's board marks each building with its
+    code at 12 px or more, inside the building, and the legend under the board names every
+    mark; zoomed, the full names show and the marks and the legend go."""
+    monkeypatch.setattr("games.services.new_seed", lambda: "captions-nieuwstad")
+    page.set_viewport_size(size)
+    sign_up(page, live_server, f"marks-{size['width']}@example.com")
+    play_now(page, "nieuwstad", 3)
+    match = Match.objects.get(game_slug="nieuwstad")
+    advance(match, match.seats.get(user__isnull=False).number, 8)
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    svg = page.locator("#board svg.board-svg").first
+    expect(svg).to_be_visible()
+    legend = page.locator("#board .mark-legend").first
+    marks = svg.evaluate(MARKS)
+    assert marks, "no building on the board"
+    fitted = page.locator("#board .board-scroll.small-labels").count() > 0
+    assert fitted == (size == PHONE)
+    if fitted:
+        assert all(m["shown"] and m["size"] >= 11.95 and m["inside"] for m in marks), marks
+        expect(legend).to_be_visible()
+        assert all(m["text"] in legend.inner_text() for m in marks)
+        svg.screenshot(path=str(screenshots / "marks-nieuwstad-390.png"))
+        svg.dblclick()
+    assert not any(m["shown"] for m in svg.evaluate(MARKS))
+    expect(legend).to_be_hidden()
+    expect(svg.locator("text:not(.mark)").first).to_be_visible()

@@ -309,7 +309,7 @@ def svg_shapes(state) -> dict:
     """Rectangles and lines for the web board, ready for a plain Django template."""
     board = BOARDS[state["board"]]
     geo = B.geometry(state["board"])
-    rects, edges, labels, crops = [], [], [], []
+    rects, edges, labels, crops, marks = [], [], [], [], []
     for cell, area in geo.area.items():
         x, y = cell_xy(cell)
         px, py = x * CELL + 30, y * CELL + 30
@@ -389,6 +389,10 @@ def svg_shapes(state) -> dict:
                     "fit": w - 4 if text_width(line) > w - 4 else None,
                 }
             )
+        # Its code in the middle, shown instead of the name where the fitted board would draw
+        # the name under 12 px (static/js/board.js sizes it; the legend under the board
+        # names it); a little low, clear of the seal.
+        marks.append({"x": px + w // 2, "y": py + h // 2 + 4, "text": CODES[b["kind"]]})
         # A field's crop as dots in its bottom right corner, clear of its name (the legend
         # says so).
         for i in range(b["crop"]):
@@ -488,9 +492,12 @@ def svg_shapes(state) -> dict:
         "w": (max(xs) - min(xs) + 1) * CELL,
         "h": (max(ys) - min(ys) + 1) * CELL,
     }
+    marked = {CODES[b["kind"]]: BUILDINGS[b["kind"]].name for b in state["buildings"].values()}
     return {
         "tiles": tiles,
         "market": market,
+        "marks": marks,
+        "mark_legend": sorted(marked.items()),
         "width": board.columns * CELL + 40,
         "height": board.rows * CELL + 40,
         "rects": rects,
