@@ -119,20 +119,20 @@ def resolve_webhook(url: str) -> tuple[str, str]:
     the server's own network."""
     parts = urlsplit(url)
     if parts.scheme not in ("https", "http") or not parts.hostname:
-        return "", "A webhook must be an http(s) URL."
+        return "", _("A webhook must be an http(s) URL.")
     allow_private = _allow_private()
     if parts.scheme != "https" and not allow_private:
-        return "", "A webhook must use https."
+        return "", _("A webhook must use https.")
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
         infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
     except (OSError, ValueError):
-        return "", f"The host {parts.hostname} cannot be found."
+        return "", _("The host %(host)s cannot be found.") % {"host": parts.hostname}
     addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
     if not addresses:
-        return "", f"The host {parts.hostname} cannot be found."
+        return "", _("The host %(host)s cannot be found.") % {"host": parts.hostname}
     if not allow_private and not all(a.is_global for a in addresses):
-        return "", "A webhook must point to a public address."
+        return "", _("A webhook must point to a public address.")
     return str(addresses[0]), ""
 
 
