@@ -1,7 +1,8 @@
-"""The platform's catalogue (locale/) against the source: `update` runs makemessages for the
-site's languages into locale/ only (the games' catalogue, games/rules/locale, is kept by its own
-step); `check` does the same on a copy and fails if a string marked in the source is missing
-from the committed catalogues, or is there untranslated (docs/platform.md, "Languages").
+"""The two catalogues against the source: the platform's (locale/, every source but the rules
+packages) and the games' (games/rules/locale/, the rules packages' marked words). `update`
+runs makemessages for the site's languages into each; `check` does the same on a copy and
+fails if a string marked in the source is missing from the committed catalogues, or is there
+untranslated (docs/platform.md, "Languages" and "The games' words").
 
 Run with `uv run python .ci/catalogues.py update|check` from the repository's root."""
 
@@ -20,16 +21,32 @@ LANGUAGES = ["nl", "de", "fr"]
 IGNORED = ["games/rules/*", ".venv/*", "var/*", "tests/*", "bench/*", "node_modules/*", "deploy/*"]
 
 
+# (the catalogue, the folder makemessages reads from, what it passes over there)
+CATALOGUES = [
+    (ROOT / "locale", ROOT, IGNORED),
+    (ROOT / "games" / "rules" / "locale", ROOT / "games" / "rules", ["locale/*"]),
+]
+
+
 def update() -> None:
     from django.conf import settings
     from django.core.management import call_command
 
-    # makemessages files a string in the first LOCALE_PATHS entry that holds its source, and
-    # by default in the first entry: with only locale/ it cannot touch the games' catalogue.
-    settings.LOCALE_PATHS = [ROOT / "locale"]
-    call_command(
-        "makemessages", locale=LANGUAGES, ignore_patterns=IGNORED, no_obsolete=True, verbosity=0
-    )
+    for catalogue, source, ignored in CATALOGUES:
+        # makemessages files a string in the first LOCALE_PATHS entry that holds its source,
+        # and by default in the first entry: with only this one it cannot touch the other.
+        settings.LOCALE_PATHS = [catalogue]
+        os.chdir(source)
+        try:
+            call_command(
+                "makemessages",
+                locale=LANGUAGES,
+                ignore_patterns=ignored,
+                no_obsolete=True,
+                verbosity=0,
+            )
+        finally:
+            os.chdir(ROOT)
 
 
 def msgids(path: Path) -> dict[tuple[str, str], bool]:
@@ -40,22 +57,32 @@ def msgids(path: Path) -> dict[tuple[str, str], bool]:
 
 
 def check() -> int:
-    committed = {lang: msgids(ROOT / f"locale/{lang}/LC_MESSAGES/django.po") for lang in LANGUAGES}
-    saved = Path(tempfile.mkdtemp()) / "locale"
-    shutil.copytree(ROOT / "locale", saved)
+    def po(catalogue: Path, lang: str) -> Path:
+        return catalogue / lang / "LC_MESSAGES" / "django.po"
+
+    committed = {
+        (catalogue, lang): msgids(po(catalogue, lang))
+        for catalogue, _source, _ignored in CATALOGUES
+        for lang in LANGUAGES
+    }
+    saved = Path(tempfile.mkdtemp())
+    for n, (catalogue, _source, _ignored) in enumerate(CATALOGUES):
+        shutil.copytree(catalogue, saved / str(n))
+    problems = []
     try:
         update()
-        problems = []
-        for lang in LANGUAGES:
-            fresh = msgids(ROOT / f"locale/{lang}/LC_MESSAGES/django.po")
-            for key in sorted(set(fresh) - set(committed[lang])):
-                problems.append(f"{lang}: not in the committed catalogue: {key[1]!r}")
-            for key, translated in sorted(committed[lang].items()):
+        for (catalogue, lang), before in committed.items():
+            where = f"{catalogue.relative_to(ROOT)} {lang}"
+            fresh = msgids(po(catalogue, lang))
+            for key in sorted(set(fresh) - set(before)):
+                problems.append(f"{where}: not in the committed catalogue: {key[1]!r}")
+            for key, translated in sorted(before.items()):
                 if key in fresh and not translated:
-                    problems.append(f"{lang}: untranslated: {key[1]!r}")
+                    problems.append(f"{where}: untranslated: {key[1]!r}")
     finally:
-        shutil.rmtree(ROOT / "locale")
-        shutil.copytree(saved, ROOT / "locale")
+        for n, (catalogue, _source, _ignored) in enumerate(CATALOGUES):
+            shutil.rmtree(catalogue)
+            shutil.copytree(saved / str(n), catalogue)
     for problem in problems:
         print(problem)
     if problems:
