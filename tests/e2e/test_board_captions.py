@@ -80,7 +80,7 @@ MARKS = """(svg) => Array.from(svg.querySelectorAll('text.mark')).map(text => {
   const t = text.getBoundingClientRect();
   const size = parseFloat(getComputedStyle(text).fontSize) * svg.getScreenCTM().a;
   const mx = t.left + t.width / 2, my = t.top + t.height / 2;
-  const box = Array.from(svg.querySelectorAll('rect.piece')).map(r => r.getBoundingClientRect())
+  const box = Array.from(svg.querySelectorAll('rect')).map(r => r.getBoundingClientRect())
     .filter(r => r.width > 20 && r.left <= mx && mx <= r.right && r.top <= my && my <= r.bottom)
     .pop();
   const inside = !!box && t.left >= box.left - .5 && t.right <= box.right + .5
@@ -90,17 +90,18 @@ MARKS = """(svg) => Array.from(svg.querySelectorAll('text.mark')).map(text => {
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("slug", ["nieuwstad", "blankenburg"])
 def test_buildings_are_marked_on_the_fitted_board(
-    page: Page, live_server, screenshots, monkeypatch, size
+    page: Page, live_server, screenshots, monkeypatch, slug, size
 ):
-    """Fitted under its own size (a phone), Nieuwstad's board marks each building with its
-    code at 12 px or more, inside the building, and the legend under the board names every
-    mark; zoomed, the full names show and the marks and the legend go."""
-    monkeypatch.setattr("games.services.new_seed", lambda: "captions-nieuwstad")
+    """Fitted under its own size (a phone), the board marks each building with a code of
+    three letters at most, at 12 px or more, inside the building, and the legend under the
+    board names every mark; zoomed, the full names show and the marks and the legend go."""
+    monkeypatch.setattr("games.services.new_seed", lambda: f"captions-{slug}")
     page.set_viewport_size(size)
-    sign_up(page, live_server, f"marks-{size['width']}@example.com")
-    play_now(page, "nieuwstad", 3)
-    match = Match.objects.get(game_slug="nieuwstad")
+    sign_up(page, live_server, f"marks-{slug}-{size['width']}@example.com")
+    play_now(page, slug, 3)
+    match = Match.objects.get(game_slug=slug)
     advance(match, match.seats.get(user__isnull=False).number, 8)
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     svg = page.locator("#board svg.board-svg").first
@@ -112,9 +113,10 @@ def test_buildings_are_marked_on_the_fitted_board(
     assert fitted == (size == PHONE)
     if fitted:
         assert all(m["shown"] and m["size"] >= 11.95 and m["inside"] for m in marks), marks
+        assert all(1 <= len(m["text"]) <= 3 for m in marks)
         expect(legend).to_be_visible()
         assert all(m["text"] in legend.inner_text() for m in marks)
-        svg.screenshot(path=str(screenshots / "marks-nieuwstad-390.png"))
+        svg.screenshot(path=str(screenshots / f"marks-{slug}-390.png"))
         svg.dblclick()
     assert not any(m["shown"] for m in svg.evaluate(MARKS))
     expect(legend).to_be_hidden()

@@ -325,6 +325,19 @@ def secrets(state: State) -> dict[int | None, list[str]]:
 # --- the board as shapes for the SVG template ---------------------------------------------
 
 
+# A building's mark on the fitted board, where its name would be under 12 px (static/js/
+# board.js); the legend under the board names each one.
+MARKS = {
+    "Castle": "CAS", "Cathedral": "CAT", "Chapel": "CHA", "Cottage": "COT",
+    "Courthouse": "CRT", "Estate": "EST", "Forge": "FOR", "Guardhouse": "GRD",
+    "Guildhall": "GLD", "Inn": "INN", "Library": "LIB", "Manor": "MAN",
+    "Market Hall": "MKT", "Monastery": "MON", "Palace": "PAL", "Parish": "PAR",
+    "Priory": "PRI", "Shop": "SHP", "Shrine": "SHR", "Tavern": "TAV", "Tower": "TWR",
+    "Town Hall": "TH", "Townhouse": "THO", "Trading House": "TRD", "Tudor": "TUD",
+    "University": "UNI", "Workshop": "WRK",
+}  # fmt: skip
+
+
 def svg_layout(v: dict[str, Any]) -> dict[str, Any]:
     """Rectangles and labels with coordinates, so the template only loops and prints."""
     cells = []
@@ -358,6 +371,8 @@ def svg_layout(v: dict[str, Any]) -> dict[str, Any]:
             "stroke": stroke,
             "code": entry["code"],
             "name": entry.get("name", ""),
+            "mark": MARKS.get(entry.get("name", ""), ""),
+            "mark_y": cy + 31,
             "owner": entry.get("owner", ""),
             "owner_colour": entry.get("owner_colour", "none"),
             "damaged": entry.get("damaged", False),
@@ -432,4 +447,5 @@ def svg_layout(v: dict[str, Any]) -> dict[str, Any]:
         "market_label_y": res_top - 4,
         # The whole row, its heading too: a trade's form opens over it (play/_pieces.html).
         "market_box": {"x": 6, "y": res_top - 18, "w": 6 * 62 + 2, "h": 72},
+        "mark_legend": sorted({(c["mark"], c["name"]) for c in cells if c["mark"]}),
     }
