@@ -20,6 +20,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.translation import gettext, ngettext
 
 from games import builder, selectors
 from games.clock import effective_deadline
@@ -55,14 +56,16 @@ def time_left(deadline: datetime | None, now: datetime | None = None) -> str:
         return ""
     left = deadline - (now or timezone.now())
     if left <= timedelta(0):
-        return "overdue"
+        return gettext("overdue")
     days, seconds = left.days, left.seconds
     hours, minutes = seconds // 3600, (seconds % 3600) // 60
+    day_part = ngettext("%(count)s day", "%(count)s days", days) % {"count": days}
+    hour_part = ngettext("%(count)s hour", "%(count)s hours", hours) % {"count": hours}
     if days:
-        return f"{days} day{'s' * (days != 1)} {hours} hour{'s' * (hours != 1)}"
+        return f"{day_part} {hour_part}"
     if hours:
-        return f"{hours} hour{'s' * (hours != 1)} {minutes} min"
-    return f"{max(minutes, 1)} min"
+        return f"{hour_part} " + gettext("%(count)s min") % {"count": minutes}
+    return gettext("%(count)s min") % {"count": max(minutes, 1)}
 
 
 # --- lobby --------------------------------------------------------------------------------

@@ -31,9 +31,11 @@ def test_a_dutch_player_reads_the_prompt_and_the_tables_in_dutch():
     page = browser.get(reverse("match_detail", args=[match.pk])).content.decode()
     assert "een bostegel nemen" in page and "take a forest tile" not in page
     assert "Verkoop bij de kramen" in page and "Sales at the stalls" not in page
+    assert "Tafelpraat" in page and "Table talk" not in page  # the match's chat
     german = Client()
     german.force_login(ben)  # to move first in this deal
     page = german.get(reverse("match_detail", args=[match.pk])).content.decode()
     assert "ein Waldplättchen nehmen" in page and "take a forest tile" not in page
     assert "Verkauf an den Ständen" in page
+    assert "2 Tage 23 Stunden" in page  # the time left (days per move: 3)
     assert "ein Waldplättchen nehmen" in german.get(reverse("lobby")).content.decode()
