@@ -13,6 +13,7 @@ import random
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from games import selectors
 from games.models import Match
@@ -52,6 +53,24 @@ def swapped(page: Page, selector: str, tap) -> None:
     old = page.locator(selector).element_handle()
     tap()
     page.wait_for_function("el => !el.isConnected", arg=old)
+
+
+def tapped(locator) -> None:
+    """Tap a piece of the game. Once in a CI run (every core busy) Chromium's check that the
+    piece was visible and still did not answer for 30 s: after 15 s the page is shown in the
+    log (to tell a stalled browser from a hidden piece) and the tap tried once more, which
+    fails as before if the piece cannot be tapped."""
+    try:
+        locator.click(timeout=15000)
+    except PlaywrightTimeoutError:
+        page = locator.page
+        try:
+            box = locator.bounding_box(timeout=5000)
+            page.screenshot(path=f"/tmp/tap-waited-{page.url.split('/')[-2]}.png", timeout=5000)
+        except PlaywrightError as error:
+            box = f"no answer ({error.message.splitlines()[0]})"
+        print(f"a tap waited 15 s at {page.url}: the piece at {box}")
+        locator.click(timeout=30000)
 
 
 def overlaps(a: dict, b: dict) -> bool:
@@ -135,7 +154,7 @@ def tap_until_over(page: Page, match: Match, seat: int, seed: int, limit: int = 
         element = page.locator(on_the_game(target)).first
         assert element.count(), f"{target} is not on the game (offered: {sorted(offered)})"
         # A coin of an amount is a step as a place is: tapped, it is taken.
-        swapped(page, "#builder", element.click)
+        swapped(page, "#builder", lambda element=element: tapped(element))
         taps += 1
         if taps % 10 == 0:
             assert not small_text(page), page.url
