@@ -46,3 +46,14 @@ def _(template: str, **params) -> Text:
     """`template`, a message id with {named} parameters, filled in; marked for the
     catalogue. A parameter may itself be a Text (a name), translated with it."""
     return Text(template, params)
+
+
+def joined(parts, sep: str = " ") -> Text:
+    """`parts` (Texts, names, numbers) joined by `sep` as one Text, each part translated
+    on its own: a history line of several sentences, a text board of many lines. Its
+    template is built here, so it is in no catalogue and is said as it is."""
+    parts = list(parts)
+    template = (
+        sep.replace("{", "{{").replace("}", "}}").join(f"{{p{i}}}" for i in range(len(parts)))
+    )
+    return Text(template, {f"p{i}": part for i, part in enumerate(parts)})
