@@ -25,7 +25,7 @@ from django.conf import settings
 from django.utils import translation
 
 from games.engine import Game, ParseError
-from games.engine.words import ANSWER_WORDS, COMMAND, Text
+from games.engine.words import ANSWER_WORDS, COMMAND, JOINED, Text
 
 # A word: letters (and apostrophes inside, as in French "d'accord"); "E4" and "12" are not.
 _WORD = re.compile(r"(?<![\w'’])[^\W\d_]+(?:['’][^\W\d_]+)*(?![\w'’])")
@@ -259,7 +259,9 @@ def _localized(value: Any) -> Any:
 def _say(text: Text) -> str:
     if not text.template:
         return ""
-    if text.context:
+    if text.context == JOINED:
+        template = text.template
+    elif text.context:
         template = translation.pgettext(text.context, text.template)
     else:
         template = translation.gettext(text.template)
@@ -270,3 +272,31 @@ def _say(text: Text) -> str:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):  # a translation that lost a {parameter}
         return str(text)
+
+
+def untranslated(value: Any, language: str) -> list[str]:
+    """The message ids in `value` (Texts, nested as `localize` walks them) that the
+    catalogues do not say in `language`: what a player of it would read in English."""
+    missing: list[str] = []
+
+    def walk(v: Any) -> None:
+        if isinstance(v, Text):
+            if v.template and v.context != JOINED:
+                if v.context:
+                    said = translation.pgettext(v.context, v.template)
+                else:
+                    said = translation.gettext(v.template)
+                if said == v.template and _WORD.search(v.template):
+                    missing.append(f"{v.context}|{v.template}" if v.context else v.template)
+            for p in v.params.values():
+                walk(p)
+        elif type(v) in (list, tuple):
+            for item in v:
+                walk(item)
+        elif isinstance(v, dict):
+            for item in v.values():
+                walk(item)
+
+    with translation.override(language):
+        walk(value)
+    return missing

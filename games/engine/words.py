@@ -13,6 +13,7 @@ player's language.
 from __future__ import annotations
 
 COMMAND = "command"
+JOINED = "joined"  # the context of a Text made by `joined`: in no catalogue, said as it is
 
 # The one-word answers every game reads (games.commands.YES and NO); each game's words.py
 # marks them for the catalogue.
@@ -56,4 +57,4 @@ def joined(parts, sep: str = " ") -> Text:
     template = (
         sep.replace("{", "{{").replace("}", "}}").join(f"{{p{i}}}" for i in range(len(parts)))
     )
-    return Text(template, {f"p{i}": part for i, part in enumerate(parts)})
+    return Text(template, {f"p{i}": part for i, part in enumerate(parts)}, JOINED)
