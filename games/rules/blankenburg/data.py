@@ -21,6 +21,7 @@ GOLD_TOTAL = 10  # [R]
 HOLDING_LIMIT = {"wood": 5, "stone": 5, "glass": 3, "marble": 3, "iron": 3, "gold": 2}  # [R]
 # One die face per resource plus a blank; wood and stone faces give two [R].
 DIE_FACES = ("wood", "stone", "glass", "marble", "iron", None)
+BLANK = pgettext("blankenburg", "blank")  # the die's empty face, as the narration names it
 DIE_YIELD = {"wood": 2, "stone": 2, "glass": 1, "marble": 1, "iron": 1}
 
 START_SILVER = 12  # [R]
@@ -41,6 +42,23 @@ SILVER_PRESTIGE_CAP = 3  # [R]
 MAJORITY_BONUS = {"civic": 2, "religious": 2, "residential": 3, "commercial": 3}  # [R]
 
 DISTRICTS = ("residential", "commercial", "civic", "religious")
+# The words a player reads for the resources, districts and the two kinds of plan (the keys
+# above stay the state's English; these are what the narration and the boards say).
+RESOURCE_NAMES = {
+    "wood": pgettext("blankenburg", "wood"),
+    "stone": pgettext("blankenburg", "stone"),
+    "glass": pgettext("blankenburg", "glass"),
+    "marble": pgettext("blankenburg", "marble"),
+    "iron": pgettext("blankenburg", "iron"),
+    "gold": pgettext("blankenburg", "gold"),
+}
+DISTRICT_NAMES = {
+    "residential": pgettext("blankenburg", "residential"),
+    "commercial": pgettext("blankenburg", "commercial"),
+    "civic": pgettext("blankenburg", "civic"),
+    "religious": pgettext("blankenburg", "religious"),
+}
+KIND_NAMES = {"basic": pgettext("blankenburg", "basic"), "grand": pgettext("blankenburg", "grand")}
 DISTRICT_COLOUR = {  # [R] border colours
     "civic": "red",
     "commercial": "green",
@@ -323,88 +341,91 @@ EVENTS: tuple[Event, ...] = (
     Event(
         0,
         pgettext("blankenburg", "Blizzard"),
-        "Each player pays 1 silver per residential structure.",
+        pgettext("blankenburg", "Each player pays 1 silver per residential structure."),
         ("pay", 0, "residential", 1),
     ),  # [R]
     Event(
         1,
         pgettext("blankenburg", "Prosperity Reigns"),
-        "Each player gains 4 silver, plus 2 per residential structure.",
+        pgettext("blankenburg", "Each player gains 4 silver, plus 2 per residential structure."),
         ("gain", 4, "residential", 2),
     ),  # [D] E2
     Event(
         2,
         pgettext("blankenburg", "Earthquake"),
-        "Each player's most prestigious structure is damaged.",
+        pgettext("blankenburg", "Each player's most prestigious structure is damaged."),
         ("damage", "top"),
     ),  # name [R], effect [G]
     Event(
         3,
         pgettext("blankenburg", "Fire"),
-        "Each player's least prestigious commercial structure is damaged.",
+        pgettext("blankenburg", "Each player's least prestigious commercial structure is damaged."),
         ("damage", "low-commercial"),
     ),  # [G]
     Event(
         4,
         pgettext("blankenburg", "Washed-out Roads"),
-        "No new visitor comes; the face-up visitor stays.",
+        pgettext("blankenburg", "No new visitor comes; the face-up visitor stays."),
         ("no_visitor",),
     ),  # [G] the rulebook foresees such an event
     Event(
         5,
         pgettext("blankenburg", "Feast Day"),
-        "Each player gains 2 silver per religious structure.",
+        pgettext("blankenburg", "Each player gains 2 silver per religious structure."),
         ("gain", 0, "religious", 2),
     ),  # [G]
     Event(
-        6, pgettext("blankenburg", "Royal Tax"), "Each player pays 3 silver.", ("pay", 3, None, 0)
+        6,
+        pgettext("blankenburg", "Royal Tax"),
+        pgettext("blankenburg", "Each player pays 3 silver."),
+        ("pay", 3, None, 0),
     ),  # [G]
     Event(
         7,
         pgettext("blankenburg", "Market Day"),
-        "Each player may buy one resource of their choice for 1 silver.",
+        pgettext("blankenburg", "Each player may buy one resource of their choice for 1 silver."),
         ("offer_resource", None, 1),
     ),  # [G]
     Event(
         8,
         pgettext("blankenburg", "Royal Treasury"),
-        "One gold is added to the bidding wheel.",
+        pgettext("blankenburg", "One gold is added to the bidding wheel."),
         ("wheel_gold",),
     ),  # [G]
     Event(
         9,
         pgettext("blankenburg", "Trade Fair"),
-        "Each player gains 2 silver per commercial structure.",
+        pgettext("blankenburg", "Each player gains 2 silver per commercial structure."),
         ("gain", 0, "commercial", 2),
     ),  # [G]
     Event(
         10,
         pgettext("blankenburg", "Quarantine"),
-        "Residential structures earn no income this turn.",
+        pgettext("blankenburg", "Residential structures earn no income this turn."),
         ("income", "residential", 0),
     ),  # [G]
     Event(
         11,
         pgettext("blankenburg", "Good Harvest"),
-        "Each player takes one wood from the supply.",
+        pgettext("blankenburg", "Each player takes one wood from the supply."),
         ("give", "wood"),
     ),  # [G]
     Event(
         12,
         pgettext("blankenburg", "Guild Dues"),
-        "Each player pays 1 silver per commercial structure.",
+        pgettext("blankenburg", "Each player pays 1 silver per commercial structure."),
         ("pay", 0, "commercial", 1),
     ),  # [G]
     Event(
         13,
         pgettext("blankenburg", "Pilgrimage"),
-        "Religious structures pay double income this turn.",
+        pgettext("blankenburg", "Religious structures pay double income this turn."),
         ("income", "religious", 2),
     ),  # [G]
     Event(
         14,
         pgettext("blankenburg", "Coronation"),
-        "Each player may pay 3 silver for one prestige.",
+        pgettext("blankenburg", "Each player may pay 3 silver for one prestige."),
         ("offer_prestige", 3),
     ),  # [G]
 )
@@ -424,119 +445,119 @@ VISITORS: tuple[Visitor, ...] = (
         0,
         pgettext("blankenburg", "Novice Architect"),
         ("University", "Tudor"),
-        "Each player may take one plan, basic or grand, for free.",
+        pgettext("blankenburg", "Each player may take one plan, basic or grand, for free."),
         ("offer_plan", None, 0),
     ),  # [D] E1
     Visitor(
         1,
         pgettext("blankenburg", "Lumberjack"),
         ("Cottage", "Tavern"),
-        "Each player may buy one wood for 1 silver.",
+        pgettext("blankenburg", "Each player may buy one wood for 1 silver."),
         ("offer_resource", "wood", 1),
     ),  # [D]
     Visitor(
         2,
         pgettext("blankenburg", "Stonecutter"),
         ("Tower", "Chapel"),
-        "Each player may buy one stone for 1 silver.",
+        pgettext("blankenburg", "Each player may buy one stone for 1 silver."),
         ("offer_resource", "stone", 1),
     ),
     Visitor(
         3,
         pgettext("blankenburg", "Glassblower"),
         ("Workshop", "Cathedral"),
-        "Each player may buy one glass for 2 silver.",
+        pgettext("blankenburg", "Each player may buy one glass for 2 silver."),
         ("offer_resource", "glass", 2),
     ),
     Visitor(
         4,
         pgettext("blankenburg", "Sculptor"),
         ("Shrine", "Palace"),
-        "Each player may buy one marble for 2 silver.",
+        pgettext("blankenburg", "Each player may buy one marble for 2 silver."),
         ("offer_resource", "marble", 2),
     ),
     Visitor(
         5,
         pgettext("blankenburg", "Ironmonger"),
         ("Forge", "Guardhouse"),
-        "Each player may buy one iron for 2 silver.",
+        pgettext("blankenburg", "Each player may buy one iron for 2 silver."),
         ("offer_resource", "iron", 2),
     ),
     Visitor(
         6,
         pgettext("blankenburg", "Tax Collector"),
         ("Town Hall", "Courthouse"),
-        "Each player pays 2 silver.",
+        pgettext("blankenburg", "Each player pays 2 silver."),
         ("pay", 2, None, 0),
     ),
     Visitor(
         7,
         pgettext("blankenburg", "Bishop"),
         ("Cathedral", "Monastery"),
-        "Each player gains 1 silver per religious structure.",
+        pgettext("blankenburg", "Each player gains 1 silver per religious structure."),
         ("gain", 0, "religious", 1),
     ),
     Visitor(
         8,
         pgettext("blankenburg", "Duchess"),
         ("Palace", "Manor"),
-        "Each player may pay 4 silver for one prestige.",
+        pgettext("blankenburg", "Each player may pay 4 silver for one prestige."),
         ("offer_prestige", 4),
     ),
     Visitor(
         9,
         pgettext("blankenburg", "Goldsmith"),
         ("Guildhall", "Trading House"),
-        "Each player may pay 5 silver for one gold.",
+        pgettext("blankenburg", "Each player may pay 5 silver for one gold."),
         ("offer_gold", 5),
     ),
     Visitor(
         10,
         pgettext("blankenburg", "Pickpocket"),
         ("Tavern", "Inn"),
-        "Each player holding 10 silver or more loses 2 silver.",
+        pgettext("blankenburg", "Each player holding 10 silver or more loses 2 silver."),
         ("pay_rich", 10, 2),
     ),
     Visitor(
         11,
         pgettext("blankenburg", "Royal Envoy"),
         ("Castle", "Town Hall"),
-        "One gold is added to the bidding wheel.",
+        pgettext("blankenburg", "One gold is added to the bidding wheel."),
         ("wheel_gold",),
     ),
     Visitor(
         12,
         pgettext("blankenburg", "Master Mason"),
         ("University", "Tower"),
-        "Each player may repair one damaged structure for free.",
+        pgettext("blankenburg", "Each player may repair one damaged structure for free."),
         ("offer_repair",),
     ),
     Visitor(
         13,
         pgettext("blankenburg", "Pilgrim"),
         ("Chapel", "Parish"),
-        "Each player may pay 1 silver for the top basic plan.",
+        pgettext("blankenburg", "Each player may pay 1 silver for the top basic plan."),
         ("offer_plan", "basic", 1),
     ),
     Visitor(
         14,
         pgettext("blankenburg", "Bard"),
         ("Tavern", "Market Hall"),
-        "Each player gains 1 silver per commercial structure.",
+        pgettext("blankenburg", "Each player gains 1 silver per commercial structure."),
         ("gain", 0, "commercial", 1),
     ),
     Visitor(
         15,
         pgettext("blankenburg", "Saboteur"),
         ("Inn", "Guardhouse"),
-        "The most recently built structure in town is damaged.",
+        pgettext("blankenburg", "The most recently built structure in town is damaged."),
         ("damage", "latest"),
     ),
     Visitor(
         16,
         pgettext("blankenburg", "Royal Inspector"),
         ("Courthouse", "Library"),
-        "Each player pays 1 silver per damaged structure they own.",
+        pgettext("blankenburg", "Each player pays 1 silver per damaged structure they own."),
         ("pay_damaged", 1),
     ),
 )
@@ -552,52 +573,84 @@ class Character:
 
 
 CHARACTERS: tuple[Character, ...] = (
-    Character("noble", "Noble", "Starts with 4 more silver and one gold."),  # [R]
+    Character(
+        "noble",
+        pgettext("blankenburg", "Noble"),
+        pgettext("blankenburg", "Starts with 4 more silver and one gold."),
+    ),  # [R]
     # [R] "starts with an extra resource"; the choice of which is [G].
-    Character("merchant", "Merchant", "Starts with one extra resource of their choice."),
+    Character(
+        "merchant",
+        pgettext("blankenburg", "Merchant"),
+        pgettext("blankenburg", "Starts with one extra resource of their choice."),
+    ),
     # Named [R]; the ability [G].
     Character(
         "city_planner",
-        "City Planner",
-        "May build any structure in a dual-district space, without waiting for the regular "
-        "spaces to fill, and gains 1 extra prestige for each such build (alternate board).",
+        pgettext("blankenburg", "City Planner"),
+        pgettext(
+            "blankenburg",
+            "May build any structure in a dual-district space, without waiting for the "
+            "regular spaces to fill, and gains 1 extra prestige for each such build "
+            "(alternate board).",
+        ),
     ),
     # The rest [G].
     Character(
-        "mason", "Mason", "When building, may use one wood as a stone or one stone as a wood."
+        "mason",
+        pgettext("blankenburg", "Mason"),
+        pgettext(
+            "blankenburg", "When building, may use one wood as a stone or one stone as a wood."
+        ),
     ),
     Character(
         "banker",
-        "Banker",
-        "Starts with 3 more silver; a zero bid gains 1 more silver; silver scores up to 4 "
-        "prestige, not 3.",
+        pgettext("blankenburg", "Banker"),
+        pgettext(
+            "blankenburg",
+            "Starts with 3 more silver; a zero bid gains 1 more silver; silver scores up to 4 "
+            "prestige, not 3.",
+        ),
     ),
     Character(
         "architect",
-        "Architect",
-        "Plans cost 1 silver less in the marketplace; may hold four plans.",
+        pgettext("blankenburg", "Architect"),
+        pgettext(
+            "blankenburg", "Plans cost 1 silver less in the marketplace; may hold four plans."
+        ),
     ),
     Character(
         "innkeeper",
-        "Innkeeper",
-        "Gains 1 silver for every three guests who stay at the board's inn.",
+        pgettext("blankenburg", "Innkeeper"),
+        pgettext(
+            "blankenburg", "Gains 1 silver for every three guests who stay at the board's inn."
+        ),
     ),
     Character(
         "abbess",
-        "Abbess",
-        "Own religious structures pay 1 more silver per guest and count double for the "
-        "religious majority.",
+        pgettext("blankenburg", "Abbess"),
+        pgettext(
+            "blankenburg",
+            "Own religious structures pay 1 more silver per guest and count double for the "
+            "religious majority.",
+        ),
     ),
     Character(
         "guildmaster",
-        "Guildmaster",
-        "Pays 2 silver, not 3, in the second marketplace round; sells resources for 2 each.",
+        pgettext("blankenburg", "Guildmaster"),
+        pgettext(
+            "blankenburg",
+            "Pays 2 silver, not 3, in the second marketplace round; sells resources for 2 each.",
+        ),
     ),
     Character(
         "foreman",
-        "Foreman",
-        "Gains 1 extra prestige for each grand structure built; repairs cost nothing; "
-        "demolishing a grand structure costs no prestige.",
+        pgettext("blankenburg", "Foreman"),
+        pgettext(
+            "blankenburg",
+            "Gains 1 extra prestige for each grand structure built; repairs cost nothing; "
+            "demolishing a grand structure costs no prestige.",
+        ),
     ),
 )
 CHARACTER_BY_KEY = {c.key: c for c in CHARACTERS}

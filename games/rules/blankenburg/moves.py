@@ -134,17 +134,17 @@ def legal_moves(state: State, seat: int) -> list[dict]:
 def _int(move: dict, key: str) -> int:
     value = move.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise IllegalMove(f"That move needs a whole number for {key!r}.")
+        raise IllegalMove(_("That move needs a whole number for {field}.", field=repr(key)))
     return value
 
 
 def apply_move(state: State, seat: int, move: dict, rng) -> State:
     if state["phase"] == "over":
-        raise IllegalMove("The game is over.")
+        raise IllegalMove(_("The game is over."))
     if seat not in rules.to_act(state):
-        raise IllegalMove("It is not your turn to act.")
+        raise IllegalMove(_("It is not your turn to act."))
     if not isinstance(move, dict):
-        raise IllegalMove("A move is an object with a type.")
+        raise IllegalMove(_("A move is an object with a type."))
     earlier_news = state["news"]
     state["news"] = []
     try:
@@ -175,7 +175,13 @@ def dispatch(state: State, seat: int, move: dict, rng) -> None:
     kind = move.get("type")
     enact = MOVES.get((state["phase"], kind))
     if enact is None:
-        raise IllegalMove(f"That move ({kind}) is not possible now; {PHASE_ASK[state['phase']]}.")
+        raise IllegalMove(
+            _(
+                "That move ({kind}) is not possible now; {ask}.",
+                kind=kind,
+                ask=PHASE_ASK[state["phase"]],
+            )
+        )
     enact(state, seat, move, rng)
 
 
@@ -189,7 +195,7 @@ def extra(state: State, seat: int, move: dict, rng) -> None:
 def select(state: State, seat: int, move: dict, rng) -> None:
     chosen = move.get("resources")
     if not isinstance(chosen, list):
-        raise IllegalMove("Name the resources to put on the bidding wheel.")
+        raise IllegalMove(_("Name the resources to put on the bidding wheel."))
     rules.select_resources(state, seat, chosen, rng)
 
 
@@ -208,7 +214,7 @@ def demolish(state: State, seat: int, move: dict, rng) -> None:
 def build(state: State, seat: int, move: dict, rng) -> None:
     card = _int(move, "card")
     if not 0 <= card < len(PLANS):
-        raise IllegalMove("There is no such plan.")
+        raise IllegalMove(_("There is no such plan."))
     rules.build(state, seat, card, _int(move, "space"))
 
 
@@ -227,7 +233,7 @@ def answer(state: State, seat: int, move: dict, rng) -> None:
 def buy_plan(state: State, seat: int, move: dict, rng) -> None:
     discard = move.get("discard", [])
     if not isinstance(discard, list):
-        raise IllegalMove("Name the plans to discard.")
+        raise IllegalMove(_("Name the plans to discard."))
     rules.buy_plan(state, seat, move.get("deck"), discard)
 
 

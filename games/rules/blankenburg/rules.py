@@ -11,6 +11,7 @@ import hashlib
 from typing import Any
 
 from games.engine import IllegalMove
+from games.engine.words import Text, _, joined
 
 from .data import (
     BASIC_IDS,
@@ -18,6 +19,7 @@ from .data import (
     CITIZENS,
     DIE_FACES,
     DIE_YIELD,
+    DISTRICT_NAMES,
     DISTRICTS,
     EVENTS,
     GOLD_TOTAL,
@@ -31,6 +33,7 @@ from .data import (
     PLAN_PRICE,
     PLANS,
     REPAIR_COST,
+    RESOURCE_NAMES,
     RESOURCE_PRICE,
     RESOURCE_TOTAL,
     RESOURCES,
@@ -101,7 +104,7 @@ def name_of(state: State, seat: int) -> str:
     return "the master builder" if seat == MASTER_BUILDER else state["names"][seat]
 
 
-def news(state: State, text: str) -> None:
+def news(state: State, text: Text) -> None:
     """Add a line to what the move tells. `state["news"]` is None while a replay goes through
     a move whose news no one will read (`moves.replay_move`, narrate False): then nothing is
     written, and the places that build a line ask first, so as not to build it for nothing."""
@@ -118,12 +121,24 @@ def take_from_supply(state: State, resource: str, count: int) -> int:
     return got
 
 
+def resource_list(resources) -> Text:
+    """Resources named in a sentence: "wood, stone, glass"."""
+    return joined((RESOURCE_NAMES[r] for r in resources), ", ")
+
+
+def cost_list(cost) -> Text:
+    """A plan's cost in a sentence: "1 wood, 2 stone"."""
+    return joined(
+        (_("{count} {resource}", count=k, resource=RESOURCE_NAMES[r]) for r, k in cost), ", "
+    )
+
+
 def new_salts(rng, n: int) -> list[str]:
     """A fresh salt for each of the n sealed bids (the generator's method is looked up once:
     the event's rng hands every attribute on through a Python-level __getattr__)."""
     getrandbits = rng.getrandbits
     salts = []
-    for _ in range(n):  # a loop: a comprehension's frame costs more than two or three draws
+    for _salt in range(n):  # a loop: a comprehension's frame costs more than two or three draws
         salts.append(getrandbits(128).to_bytes(16, "big").hex())  # 32 hex digits
     return salts
 
@@ -167,7 +182,7 @@ def structures_in_district(state: State, district: str | None) -> list[int]:
     return counts
 
 
-def pay_silver(state: State, seat: int, amount: int, reason: str) -> None:
+def pay_silver(state: State, seat: int, amount: int, reason: Text) -> None:
     """A forced payment; who cannot pay gives all their silver and a prestige [R]."""
     if amount <= 0:
         return
@@ -175,13 +190,26 @@ def pay_silver(state: State, seat: int, amount: int, reason: str) -> None:
     if player["silver"] >= amount:
         player["silver"] -= amount
         if state["news"] is not None:
-            news(state, f"{state['names'][seat]} paid {amount} silver ({reason})")
+            news(
+                state,
+                _(
+                    "{who} paid {amount} silver ({reason})",
+                    who=state["names"][seat],
+                    amount=amount,
+                    reason=reason,
+                ),
+            )
     else:
         player["silver"] = 0
         player["prestige"] = max(0, player["prestige"] - 1)
         if state["news"] is not None:
             news(
-                state, f"{state['names'][seat]} went bankrupt ({reason}): all silver and 1 prestige"
+                state,
+                _(
+                    "{who} went bankrupt ({reason}): all silver and 1 prestige",
+                    who=state["names"][seat],
+                    reason=reason,
+                ),
             )
 
 
@@ -207,7 +235,7 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
     supply = dict(RESOURCE_TOTAL)
     supply["gold"] = GOLD_TOTAL
     players = []
-    for _ in range(n):
+    for _seat in range(n):
         res = dict(START_HOLDING)
         for r in RESOURCES:
             supply[r] -= res[r]
@@ -319,12 +347,21 @@ def new_state(names: list[str], options: dict[str, Any], rng) -> State:
 def choose_extra(state: State, seat: int, resource: str, rng) -> None:
     """The Merchant's extra starting resource."""
     if resource not in RESOURCES:
-        raise IllegalMove(f"Choose one of {', '.join(RESOURCES)}.")
+        raise IllegalMove(_("Choose one of {resources}.", resources=resource_list(RESOURCES)))
     if state["supply"][resource] < 1:
-        raise IllegalMove(f"The supply has no {resource} left.")
+        raise IllegalMove(
+            _("The supply has no {resource} left.", resource=RESOURCE_NAMES[resource])
+        )
     state["players"][seat]["res"][resource] += take_from_supply(state, resource, 1)
     if state["news"] is not None:
-        news(state, f"{state['names'][seat]} (Merchant) took one extra {resource}")
+        news(
+            state,
+            _(
+                "{who} (Merchant) took one extra {resource}",
+                who=state["names"][seat],
+                resource=RESOURCE_NAMES[resource],
+            ),
+        )
     start_turn(state, rng, fresh_salts=False)
 
 
@@ -356,12 +393,18 @@ def selectable_count(state: State) -> int:
 def select_resources(state: State, seat: int, chosen: list[str], rng) -> None:
     want = selectable_count(state)
     if len(set(chosen)) != len(chosen) or len(chosen) != want:
-        raise IllegalMove(f"Choose {want} different resources for the bidding wheel.")
+        raise IllegalMove(_("Choose {want} different resources for the bidding wheel.", want=want))
     for r in chosen:
         if r not in RESOURCES:
-            raise IllegalMove(f"{r} is not a resource; choose from {', '.join(RESOURCES)}.")
+            raise IllegalMove(
+                _(
+                    "{word} is not a resource; choose from {resources}.",
+                    word=r,
+                    resources=resource_list(RESOURCES),
+                )
+            )
         if state["supply"][r] < 1:
-            raise IllegalMove(f"The supply has no {r} left.")
+            raise IllegalMove(_("The supply has no {resource} left.", resource=RESOURCE_NAMES[r]))
     fill_wheel(state, chosen, rng)
 
 
@@ -382,9 +425,9 @@ def roll_dice(state: State, rng, dice: int) -> None:
     choice = rng.choice  # looked up once (see new_salts)
     reroll = state["turn"] == 1 and state["n"] != 6
     on_wheel = {r for r in RESOURCES if wheel[r] > 0} if reroll else None
-    for _ in range(50):
+    for _roll in range(50):
         faces = []
-        for _ in range(dice):  # a loop costs less than a comprehension for five at most
+        for _die in range(dice):  # a loop costs less than a comprehension for five at most
             faces.append(choice(DIE_FACES))
         if not reroll or len(on_wheel | {f for f in faces if f}) >= state["n"]:
             break
@@ -396,12 +439,14 @@ def roll_dice(state: State, rng, dice: int) -> None:
 
 def place_bid(state: State, seat: int, silver: int) -> None:
     if state["bids"][seat] is not None:
-        raise IllegalMove("You have already placed your bid this turn.")
+        raise IllegalMove(_("You have already placed your bid this turn."))
     have = state["players"][seat]["silver"]
     if not isinstance(silver, int) or isinstance(silver, bool) or silver < 0:
-        raise IllegalMove("A bid is a whole number of silver, 0 or more.")
+        raise IllegalMove(_("A bid is a whole number of silver, 0 or more."))
     if silver > have:
-        raise IllegalMove(f"You have {have} silver; you cannot bid {silver}.")
+        raise IllegalMove(
+            _("You have {have} silver; you cannot bid {silver}.", have=have, silver=silver)
+        )
     enter_bid(state, seat, silver)
 
 
@@ -439,20 +484,23 @@ def reveal_bids(state: State) -> None:
     advance_picks(state)
 
 
+BIDS_REVEALED = _("bids revealed: {bids}").template
+
+
 def tell_bids(state: State, ranked: list[int]) -> None:
     """The news of the revealed bids: each bid from the highest, and what bidding zero gave."""
     n = state["n"]
     bids = state["bids"]
     names = state["names"]
-    news(state, "bids revealed: " + ", ".join(f"{names[s]} {bids[s]}" for s in ranked))
+    news(state, _(BIDS_REVEALED, bids=", ".join(f"{names[s]} {bids[s]}" for s in ranked)))
     zeros = [names[s] for s in range(n) if bids[s] == 0]
     if zeros and is_v2(state):  # the Banker gains one more [R]: one line per amount
         for gain in sorted({zero_bid_gain(state, s) for s in range(n) if bids[s] == 0}):
             who = [names[s] for s in range(n) if bids[s] == 0 and zero_bid_gain(state, s) == gain]
-            news(state, f"{', '.join(who)} bid zero and gained {gain} silver")
+            news(state, _("{who} bid zero and gained {gain} silver", who=", ".join(who), gain=gain))
     elif zeros:
         zero = ZERO_BID_SILVER_SIX if n == 6 else ZERO_BID_SILVER
-        news(state, f"{', '.join(zeros)} bid zero and gained {zero} silver")
+        news(state, _("{who} bid zero and gained {gain} silver", who=", ".join(zeros), gain=zero))
 
 
 def zero_bid_gain(state: State, seat: int) -> int:
@@ -481,7 +529,7 @@ def advance_picks(state: State) -> None:
         if not options and wheel["gold"] == 0:
             if state["news"] is not None:
                 left = ", ".join(state["names"][s] for s in state["picks"][state["pick_i"] :])
-                news(state, f"the wheel is empty: {left} took nothing and paid nothing")
+                news(state, _("the wheel is empty: {who} took nothing and paid nothing", who=left))
             break
         if options > 1:
             state["phase"] = "pick"
@@ -504,18 +552,37 @@ def take_pick(state: State, seat: int, resource: str | None) -> None:
         wheel["gold"] -= 1
         player["gold"] += 1
     if state["news"] is not None:
-        got = [] if resource is None else [f"{count} {resource}"]
-        if gold:
-            got.append("1 gold")
-        bid = state["bids"][seat]
-        news(state, f"{state['names'][seat]} paid {bid} and took {' and '.join(got)}")
+        who, bid = state["names"][seat], state["bids"][seat]
+        if resource is None:  # only gold was left on the wheel (`advance_picks`)
+            said = _("{who} paid {bid} and took 1 gold", who=who, bid=bid)
+        elif gold:
+            said = _(
+                "{who} paid {bid} and took {count} {resource} and 1 gold",
+                who=who,
+                bid=bid,
+                count=count,
+                resource=RESOURCE_NAMES[resource],
+            )
+        else:
+            said = _(
+                "{who} paid {bid} and took {count} {resource}",
+                who=who,
+                bid=bid,
+                count=count,
+                resource=RESOURCE_NAMES[resource],
+            )
+        news(state, said)
     state["pick_i"] += 1
 
 
 def pick(state: State, seat: int, resource: str) -> None:
     if resource not in RESOURCES or state["wheel"][resource] <= 0:
         raise IllegalMove(
-            f"The wheel holds {', '.join(wheel_categories(state))}; you cannot take {resource}."
+            _(
+                "The wheel holds {resources}; you cannot take {resource}.",
+                resources=resource_list(wheel_categories(state)),
+                resource=RESOURCE_NAMES.get(resource, resource),
+            )
         )
     take_pick(state, seat, resource)
     advance_picks(state)
@@ -640,12 +707,27 @@ def plans_not_open(state: State, seat: int) -> list[tuple[str, str]]:
     closed = []
     for card, source in available_plans(state, seat):
         plan = PLANS[card]
-        name = plan.name if source == "hand" else f"communal {plan.name}"
+        name = plan.name if source == "hand" else _("communal {plan}", plan=plan.name)
         if payment(state, seat, card) is None:
-            need = ", ".join(f"{k} {r}" for r, k in plan.cost)
-            closed.append((name, f"It needs {need}; you do not have enough (gold counts)."))
+            closed.append(
+                (
+                    name,
+                    _(
+                        "It needs {need}; you do not have enough (gold counts).",
+                        need=cost_list(plan.cost),
+                    ),
+                )
+            )
         elif not build_spaces(state, seat, card):
-            closed.append((name, f"There is no room for it in the {plan.district} district."))
+            closed.append(
+                (
+                    name,
+                    _(
+                        "There is no room for it in the {district} district.",
+                        district=DISTRICT_NAMES[plan.district],
+                    ),
+                )
+            )
     return closed
 
 
@@ -706,12 +788,12 @@ def has_build_action(state: State, seat: int) -> bool:
 
 def demolish(state: State, seat: int, space: int) -> None:
     if state["demolished"]:
-        raise IllegalMove("You may demolish only one structure per turn.")
+        raise IllegalMove(_("You may demolish only one structure per turn."))
     if state["built"]:
-        raise IllegalMove("Demolition comes before building; you have already built.")
+        raise IllegalMove(_("Demolition comes before building; you have already built."))
     structure = state["town"][space] if 0 <= space < len(state["town"]) else None
     if structure is None or structure["owner"] != seat:
-        raise IllegalMove("You can only demolish one of your own structures.")
+        raise IllegalMove(_("You can only demolish one of your own structures."))
     plan = PLANS[structure["card"]]
     player = state["players"][seat]
     cost = plan.cost_dict
@@ -727,12 +809,29 @@ def demolish(state: State, seat: int, space: int) -> None:
     if lost_prestige:
         player["prestige"] = max(0, player["prestige"] - 1)
     if state["news"] is not None:
-        text = f"{state['names'][seat]} demolished the {plan.name}"
-        if refund:
-            text += f", getting back {' and '.join(refund)}"
-        if lost_prestige:
-            text += ", and lost 1 prestige"
-        news(state, text)
+        who = state["names"][seat]
+        back = joined((RESOURCE_NAMES[r] for r in refund), " and ")
+        if refund and lost_prestige:
+            said = _(
+                "{who} demolished the {building}, getting back {back}, and lost 1 prestige",
+                who=who,
+                building=plan.name,
+                back=back,
+            )
+        elif refund:
+            said = _(
+                "{who} demolished the {building}, getting back {back}",
+                who=who,
+                building=plan.name,
+                back=back,
+            )
+        elif lost_prestige:
+            said = _(
+                "{who} demolished the {building}, and lost 1 prestige", who=who, building=plan.name
+            )
+        else:
+            said = _("{who} demolished the {building}", who=who, building=plan.name)
+        news(state, said)
     after_build_action(state, seat)
 
 
@@ -757,16 +856,27 @@ def place_structure(state: State, owner: int, card: int, space: int) -> None:
 def build(state: State, seat: int, card: int, space: int) -> None:
     player = state["players"][seat]
     if card not in player["hand"] and card not in state["communal"]:
-        raise IllegalMove("You can build only a plan from your hand or a communal plan.")
+        raise IllegalMove(_("You can build only a plan from your hand or a communal plan."))
     plan = PLANS[card]
     if payment(state, seat, card) is None:
-        need = ", ".join(f"{k} {r}" for r, k in plan.cost)
-        raise IllegalMove(f"The {plan.name} needs {need}; you do not have enough (gold counts).")
+        raise IllegalMove(
+            _(
+                "The {building} needs {need}; you do not have enough (gold counts).",
+                building=plan.name,
+                need=cost_list(plan.cost),
+            )
+        )
     spaces = build_spaces(state, seat, card)
     if space not in spaces:
         if not spaces:
-            raise IllegalMove(f"There is no room for the {plan.name} in the {plan.district}.")
-        raise IllegalMove(f"The {plan.name} cannot go on that space.")
+            raise IllegalMove(
+                _(
+                    "There is no room for the {building} in the {district}.",
+                    building=plan.name,
+                    district=DISTRICT_NAMES[plan.district],
+                )
+            )
+        raise IllegalMove(_("The {building} cannot go on that space.", building=plan.name))
     place_plan(state, seat, card, space)
 
 
@@ -791,13 +901,24 @@ def place_plan(state: State, seat: int, card: int, space: int) -> None:
     player["prestige"] += plan.prestige + character_bonus(state, seat, plan.kind, space)
     state["built"] = True
     if state["news"] is not None:
-        where = "" if len(SPACES[state["board"]][space]) == 1 else " on a dual space"
+        dual = len(SPACES[state["board"]][space]) == 2
+        built = BUILT_NEWS[source == "communal", dual]
         news(
             state,
-            f"{state['names'][seat]} built the {'communal ' if source == 'communal' else ''}"
-            f"{plan.name}{where} (+{plan.prestige} prestige)",
+            _(built, who=state["names"][seat], building=plan.name, prestige=plan.prestige),
         )
     after_build_action(state, seat)
+
+
+# What a build tells, by (from the communal plans, on a dual space).
+BUILT_NEWS = {
+    (False, False): _("{who} built the {building} (+{prestige} prestige)").template,
+    (True, False): _("{who} built the communal {building} (+{prestige} prestige)").template,
+    (False, True): _("{who} built the {building} on a dual space (+{prestige} prestige)").template,
+    (True, True): _(
+        "{who} built the communal {building} on a dual space (+{prestige} prestige)"
+    ).template,
+}
 
 
 def character_bonus(state: State, seat: int, kind: str, space: int) -> int:
@@ -813,14 +934,21 @@ def character_bonus(state: State, seat: int, kind: str, space: int) -> int:
 def repair(state: State, seat: int, space: int) -> None:
     structure = state["town"][space] if 0 <= space < len(state["town"]) else None
     if structure is None or structure["owner"] != seat or not structure["damaged"]:
-        raise IllegalMove("You can repair only one of your own damaged structures.")
+        raise IllegalMove(_("You can repair only one of your own damaged structures."))
     cost = repair_cost(state, seat, structure["card"])
     if state["players"][seat]["silver"] < cost:
-        raise IllegalMove(f"Repairing costs {cost} silver; you do not have enough.")
+        raise IllegalMove(_("Repairing costs {cost} silver; you do not have enough.", cost=cost))
     state["players"][seat]["silver"] -= cost
     structure["damaged"] = False
     if state["news"] is not None:
-        news(state, f"{state['names'][seat]} repaired the {PLANS[structure['card']].name}")
+        news(
+            state,
+            _(
+                "{who} repaired the {building}",
+                who=state["names"][seat],
+                building=PLANS[structure["card"]].name,
+            ),
+        )
     if state["phase"] == "build":
         after_build_action(state, seat)
     else:
@@ -860,17 +988,17 @@ def master_builder_builds(state: State) -> None:
             lowest = min(own, key=lambda i: (PLANS[state["town"][i]["card"]].prestige, i))
             if state["news"] is not None:
                 gone = PLANS[state["town"][lowest]["card"]].name
-                news(state, f"the master builder demolished its {gone}")
+                news(state, _("the master builder demolished its {building}", building=gone))
             remove_structure(state, lowest)
             spaces = [lowest]
     if not spaces:
         deck.append(card)
         if state["news"] is not None:
-            news(state, f"the master builder could not place the {plan.name}")
+            news(state, _("the master builder could not place the {building}", building=plan.name))
         return
     place_structure(state, MASTER_BUILDER, card, spaces[0])
     if state["news"] is not None:
-        news(state, f"the master builder built the {plan.name}")
+        news(state, _("the master builder built the {building}", building=plan.name))
 
 
 # --- income -------------------------------------------------------------------------------
@@ -885,7 +1013,7 @@ def start_income(state: State) -> None:
     state["event"] = state["event_deck"].pop(0)
     event = EVENTS[state["event"]]
     if state["news"] is not None:
-        news(state, f"event: {event.name} - {event.text}")
+        news(state, _("event: {event} - {text}", event=event.name, text=event.text))
     if apply_effect(state, event.effect, "event"):
         return
     income_visitor(state)
@@ -894,16 +1022,19 @@ def start_income(state: State) -> None:
 def income_visitor(state: State) -> None:
     if state["no_visitor"] and state["visitor"] is not None:
         if state["news"] is not None:
-            news(state, f"no new visitor: the {VISITORS[state['visitor']].name} stays")
+            news(
+                state,
+                _("no new visitor: the {visitor} stays", visitor=VISITORS[state["visitor"]].name),
+            )
     elif state["no_visitor"]:
-        news(state, "no visitor comes this turn")
+        news(state, _("no visitor comes this turn"))
     else:
         if state["visitor"] is not None:
             state["visitor_deck"].append(state["visitor"])
         state["visitor"] = state["visitor_deck"].pop(0)
         visitor = VISITORS[state["visitor"]]
         if state["news"] is not None:
-            news(state, f"visitor: {visitor.name} - {visitor.text}")
+            news(state, _("visitor: {visitor} - {text}", visitor=visitor.name, text=visitor.text))
         if apply_effect(state, visitor.effect, "visitor"):
             return
     lodge(state)
@@ -917,22 +1048,30 @@ def apply_effect(state: State, effect: tuple, source: str) -> bool:
     n = state["n"]
     card = EVENTS[state["event"]].name if source == "event" else VISITORS[state["visitor"]].name
     if kind == "gain":
-        _, flat, district, per = effect
+        _kind, flat, district, per = effect
         counts = structures_in_district(state, district)
         for s in range(n):
             amount = flat + per * counts[s]
             if amount:
                 state["players"][s]["silver"] += amount
                 if state["news"] is not None:
-                    news(state, f"{state['names'][s]} gained {amount} silver ({card})")
+                    news(
+                        state,
+                        _(
+                            "{who} gained {amount} silver ({card})",
+                            who=state["names"][s],
+                            amount=amount,
+                            card=card,
+                        ),
+                    )
     elif kind == "pay":
-        _, flat, district, per = effect
+        _kind, flat, district, per = effect
         counts = structures_in_district(state, district)
         for s in turn_order(state):
             amount = flat + per * counts[s]
             pay_silver(state, s, amount, card)
     elif kind == "pay_rich":
-        _, threshold, amount = effect
+        _kind, threshold, amount = effect
         for s in turn_order(state):
             if state["players"][s]["silver"] >= threshold:
                 pay_silver(state, s, amount, card)
@@ -945,7 +1084,7 @@ def apply_effect(state: State, effect: tuple, source: str) -> bool:
     elif kind == "wheel_gold":
         got = take_from_supply(state, "gold", 1)
         state["wheel"]["gold"] += got
-        news(state, "one gold was added to the bidding wheel" if got else "no gold is left")
+        news(state, _("one gold was added to the bidding wheel") if got else _("no gold is left"))
     elif kind == "give":
         for s in turn_order(state):
             got = take_from_supply(state, effect[1], 1)
@@ -974,7 +1113,7 @@ def apply_effect(state: State, effect: tuple, source: str) -> bool:
     return False
 
 
-def damage(state: State, which: str, card: str) -> None:
+def damage(state: State, which: str, card: Text) -> None:
     town = state["town"]
     targets = []
     if which == "latest":
@@ -1005,12 +1144,27 @@ def damage(state: State, which: str, card: str) -> None:
         if s["owner"] == MASTER_BUILDER:  # its damaged structures leave the town [R]
             remove_structure(state, i)
             if state["news"] is not None:
-                news(state, f"the master builder's {name} was destroyed ({card})")
+                news(
+                    state,
+                    _(
+                        "the master builder's {building} was destroyed ({card})",
+                        building=name,
+                        card=card,
+                    ),
+                )
         else:
             s["damaged"] = True
             s["dmg_turn"] = state["turn"]
             if state["news"] is not None:
-                news(state, f"{state['names'][s['owner']]}'s {name} was damaged ({card})")
+                news(
+                    state,
+                    _(
+                        "{who}'s {building} was damaged ({card})",
+                        who=state["names"][s["owner"]],
+                        building=name,
+                        card=card,
+                    ),
+                )
 
 
 def current_offer(state: State) -> tuple:
@@ -1030,14 +1184,14 @@ def offer_moves(state: State, seat: int, effect: tuple, silver: int | None = Non
     silver = player["silver"] if silver is None else silver
     supply = state["supply"]
     if kind == "offer_resource":
-        _, resource, price = effect
+        _kind, resource, price = effect
         if silver < price:
             return []
         if resource is not None:
             return [{"type": "accept"}] if supply[resource] > 0 else []
         return [{"type": "accept", "resource": r} for r in RESOURCES if supply[r] > 0]
     if kind == "offer_plan":
-        _, deck, price = effect
+        _kind, deck, price = effect
         if silver < price or len(player["hand"]) >= hand_limit(state, seat):
             return []
         if deck is not None:
@@ -1058,9 +1212,9 @@ def offer_moves(state: State, seat: int, effect: tuple, silver: int | None = Non
 
 def answer_offer(state: State, seat: int, move: dict) -> None:
     if seat not in state["waiting"]:
-        raise IllegalMove("You have already answered this offer.")
+        raise IllegalMove(_("You have already answered this offer."))
     if move["type"] == "accept" and move not in offer_moves(state, seat, current_offer(state)):
-        raise IllegalMove("You cannot accept that offer now.")
+        raise IllegalMove(_("You cannot accept that offer now."))
     enter_answer(state, seat, move)
 
 
@@ -1089,28 +1243,43 @@ def accept_offer(state: State, seat: int, effect: tuple, move: dict) -> None:
         player["silver"] -= effect[2]
         player["res"][resource] += take_from_supply(state, resource, 1)
         if state["news"] is not None:
-            news(state, f"{name} bought one {resource} for {effect[2]} silver")
+            news(
+                state,
+                _(
+                    "{who} bought one {resource} for {price} silver",
+                    who=name,
+                    resource=RESOURCE_NAMES[resource],
+                    price=effect[2],
+                ),
+            )
     elif kind == "offer_plan":
         deck = effect[1] or move["deck"]
         player["silver"] -= effect[2]
         player["hand"].append(state[f"{deck}_deck"].pop(0))
         if state["news"] is not None:
-            news(state, f"{name} took a {deck} plan")
+            news(state, _(TOOK_PLAN[deck], who=name))
     elif kind == "offer_prestige":
         player["silver"] -= effect[1]
         player["prestige"] += 1
         if state["news"] is not None:
-            news(state, f"{name} paid {effect[1]} silver for 1 prestige")
+            news(state, _("{who} paid {price} silver for 1 prestige", who=name, price=effect[1]))
     elif kind == "offer_gold":
         player["silver"] -= effect[1]
         player["gold"] += take_from_supply(state, "gold", 1)
         if state["news"] is not None:
-            news(state, f"{name} paid {effect[1]} silver for 1 gold")
+            news(state, _("{who} paid {price} silver for 1 gold", who=name, price=effect[1]))
     elif kind == "offer_repair":
         state["town"][move["space"]]["damaged"] = False
         if state["news"] is not None:
-            news(state, f"{name} repaired the {PLANS[state['town'][move['space']]['card']].name}")
+            building = PLANS[state["town"][move["space"]]["card"]].name
+            news(state, _("{who} repaired the {building}", who=name, building=building))
 
+
+# What taking a plan from an offer tells, by deck.
+TOOK_PLAN = {
+    "basic": _("{who} took a basic plan").template,
+    "grand": _("{who} took a grand plan").template,
+}
 
 # Each plan as lodging reads it: its name, how many it sleeps and what each guest pays.
 PLAN_BEDS = tuple((plan.name, plan.capacity, plan.income) for plan in PLANS)
@@ -1133,7 +1302,7 @@ def lodge(state: State) -> None:
     shared = []
     for i, s in enumerate(town):
         if s is not None and not s["damaged"]:
-            name, capacity, _ = PLAN_BEDS[s["card"]]
+            name, capacity, _income = PLAN_BEDS[s["card"]]
             free = beds.get(name)
             if free is None:
                 beds[name] = [[i, capacity]]
@@ -1194,13 +1363,21 @@ def lodge(state: State) -> None:
                 state["players"][s]["silver"] += at_board_inn // 3
                 if state["news"] is not None:
                     gain = at_board_inn // 3
-                    news(state, f"{state['names'][s]} (Innkeeper) gained {gain} silver")
+                    news(
+                        state,
+                        _(
+                            "{who} (Innkeeper) gained {gain} silver",
+                            who=state["names"][s],
+                            gain=gain,
+                        ),
+                    )
     if state["news"] is not None:
         earned = [0] * n
-        for _, _, owner, pay in lodging:
+        for _person, _where, owner, pay in lodging:
             if owner >= 0:
                 earned[owner] += pay
-        news(state, "income: " + ", ".join(f"{state['names'][s]} {earned[s]}" for s in range(n)))
+        amounts = ", ".join(f"{state['names'][s]} {earned[s]}" for s in range(n))
+        news(state, _("income: {amounts}", amounts=amounts))
 
 
 # --- marketplace --------------------------------------------------------------------------
@@ -1248,19 +1425,39 @@ def after_plan_buyer(state: State) -> None:
 def buy_plan(state: State, seat: int, deck: str, discards: list[int]) -> None:
     player = state["players"][seat]
     if deck not in PLAN_PRICE:
-        raise IllegalMove("Buy a basic or a grand plan.")
+        raise IllegalMove(_("Buy a basic or a grand plan."))
     price = plan_price(state, seat, deck)
     if player["silver"] < price:
-        raise IllegalMove(f"A {deck} plan costs {price} silver; you have {player['silver']}.")
+        raise IllegalMove(_(PLAN_COSTS[deck], price=price, have=player["silver"]))
     if not state[f"{deck}_deck"]:
-        raise IllegalMove(f"The {deck} plan deck is empty.")
+        raise IllegalMove(_(DECK_EMPTY[deck]))
     if len(set(discards)) != len(discards) or any(c not in player["hand"] for c in discards):
-        raise IllegalMove("You can discard only plans from your hand, each once.")
+        raise IllegalMove(_("You can discard only plans from your hand, each once."))
     if len(player["hand"]) - len(discards) + 1 > hand_limit(state, seat):
         raise IllegalMove(
-            f"You may hold at most {hand_limit(state, seat)} plans: discard one to buy another."
+            _(
+                "You may hold at most {limit} plans: discard one to buy another.",
+                limit=hand_limit(state, seat),
+            )
         )
     draw_plans(state, seat, deck, discards, price)
+
+
+# A plan purchase's refusals and news, by deck.
+PLAN_COSTS = {
+    "basic": _("A basic plan costs {price} silver; you have {have}.").template,
+    "grand": _("A grand plan costs {price} silver; you have {have}.").template,
+}
+DECK_EMPTY = {
+    "basic": _("The basic plan deck is empty.").template,
+    "grand": _("The grand plan deck is empty.").template,
+}
+BOUGHT_PLAN = {
+    ("basic", False): _("{who} bought a basic plan for {price} silver").template,
+    ("grand", False): _("{who} bought a grand plan for {price} silver").template,
+    ("basic", True): _("{who} bought a basic plan for {price} silver, discarding {count}").template,
+    ("grand", True): _("{who} bought a grand plan for {price} silver, discarding {count}").template,
+}
 
 
 def draw_plans(state: State, seat: int, deck: str, discards: list[int], price: int) -> None:
@@ -1275,10 +1472,8 @@ def draw_plans(state: State, seat: int, deck: str, discards: list[int], price: i
     drawn = pile[:draw]
     del pile[:draw]
     if state["news"] is not None:
-        text = f"{state['names'][seat]} bought a {deck} plan for {price} silver"
-        if discards:
-            text += f", discarding {len(discards)}"
-        news(state, text)
+        bought = BOUGHT_PLAN[deck, bool(discards)]
+        news(state, _(bought, who=state["names"][seat], price=price, count=len(discards)))
     if len(drawn) == 1:
         player["hand"].append(drawn[0])
         after_plan_buyer(state)
@@ -1290,7 +1485,7 @@ def draw_plans(state: State, seat: int, deck: str, discards: list[int], price: i
 
 def keep_plan(state: State, seat: int, card: int) -> None:
     if card not in state["drawn"]:
-        raise IllegalMove("Keep one of the plans you drew.")
+        raise IllegalMove(_("Keep one of the plans you drew."))
     state["players"][seat]["hand"].append(card)
     pile = state[f"{state['drawn_deck']}_deck"]
     for c in state["drawn"]:
@@ -1366,38 +1561,63 @@ def sell_price(state: State, seat: int) -> int:
 
 def sell(state: State, seat: int, resource: str, count: int) -> None:
     if resource not in RESOURCES:
-        raise IllegalMove(f"Sell one of {', '.join(RESOURCES)}.")
+        raise IllegalMove(_("Sell one of {resources}.", resources=resource_list(RESOURCES)))
     player = state["players"][seat]
     if not isinstance(count, int) or count < 1 or count > player["res"][resource]:
         raise IllegalMove(
-            f"You have {player['res'][resource]} {resource}; you cannot sell {count}."
+            _(
+                "You have {have} {resource}; you cannot sell {count}.",
+                have=player["res"][resource],
+                resource=RESOURCE_NAMES[resource],
+                count=count,
+            )
         )
     room = state["n"] - state["market"][resource]
     if count > room:
         raise IllegalMove(
-            f"The marketplace holds {state['market'][resource]} {resource}; it takes at most "
-            f"{max(0, room)} more (as many as there are players)."
+            _(
+                "The marketplace holds {held} {resource}; it takes at most {room} more "
+                "(as many as there are players).",
+                held=state["market"][resource],
+                resource=RESOURCE_NAMES[resource],
+                room=max(0, room),
+            )
         )
     player["res"][resource] -= count
     state["market"][resource] += count
     gain = count * sell_price(state, seat)
     player["silver"] += gain
     if state["news"] is not None:
-        news(state, f"{state['names'][seat]} sold {count} {resource} for {gain} silver")
+        news(
+            state,
+            _(
+                "{who} sold {count} {resource} for {gain} silver",
+                who=state["names"][seat],
+                count=count,
+                resource=RESOURCE_NAMES[resource],
+                gain=gain,
+            ),
+        )
     if not may_be_asked_to_trade(state, seat):
         after_trader(state)
 
 
 def buy_resource(state: State, seat: int, resource: str) -> None:
     if resource not in RESOURCES:
-        raise IllegalMove(f"Buy one of {', '.join(RESOURCES)}.")
+        raise IllegalMove(_("Buy one of {resources}.", resources=resource_list(RESOURCES)))
     price = buy_price(state, seat)
     player = state["players"][seat]
     if state["market"][resource] < 1:
-        raise IllegalMove(f"The marketplace has no {resource}.")
+        raise IllegalMove(
+            _("The marketplace has no {resource}.", resource=RESOURCE_NAMES[resource])
+        )
     if player["silver"] < price:
         raise IllegalMove(
-            f"A resource costs {price} silver this round; you have {player['silver']}."
+            _(
+                "A resource costs {price} silver this round; you have {have}.",
+                price=price,
+                have=player["silver"],
+            )
         )
     take_resource(state, seat, resource, price)
 
@@ -1409,7 +1629,15 @@ def take_resource(state: State, seat: int, resource: str, price: int) -> None:
     state["market"][resource] -= 1
     player["res"][resource] += 1
     if state["news"] is not None:
-        news(state, f"{state['names'][seat]} bought one {resource} for {price} silver")
+        news(
+            state,
+            _(
+                "{who} bought one {resource} for {price} silver",
+                who=state["names"][seat],
+                resource=RESOURCE_NAMES[resource],
+                price=price,
+            ),
+        )
     after_trader(state)
 
 
@@ -1449,13 +1677,21 @@ def end_turn(state: State) -> None:
             player["gold"] -= excess
             state["wheel"]["gold"] += excess
             if state["news"] is not None:
-                news(state, f"{state['names'][seat]} put {excess} gold on the wheel (limit)")
+                news(
+                    state,
+                    _(
+                        "{who} put {count} {resource} on the wheel (limit)",
+                        who=state["names"][seat],
+                        count=excess,
+                        resource=RESOURCE_NAMES["gold"],
+                    ),
+                )
     state["locks"] = {}
     if None not in state["town"]:
-        news(state, "the town is complete: the game ends")
+        news(state, _("the town is complete: the game ends"))
         return start_final_repairs(state)
     if len(state["track"]) >= TRACK_LENGTH or not state["citizen_deck"]:
-        news(state, "the town is fully populated: the game ends")
+        news(state, _("the town is fully populated: the game ends"))
         return start_final_repairs(state)
     citizen = state["citizen_deck"].pop(0)
     state["track"].append(citizen)
@@ -1464,14 +1700,25 @@ def end_turn(state: State) -> None:
         got = take_from_supply(state, "gold", 1)
         state["wheel"]["gold"] += got
     if state["news"] is not None:
-        text = f"a new citizen arrives: the {CITIZENS[citizen].name}"
         if got:
-            text += ", adding a gold to the wheel"
-        news(state, text)
+            arrives = _(
+                "a new citizen arrives: the {citizen}, adding a gold to the wheel",
+                citizen=CITIZENS[citizen].name,
+            )
+        else:
+            arrives = _("a new citizen arrives: the {citizen}", citizen=CITIZENS[citizen].name)
+        news(state, arrives)
     state["first"] = (state["first"] + 1) % state["n"]
     state["turn"] += 1
     if state["news"] is not None:
-        news(state, f"turn {state['turn']}: {state['names'][state['first']]} holds the key")
+        news(
+            state,
+            _(
+                "turn {turn}: {who} holds the key",
+                turn=state["turn"],
+                who=state["names"][state["first"]],
+            ),
+        )
 
 
 def return_over_limit(state: State, seat: int) -> None:
@@ -1483,7 +1730,15 @@ def return_over_limit(state: State, seat: int) -> None:
             held[r] -= excess
             state["wheel"][r] += excess
             if state["news"] is not None:
-                news(state, f"{state['names'][seat]} put {excess} {r} on the wheel (limit)")
+                news(
+                    state,
+                    _(
+                        "{who} put {count} {resource} on the wheel (limit)",
+                        who=state["names"][seat],
+                        count=excess,
+                        resource=RESOURCE_NAMES[r],
+                    ),
+                )
 
 
 def final_repairers(state: State) -> list[int]:
@@ -1528,7 +1783,9 @@ def after_final_repair(state: State, seat: int) -> None:
 
 def final_repair(state: State, seat: int, space: int) -> None:
     if space not in final_repair_spaces(state, seat):
-        raise IllegalMove("Now you may repair only your structures damaged during the last turn.")
+        raise IllegalMove(
+            _("Now you may repair only your structures damaged during the last turn.")
+        )
     repair(state, seat, space)
 
 
@@ -1604,22 +1861,34 @@ def score(state: State) -> None:
             }
         )
         lines.append(
-            f"{state['names'][seat]}: {before} + {from_silver} silver + {from_gold} gold "
-            f"+ {bonus} majorities - {damaged} damaged = {player['prestige']}"
+            _(
+                "{who}: {before} + {from_silver} silver + {from_gold} gold + {bonus} majorities "
+                "- {damaged} damaged = {total}",
+                who=state["names"][seat],
+                before=before,
+                from_silver=from_silver,
+                from_gold=from_gold,
+                bonus=bonus,
+                damaged=damaged,
+                total=player["prestige"],
+            )
         )
     scores = [p["prestige"] for p in state["players"]]
     structures = [d["structures"] for d in details["players"]]
     silver = [p["silver"] for p in state["players"]]
     ranking = sorted(range(n), key=lambda s: (-scores[s], -structures[s], -silver[s], s))
     notes = list(lines)
+    names = state["names"]
     for a, b in zip(ranking, ranking[1:], strict=False):
         if scores[a] == scores[b]:
             if structures[a] != structures[b]:
-                notes.append(f"{state['names'][a]} ranks above {state['names'][b]} on structures")
+                notes.append(
+                    _("{who} ranks above {other} on structures", who=names[a], other=names[b])
+                )
             elif silver[a] != silver[b]:
-                notes.append(f"{state['names'][a]} ranks above {state['names'][b]} on silver")
+                notes.append(_("{who} ranks above {other} on silver", who=names[a], other=names[b]))
             else:
-                notes.append(f"{state['names'][a]} and {state['names'][b]} share their place")
+                notes.append(_("{who} and {other} share their place", who=names[a], other=names[b]))
     details["winners_of"] = winners_of
     state["phase"] = "over"
     state["cur"] = None
@@ -1627,7 +1896,7 @@ def score(state: State) -> None:
     state["result"] = {"scores": scores, "ranking": ranking, "notes": notes, "details": details}
     if state["news"] is not None:
         final = ", ".join(f"{state['names'][s]} {scores[s]}" for s in ranking)
-        news(state, f"final scores: {final}")
+        news(state, _("final scores: {scores}", scores=final))
 
 
 # --- the per-player decision points -------------------------------------------------------

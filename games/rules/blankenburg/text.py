@@ -6,9 +6,10 @@ import re
 from typing import Any
 
 from games.engine import ParseError
+from games.engine.words import Text, _, joined
 
 from . import rules
-from .data import PLAN_NAMES, PLANS, RESOURCES, SPACES
+from .data import BLANK, PLAN_NAMES, PLANS, RESOURCE_NAMES, RESOURCES, SPACES
 from .moves import distinct_structures, legal_moves, structure_label
 from .rules import State
 from .view import CODES
@@ -351,36 +352,40 @@ def parse(text: str, state: State, seat: int) -> dict:
     clean = digits_for_number_words(norm(text))
     words = clean.split()
     if not words:
-        raise ParseError("Send a command, e.g. 'bid 3', 'build chapel' or 'pass'.")
+        raise ParseError(_("Send a command, e.g. 'bid 3', 'build chapel' or 'pass'."))
     phase = state["phase"]
     handler = PARSERS.get(phase)
     if handler is None:
-        raise ParseError("The game is over; there is nothing to send.")
+        raise ParseError(_("The game is over; there is nothing to send."))
     return handler(clean, words, state, seat)
 
 
-def options_hint(state: State, seat: int) -> str:
+def with_options(refusal: Text, state: State, seat: int) -> Text:
+    """A refusal followed by the moves the seat may send (at most twelve of them)."""
     moves = legal_moves(state, seat)
     if not moves:
-        return ""
-    shown = [format_move(state, seat, m) for m in moves[:12]]
-    more = " ..." if len(moves) > 12 else ""
-    return " You may send: " + "; ".join(shown) + more
+        return refusal
+    shown = "; ".join(format_move(state, seat, m) for m in moves[:12])
+    if len(moves) > 12:
+        return _("{refusal} You may send: {moves} ...", refusal=refusal, moves=shown)
+    return _("{refusal} You may send: {moves}", refusal=refusal, moves=shown)
 
 
 def parse_merchant(clean, words, state, seat):
     for w in words:
         if resource_word(w):
             return {"type": "extra", "resource": resource_word(w)}
-    raise ParseError("Name your extra resource: 'extra wood', 'extra glass'...")
+    raise ParseError(_("Name your extra resource: 'extra wood', 'extra glass'..."))
 
 
 def parse_select(clean, words, state, seat):
     chosen = {resource_word(w) for w in words if resource_word(w)}
     if not chosen:
         raise ParseError(
-            f"Name {rules.selectable_count(state)} different resources, e.g. "
-            "'choose wood stone glass'."
+            _(
+                "Name {count} different resources, e.g. 'choose wood stone glass'.",
+                count=rules.selectable_count(state),
+            )
         )
     return {"type": "select", "resources": [r for r in RESOURCES if r in chosen]}
 
@@ -390,22 +395,33 @@ def parse_bid(clean, words, state, seat):
         value = to_int(w)
         if value is not None:
             return {"type": "bid", "silver": value}
-    raise ParseError("Send your bid as 'bid N' (N silver, 0 or more).")
+    raise ParseError(_("Send your bid as 'bid N' (N silver, 0 or more)."))
 
 
 def parse_pick(clean, words, state, seat):
     for w in words:
         if resource_word(w):
             return {"type": "take", "resource": resource_word(w)}
-    options = ", ".join(rules.wheel_categories(state))
-    raise ParseError(f"Take one category from the wheel: 'take stone'. The wheel holds {options}.")
+    raise ParseError(
+        _(
+            "Take one category from the wheel: 'take stone'. The wheel holds {resources}.",
+            resources=rules.resource_list(rules.wheel_categories(state)),
+        )
+    )
+
+
+# "You have no structure you can demolish/repair now", by verb.
+NO_STRUCTURE = {
+    "demolish": _("You have no structure you can demolish now.").template,
+    "repair": _("You have no structure you can repair now.").template,
+}
 
 
 def match_structure(rest: str, state: State, spaces: list[int], verb: str) -> int:
     """The space of the structure a player named, among `spaces`."""
     spaces = distinct_structures(state, spaces)
     if not spaces:
-        raise ParseError(f"You have no structure you can {verb} now.")
+        raise ParseError(_(NO_STRUCTURE[verb]))
     labels = {i: norm(structure_label(state, i)) for i in spaces}
     for i, label in labels.items():
         if label == rest:
@@ -418,7 +434,7 @@ def match_structure(rest: str, state: State, spaces: list[int], verb: str) -> in
     if len(by_name) == 1:
         return by_name[0]
     choices = "; ".join(f"{verb} {structure_label(state, i)}" for i in spaces)
-    raise ParseError(f"Which structure? You may send: {choices}.")
+    raise ParseError(_("Which structure? You may send: {choices}.", choices=choices))
 
 
 def find_plan(state: State, seat: int, name: str, communal: bool) -> int:
@@ -432,14 +448,16 @@ def find_plan(state: State, seat: int, name: str, communal: bool) -> int:
     known = [norm(n) for n in PLAN_NAMES]
     if name not in known:
         raise ParseError(
-            f"There is no plan called {name!r}. Your plans: "
-            + ", ".join(PLANS[c].name for c in hand)
-            + "; communal: "
-            + ", ".join(PLANS[c].name for c in shared)
-            + "."
+            _(
+                "There is no plan called {name}. Your plans: {hand}; communal: {communal}.",
+                name=repr(name),
+                hand=joined((PLANS[c].name for c in hand), ", "),
+                communal=joined((PLANS[c].name for c in shared), ", "),
+            )
         )
-    where = "among the communal plans" if communal else "in your hand or the communal plans"
-    raise ParseError(f"There is no {name} {where}.")
+    if communal:
+        raise ParseError(_("There is no {name} among the communal plans.", name=name))
+    raise ParseError(_("There is no {name} in your hand or the communal plans.", name=name))
 
 
 def parse_build_phase(clean, words, state, seat):
@@ -462,7 +480,7 @@ def parse_build_phase(clean, words, state, seat):
         rest = rest.removeprefix("the ")
         where = None
         if " in " in f" {rest} ":
-            rest, _, where = rest.partition(" in ")
+            rest, _in, where = rest.partition(" in ")
             where = where.removeprefix("the ").removesuffix(" space").strip()
         card = find_plan(state, seat, rest.strip(), communal)
         spaces = rules.build_spaces(state, seat, card)
@@ -475,13 +493,21 @@ def parse_build_phase(clean, words, state, seat):
                 return {"type": "build", "card": card, "space": i}
             if len(districts) == 1 and where == districts[0]:
                 return {"type": "build", "card": card, "space": i}
-        options = ", ".join(space_label(state, i) for i in spaces) or "none"
+        options = ", ".join(space_label(state, i) for i in spaces) or _("none")
         raise ParseError(
-            f"The {PLANS[card].name} cannot go in {where}; spaces open to it: {options}."
+            _(
+                "The {building} cannot go in {where}; spaces open to it: {options}.",
+                building=PLANS[card].name,
+                where=where,
+                options=options,
+            )
         )
     raise ParseError(
-        "Expected 'build PLAN', 'demolish STRUCTURE', 'repair STRUCTURE' or "
-        "'done'." + options_hint(state, seat)
+        with_options(
+            _("Expected 'build PLAN', 'demolish STRUCTURE', 'repair STRUCTURE' or 'done'."),
+            state,
+            seat,
+        )
     )
 
 
@@ -494,19 +520,19 @@ def parse_offer(clean, words, state, seat):
         for w in words:
             if resource_word(w):
                 return {"type": "accept", "resource": resource_word(w)}
-        raise ParseError("Name the resource to buy, e.g. 'buy glass', or 'decline'.")
+        raise ParseError(_("Name the resource to buy, e.g. 'buy glass', or 'decline'."))
     if kind == "offer_plan" and effect[1] is None:
         for w in words:
             if w in ("basic", "grand"):
                 return {"type": "accept", "deck": w}
-        raise ParseError("Send 'take basic plan', 'take grand plan' or 'decline'.")
+        raise ParseError(_("Send 'take basic plan', 'take grand plan' or 'decline'."))
     if kind == "offer_repair":
         rest = " ".join(words[1:]) if words[0] in ("repair", "accept") else clean
         damaged = [i for i in rules.owned_spaces(state, seat) if state["town"][i]["damaged"]]
         return {"type": "accept", "space": match_structure(rest, state, damaged, "repair")}
     if words[0] in ACCEPT_WORDS:
         return {"type": "accept"}
-    raise ParseError("Send 'accept' or 'decline'.")
+    raise ParseError(_("Send 'accept' or 'decline'."))
 
 
 def parse_plans(clean, words, state, seat):
@@ -535,14 +561,18 @@ def parse_plans(clean, words, state, seat):
                         break
                 else:
                     raise ParseError(
-                        f"You have no plan {' '.join(words_left)!r} to discard; your plans: "
-                        + ", ".join(PLANS[c].name for c in hand)
-                        + "."
+                        _(
+                            "You have no plan {name} to discard; your plans: {hand}.",
+                            name=repr(" ".join(words_left)),
+                            hand=joined((PLANS[c].name for c in hand), ", "),
+                        )
                     )
         return {"type": "buy_plan", "deck": deck, "discard": sorted(discard)}
     raise ParseError(
-        "Send 'buy basic plan' (1 silver), 'buy grand plan' (2 silver), "
-        "optionally 'discarding PLAN, PLAN', or 'pass'."
+        _(
+            "Send 'buy basic plan' (1 silver), 'buy grand plan' (2 silver), "
+            "optionally 'discarding PLAN, PLAN', or 'pass'."
+        )
     )
 
 
@@ -556,9 +586,10 @@ def parse_keep(clean, words, state, seat):
         if norm(PLANS[c].name) == rest:
             return {"type": "keep", "card": c}
     raise ParseError(
-        "Keep one of the plans you drew: "
-        + ", ".join(f"keep {PLANS[c].name.lower()}" for c in state["drawn"])
-        + "."
+        _(
+            "Keep one of the plans you drew: {choices}.",
+            choices=", ".join(f"keep {PLANS[c].name.lower()}" for c in state["drawn"]),
+        )
     )
 
 
@@ -568,8 +599,10 @@ def parse_resources(clean, words, state, seat):
     if "buy" in words and "sell" in words or words.count("sell") > 1:
         # One command, one move: doing half of "buy stone and sell wood" would surprise.
         raise ParseError(
-            "That is two commands; send one per line, sells first (a purchase ends your "
-            "turn in this round), e.g. 'sell 1 wood' and on the next line 'buy stone'."
+            _(
+                "That is two commands; send one per line, sells first (a purchase ends your "
+                "turn in this round), e.g. 'sell 1 wood' and on the next line 'buy stone'."
+            )
         )
     if words[0] in ("buy", "purchase"):
         for w in words[1:]:
@@ -588,7 +621,7 @@ def parse_resources(clean, words, state, seat):
                 if count == -1:
                     count = state["players"][seat]["res"][r]
                 return {"type": "sell", "resource": r, "count": count}
-    raise ParseError("Send 'buy stone', 'sell 2 wood' or 'pass'." + options_hint(state, seat))
+    raise ParseError(with_options(_("Send 'buy stone', 'sell 2 wood' or 'pass'."), state, seat))
 
 
 def parse_final_repair(clean, words, state, seat):
@@ -618,35 +651,52 @@ PARSERS = {
 # --- narration ----------------------------------------------------------------------------
 
 
-def describe(before: State, after: State, seat: int | None, move: dict, viewer: int | None) -> str:
+def describe(before: State, after: State, seat: int | None, move: dict, viewer: int | None) -> Text:
+    told = after["news"]
     if seat is None:
-        return "; ".join(after["news"]) or "the game moved on"
+        return joined(told, "; ") if told else _("the game moved on")
     # Third person for the mover too: the page marks the viewer's own name (games.selectors).
+    # The line starts with the mover's name, written as its player wrote it ("alice", not
+    # "Alice"): in `first`, or else in the first news of their move, which names them.
     name = before["names"][seat]
     kind = move.get("type")
     you = viewer == seat
-    who = name
     if kind == "bid":
-        first = f"{name} bid {move['silver']} silver" if you else f"{name} placed a sealed bid"
+        if you:
+            first = _("{who} bid {silver} silver", who=name, silver=move["silver"])
+        else:
+            first = _("{who} placed a sealed bid", who=name)
     elif kind == "select":
-        first = f"{who} put {', '.join(move['resources'])} on the bidding wheel and rolled " + (
-            ", ".join(d or "blank" for d in after["dice"]) if after["dice"] else "the dice"
-        )
+        put = rules.resource_list(move["resources"])
+        if after["dice"]:
+            dice = joined((RESOURCE_NAMES[d] if d else BLANK for d in after["dice"]), ", ")
+            first = _(
+                "{who} put {resources} on the bidding wheel and rolled {dice}",
+                who=name,
+                resources=put,
+                dice=dice,
+            )
+        else:
+            first = _(
+                "{who} put {resources} on the bidding wheel and rolled the dice",
+                who=name,
+                resources=put,
+            )
     elif kind == "keep":
-        first = f"{name} kept the {PLANS[move['card']].name}" if you else f"{name} kept one plan"
+        if you:
+            first = _("{who} kept the {building}", who=name, building=PLANS[move["card"]].name)
+        else:
+            first = _("{who} kept one plan", who=name)
     elif kind == "done":
-        first = f"{who} finished building"
+        first = _("{who} finished building", who=name)
     elif kind == "pass":
-        first = f"{who} passed"
+        first = _("{who} passed", who=name)
     elif kind == "decline":
-        first = f"{who} declined the offer"
+        first = _("{who} declined the offer", who=name)
     else:
-        first = ""
-    rest = list(after["news"])
-    if kind == "select":
-        rest = [r for r in rest if not r.startswith("bids")]
+        first = None
+    rest = list(told)
+    if kind == "select":  # the bids are told with the move that reveals them
+        rest = [r for r in rest if getattr(r, "template", r) != rules.BIDS_REVEALED]
     parts = ([first] if first else []) + rest
-    text = "; ".join(parts) if parts else f"{who} moved"
-    if any(text.startswith(n) for n in before["names"]):
-        return text  # a name is written as its player wrote it ("alice", not "Alice")
-    return text[0].upper() + text[1:]
+    return joined(parts, "; ") if parts else _("{who} moved", who=name)
