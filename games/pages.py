@@ -462,7 +462,7 @@ def match_page(
         text_board = ""
     else:
         view = game.view(state, viewer)
-        text_board = game.render_text(view)
+        text_board = localize(game.render_text(view))
     # The tables in the reader's language (games.language); the view keeps its English
     # names, which the board's drawing looks things up by.
     reference = localize(game.reference(view)) if view else []
@@ -575,7 +575,7 @@ def replay_frame(match: Match, user, seq: int, operator: bool = False) -> Replay
     boards = []
     for who, number in shown:
         view = game.view(state, number)
-        boards.append(ReplayBoard(who, number, view, game.render_text(view)))
+        boards.append(ReplayBoard(who, number, view, localize(game.render_text(view))))
     viewer = mine.number if mine is not None else None
     rounds, scores = timeline(match)
     return ReplayFrame(

@@ -9,8 +9,10 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.core.cache import BaseCache, caches
+from django.utils.translation import gettext
 
 from games.engine import State, chain_digest, copy_state, places
+from games.language import localize
 from games.models import Match, MatchStatus, Move, Seat, Snapshot
 from games.replay import (
     TAKEBACK,
@@ -334,18 +336,22 @@ def history(
             )
         if row.seq <= since:
             continue
+        # In the reader's language: the game's line (a Text, games.language) and the
+        # platform's own words around it.
         if row.kind == TAKEBACK:
-            text = f"{names[row.seat]} took back their last move."
+            text = gettext("%(name)s took back their last move.") % {"name": names[row.seat]}
         elif row.kind in ("move", "timeout"):
-            text = game.describe(before, after, row.seat, row.payload, viewer)
+            text = localize(game.describe(before, after, row.seat, row.payload, viewer))
             if row.kind == "timeout":
-                text = f"Deadline passed. {text}"
+                text = gettext("Deadline passed. %(line)s") % {"line": text}
             if row.seq in cancelled:
-                text = f"{text} (taken back)"
+                text = gettext("%(line)s (taken back)") % {"line": text}
         elif row.kind == "resign":
-            text = f"{names[row.seat]} resigned." + (f" ({row.note})" if row.note else "")
+            text = gettext("%(name)s resigned.") % {"name": names[row.seat]}
+            text += f" ({row.note})" if row.note else ""
         else:
-            text = f"Operator: {row.note or row.payload.get('event', 'system event')}"
+            event = row.note or row.payload.get("event") or gettext("system event")
+            text = gettext("Operator: %(event)s") % {"event": event}
         if viewer is not None and 0 <= viewer < len(names):
             text = mark_viewer(text, names[viewer])
         out.append(
@@ -369,7 +375,8 @@ def mark_viewer(text: str, name: str) -> str:
     so one player is never "You" in one line and "alice" in the next."""
     if not name:
         return text
-    return re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", lambda m: f"{m.group(0)} (you)", text)
+    you = gettext("(you)")
+    return re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", lambda m: f"{m.group(0)} {you}", text)
 
 
 def simultaneous_times(decisions: list[tuple], viewer: int | None) -> dict[int, Any]:

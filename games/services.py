@@ -36,6 +36,8 @@ from games.engine import (
     seed_commitment,
 )
 from games.engine.preview import reveals_hidden
+from games.engine.words import Text, joined
+from games.language import localize
 from games.models import (
     Match,
     MatchStatus,
@@ -114,7 +116,8 @@ class MoveResult:
         what = self.worded or command
         # The refusals are marked with gettext_noop where they are made (they are also kept and
         # compared as English); they are said in the active language here.
-        message = gettext(self.message) if self.message else ""
+        message = localize(self.message) if isinstance(self.message, Text) else self.message
+        message = gettext(message) if message else ""
         if self.outcome == Outcome.REPEAT:
             if what:
                 return gettext("Already applied: %(what)s.") % {"what": what}
@@ -689,7 +692,9 @@ def submit_move(
                 except (ValueError, KeyError, IndexError, TypeError):
                     # A rules parser tripped over odd input (its bug): still a clear answer.
                     log.exception("match %s: command %r could not be parsed", match.pk, command)
-                    message = f"That command could not be read. {game.help_text()}".strip()
+                    unread = Text(gettext_noop("That command could not be read."))
+                    help_text = game.help_text()
+                    message = joined([unread, help_text]) if str(help_text).strip() else unread
                     return refused(Outcome.ILLEGAL, message)
             turn = _Turn(match, game, state, seats)
             turn.defer_inserts = True  # finish_projections writes them (below)

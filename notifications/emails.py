@@ -193,7 +193,7 @@ def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
     return {
         "asked": asked,
         "prompt": localize(game.prompt(state, seat), spoken) if asked else "",
-        "board": game.render_text(view).rstrip(),
+        "board": localize(game.render_text(view), spoken).rstrip(),
         "board_html": _board_html(match, view, seat, legal_commands),
         "history": [
             {"seq": e["seq"], "text": e["text"], "line": wrap(e["text"], f"  #{e['seq']} ")}
@@ -206,7 +206,7 @@ def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
         "reference_text": (
             commands.reference_text(game, view, brief=True, language=spoken) if asked else ""
         ),
-        "help_text": game.help_text().rstrip(),
+        "help_text": localize(game.help_text(), spoken).rstrip(),
         "waiting_on": ", ".join(waiting_on),
         "deadline": deadline,
         "deadline_in": deadline_in,

@@ -391,6 +391,15 @@ def unwrapped(lines: list[str], words: set[str]) -> list[str]:
 def run_commands(
     match: Match, seat: Seat, token_seq: int, lines: list[str], message_id: str
 ) -> Report:
+    """The report of `_run_commands`, its outcomes written in the player's language (the
+    games' refusals and help are Texts, said there; the answer keeps them as written)."""
+    with translation.override(services.language_of(seat) or settings.LANGUAGE_CODE):
+        return _run_commands(match, seat, token_seq, lines, message_id)
+
+
+def _run_commands(
+    match: Match, seat: Seat, token_seq: int, lines: list[str], message_id: str
+) -> Report:
     """Play the command lines in order and stop at the first that cannot be applied. Lines
     that are not commands are passed over and listed, never refused; after the first of them
     that follows a command (a sign-off), everything is passed over, so a signature's
@@ -415,7 +424,11 @@ def run_commands(
             continue
         commands_read += 1
         if commands_read > MAX_COMMAND_LINES:
-            report.add("...", f"Only the first {MAX_COMMAND_LINES} commands are read.")
+            report.add(
+                "...",
+                gettext("Only the first %(count)s commands are read.")
+                % {"count": MAX_COMMAND_LINES},
+            )
             break
         word, _, rest = line.partition(" ")
         word = word.lower().rstrip(":.,")
@@ -520,12 +533,16 @@ def _seat_vote(match: Match, seat: Seat, word: str, named: str) -> str:
         target = find_player(named, names, [s.number for s in seats if s.number != seat.number])
         if word == "substitute":
             services.offer_seat(match_id=match.pk, seat=target, by=seat.user)
-            return f"{names[target]}'s seat is offered in the lobby to a substitute."
+            return gettext("%(name)s's seat is offered in the lobby to a substitute.") % {
+                "name": names[target]
+            }
         if services.vote_to_skip(match_id=match.pk, seat=target, voter=seat.user):
-            return f"{names[target]}'s seat is skipped: the rules' default move plays it."
-        return f"Your vote to skip {names[target]}'s seat is counted."
+            return gettext("%(name)s's seat is skipped: the rules' default move plays it.") % {
+                "name": names[target]
+            }
+        return gettext("Your vote to skip %(name)s's seat is counted.") % {"name": names[target]}
     except (ParseError, services.ServiceError) as error:
-        return error.message
+        return gettext(language.localize(error.message))
 
 
 def _number(text: str) -> int | None:
@@ -538,12 +555,14 @@ def _join_tournament(seat: Seat, rest: str) -> str:
     verb, _, number = rest.strip().partition(" ")
     tournament = Tournament.objects.filter(pk=_number(number) or 0).first()
     if verb.lower() != "join" or tournament is None:
-        return "Write 'tournament join N', N the tournament's number on its page."
+        return gettext("Write 'tournament join N', N the tournament's number on its page.")
     try:
         join(tournament, seat.user)
     except services.ServiceError as error:
         return error.message
-    return f"You are in {tournament.name}; each round's match comes by email."
+    return gettext("You are in %(name)s; each round's match comes by email.") % {
+        "name": tournament.name
+    }
 
 
 def _take_over(seat: Seat, rest: str) -> str:
@@ -554,24 +573,30 @@ def _take_over(seat: Seat, rest: str) -> str:
         .first()
     )
     if offered is None:
-        return "No seat of that match is offered to a substitute (the lobby lists those that are)."
+        return gettext(
+            "No seat of that match is offered to a substitute (the lobby lists those that are)."
+        )
     try:
         services.take_seat(match_id=offered.match_id, seat=offered.number, user=seat.user)
     except services.ServiceError as error:
         return error.message
-    return f"The seat in {offered.match} is yours; its turn emails come to you from now on."
+    return gettext("The seat in %(match)s is yours; its turn emails come to you from now on.") % {
+        "match": offered.match
+    }
 
 
 def _withdraw(match: Match, seat: Seat) -> str:
     """Leave the tournament this match is part of."""
     tournament = Tournament.objects.filter(round_set__tables__match=match).first()
     if tournament is None:
-        return "This match is not part of a tournament; to leave it, write: resign"
+        return gettext("This match is not part of a tournament; to leave it, write: resign")
     try:
         withdraw(tournament, seat.user)
     except services.ServiceError as error:
         return error.message
-    return f"You have left {tournament.name}: your matches in play are resigned."
+    return gettext("You have left %(name)s: your matches in play are resigned.") % {
+        "name": tournament.name
+    }
 
 
 def _hint(match: Match, seat: Seat, line: str) -> str:
@@ -580,7 +605,7 @@ def _hint(match: Match, seat: Seat, line: str) -> str:
         state = selectors.load_state(match)
         commands.interpret(match.game, state, seat.number, line)
     except IllegalMove as error:
-        return error.message
+        return language.localize(error.message)
     except Exception:
         return ""
     return ""
@@ -589,12 +614,14 @@ def _hint(match: Match, seat: Seat, line: str) -> str:
 def _outcome_line(result: services.MoveResult, line: str) -> str:
     """What the answer says of one command line."""
     if result.duplicate:
-        return f"Applied: {_as_command(result, line)} (this email was received before)."
+        return gettext("Applied: %(command)s (this email was received before).") % {
+            "command": _as_command(result, line)
+        }
     headline = result.headline(_as_command(result, line))  # the web's and the API's words
     if result.outcome == services.Outcome.MOVED_ON:
-        return f"{headline} The current position is below."
+        return f"{headline} {gettext('The current position is below.')}"
     if result.outcome in (services.Outcome.ILLEGAL, services.Outcome.NOT_YOUR_TURN):
-        return f"{headline} Your choices are below."
+        return f"{headline} {gettext('Your choices are below.')}"
     return headline
 
 
@@ -605,8 +632,9 @@ def _as_command(result: services.MoveResult, line: str) -> str:
 
 def _help_text(match: Match) -> str:
     game = match.game
-    text = game.help_text().strip()
-    return (f"Commands of {game.title}:\n{text}\n" if text else "") + (
+    text = language.localize(game.help_text()).strip()
+    heading = gettext("Commands of %(game)s:") % {"game": game.title}
+    return (f"{heading}\n{text}\n" if text else "") + gettext(
         "Any move may also be given by its number in the list of choices."
     )
 
