@@ -39,3 +39,47 @@ def test_a_dutch_player_reads_the_prompt_and_the_tables_in_dutch():
     assert "Verkauf an den Ständen" in page
     assert "2 Tage 23 Stunden" in page  # the time left (days per move: 3)
     assert "ein Waldplättchen nehmen" in german.get(reverse("lobby")).content.decode()
+
+
+def test_the_history_is_told_in_the_readers_language():
+    """The platform's words around the game's lines: a resignation and the reader's own name
+    marked, for a Dutch and a German reader; the stored log stays as it was."""
+    from django.utils import translation
+
+    from games import selectors
+
+    anna, ben, cleo = (
+        User.objects.create_user(n, f"{n}@example.com", "pw") for n in ("anna", "ben", "cleo")
+    )
+    match = services.create_match(
+        creator=anna,
+        game_slug="new-england",
+        players=3,
+        invite_emails=[ben.email, cleo.email],
+        seed="history-nl",
+    )
+    services.join_match(match_id=match.pk, user=ben)
+    services.join_match(match_id=match.pk, user=cleo)
+    assert services.resign(match_id=match.pk, player=cleo, source="web").ok
+    seat = match.seats.get(user=cleo).number
+    with translation.override("nl"):
+        dutch = [e["text"] for e in selectors.history(match, viewer=seat)]
+    with translation.override("de"):
+        german = [e["text"] for e in selectors.history(match, viewer=seat)]
+    english = [e["text"] for e in selectors.history(match, viewer=seat)]
+    resigned = english.index("cleo (you) resigned.")  # a bot plays the seat on
+    assert dutch[resigned] == "cleo (jij) gaf op."
+    assert german[resigned] == "cleo (du) hat aufgegeben."
+
+
+def test_a_refusal_the_rules_give_as_a_text_is_said_in_the_readers_language():
+    from django.utils import translation
+
+    from games.engine.words import Text
+
+    refusal = services.MoveResult(services.Outcome.ILLEGAL, Text("That command could not be read."))
+    with translation.override("de"):
+        assert refusal.headline() == (
+            "Nicht ausgeführt: Dieser Befehl konnte nicht gelesen werden."
+        )
+    assert refusal.headline() == "Not applied: That command could not be read."
