@@ -276,17 +276,17 @@ def _say(text: Text) -> str:
 
 def untranslated(value: Any, language: str) -> list[str]:
     """The message ids in `value` (Texts, nested as `localize` walks them) that the
-    catalogues do not say in `language`: what a player of it would read in English."""
+    catalogues do not hold for `language`: what a player of it would read in English."""
+    from django.utils.translation import trans_real
+
+    catalog = trans_real.translation(language)._catalog
     missing: list[str] = []
 
     def walk(v: Any) -> None:
         if isinstance(v, Text):
-            if v.template and v.context != JOINED:
-                if v.context:
-                    said = translation.pgettext(v.context, v.template)
-                else:
-                    said = translation.gettext(v.template)
-                if said == v.template and _WORD.search(v.template):
+            if v.template and v.context != JOINED and _WORD.search(v.template):
+                key = f"{v.context}\x04{v.template}" if v.context else v.template
+                if key not in catalog:
                     missing.append(f"{v.context}|{v.template}" if v.context else v.template)
             for p in v.params.values():
                 walk(p)
@@ -297,6 +297,5 @@ def untranslated(value: Any, language: str) -> list[str]:
             for item in v.values():
                 walk(item)
 
-    with translation.override(language):
-        walk(value)
+    walk(value)
     return missing
