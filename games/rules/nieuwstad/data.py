@@ -63,7 +63,12 @@ FOREST_NAMES = {
 
 DIRS = ("N", "E", "S", "W")
 STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-DIR_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
+DIR_NAMES = {
+    "N": pgettext("nieuwstad", "north"),
+    "E": pgettext("nieuwstad", "east"),
+    "S": pgettext("nieuwstad", "south"),
+    "W": pgettext("nieuwstad", "west"),
+}
 
 
 @dataclass(frozen=True)
@@ -136,7 +141,12 @@ SMALL = Board(
 )
 
 BOARDS = {"large": LARGE, "small": SMALL}
-DISTRICT_NAMES = {"NW": "north-west", "NE": "north-east", "SE": "south-east", "SW": "south-west"}
+DISTRICT_NAMES = {
+    "NW": pgettext("nieuwstad", "north-west"),
+    "NE": pgettext("nieuwstad", "north-east"),
+    "SE": pgettext("nieuwstad", "south-east"),
+    "SW": pgettext("nieuwstad", "south-west"),
+}
 LOOSE_BOATS = 2  # [rulebook] the 2 boat tiles, only for the Boatbuilding card
 
 
@@ -253,6 +263,11 @@ PASTIES = {  # pasty -> (filling, guilders, points) [rulebook]
     "meat": ("meat", 6, 5),
     "game": ("gamemeat", 4, 3),
     "fish": ("smoked", 4, 3),
+}
+PASTY_NAMES = {
+    "meat": pgettext("nieuwstad", "meat pasty"),
+    "game": pgettext("nieuwstad", "game pasty"),
+    "fish": pgettext("nieuwstad", "fish pasty"),
 }
 CONVERSIONS = {  # raw -> (processed, stall) [rulebook]
     "livestock": ("meat", "butcher"),

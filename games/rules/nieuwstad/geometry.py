@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
+from games.engine.words import Text, _
+
 from .data import BOARDS, BUILDINGS, DIRS, STEP, Board, Building, cell_xy, xy_cell
 
 DIR_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
@@ -177,40 +179,43 @@ def any_forest_open(state) -> bool:
     return False
 
 
-def placement_error(state, building: Building, cells: list[str], facing: str | None) -> str:
+def placement_error(state, building: Building, cells: list[str], facing: str | None) -> Text | str:
     """Why `building` may not stand on `cells` facing `facing`; '' when it may."""
     geo = geometry(state["board"])
     occupied = state["cells"]
     for cell in cells:
         area = geo.area.get(cell)
         if area not in ("city", "country"):
-            return f"{cell} is not a building space."
+            return _("{cell} is not a building space.", cell=cell)
         if cell in state["forest"]:
-            return f"{cell} is still covered by forest."
+            return _("{cell} is still covered by forest.", cell=cell)
         if cell in occupied:
-            return f"{cell} is already built on."
+            return _("{cell} is already built on.", cell=cell)
     areas = {geo.area[c] for c in cells}
     if len(areas) > 1:
-        return "A building stands wholly in the city or wholly in the outer area."
+        return _("A building stands wholly in the city or wholly in the outer area.")
     if len(cells) == 2:
         (x1, y1), (x2, y2) = cell_xy(cells[0]), cell_xy(cells[1])
         if abs(x1 - x2) + abs(y1 - y2) != 1:
-            return "The two spaces of a building must be side by side."
+            return _("The two spaces of a building must be side by side.")
     area = areas.pop()
     if building.colour == "green" and area != "country":
-        return f"The {building.name} is green: it may only be built in the outer area."
+        return _(
+            "The {building} is green: it may only be built in the outer area.",
+            building=building.name,
+        )
     if area == "country":
         if building.key == "citygate":
-            return "The City Gate stands in the city, on its border with the outer area."
+            return _("The City Gate stands in the city, on its border with the outer area.")
         return ""
     if facing is None:
-        return "Say which way a building in the city faces (north, east, south or west)."
+        return _("Say which way a building in the city faces (north, east, south or west).")
     if len(cells) == 2:
         anchor_cells = footprint(cells[0], 2, facing)
         if sort_cells(anchor_cells) != sort_cells(cells):
             anchor_cells = footprint(cells[1], 2, facing)
             if sort_cells(anchor_cells) != sort_cells(cells):
-                return "A two-space building faces along its long side."
+                return _("A two-space building faces along its long side.")
     touches = False
     for cell in cells:
         for d in DIRS:
@@ -220,7 +225,7 @@ def placement_error(state, building: Building, cells: list[str], facing: str | N
             mine = edge_at(building, facing, d)
             if mine == "G":
                 if other is None or geo.area[other] != "country":
-                    return "The City Gate's green edge must border the outer area."
+                    return _("The City Gate's green edge must border the outer area.")
                 continue
             if other is None:
                 continue
@@ -228,20 +233,27 @@ def placement_error(state, building: Building, cells: list[str], facing: str | N
             if kind == "market":
                 touches = True
                 if mine != "S":
-                    return f"The Market has stone roads; the {building.name}'s {d} edge is sand."
+                    return _(
+                        "The Market has stone roads; the {building}'s {side} edge is sand.",
+                        building=building.name,
+                        side=d,
+                    )
             elif other in occupied:
                 touches = True
                 if kind == "city":
                     there = state["buildings"][occupied[other]]
                     theirs = edge_at(BUILDINGS[there["kind"]], there["facing"], OPPOSITE[d])
                     if theirs != mine:
-                        return (
-                            f"Roads must match: the {building.name}'s {d} edge is "
-                            f"{'stone' if mine == 'S' else 'sand'}, the neighbour's is "
-                            f"{'stone' if theirs == 'S' else 'sand'}."
+                        return _(
+                            "Roads must match: the {building}'s {side} edge is {mine}, the "
+                            "neighbour's is {theirs}.",
+                            building=building.name,
+                            side=d,
+                            mine=_("stone") if mine == "S" else _("sand"),
+                            theirs=_("stone") if theirs == "S" else _("sand"),
                         )
     if not touches:
-        return "A building in the city must border the Market or another building."
+        return _("A building in the city must border the Market or another building.")
     return ""
 
 

@@ -5,9 +5,10 @@
 from __future__ import annotations
 
 from games.engine import IllegalMove
+from games.engine.words import _, joined
 
 from . import geometry as B
-from .data import BOAT, BUILDINGS, PRODUCTS
+from .data import BOAT, BUILDINGS, GOOD_NAMES, PRODUCTS
 from .rules.bailiff import (
     after_play,
     buy_cards,
@@ -195,9 +196,9 @@ def only_move(state, seat: int) -> dict | None:
 def apply(state, seat: int, move: dict) -> dict:
     """Make the move, or raise IllegalMove (the state unchanged) saying why not."""
     if not isinstance(move, dict):
-        raise IllegalMove("A move is a command such as 'pass'.")
+        raise IllegalMove(_("A move is a command such as 'pass'."))
     if seat not in to_act(state):
-        raise IllegalMove("It is not your turn.")
+        raise IllegalMove(_("It is not your turn."))
     news = state["news"]
     try:
         return play(state, seat, move, checked=True)
@@ -226,16 +227,18 @@ def play(
             ACT_MOVES[state["act"]["char"]](state, seat, move, checked)
         elif phase == "choose":
             if move.get("type") != "choose":
-                raise IllegalMove("Choose a character first.")
+                raise IllegalMove(_("Choose a character first."))
             choose(state, seat, move, checked)
         elif phase == "opening_forest":
             if move.get("type") != "forest":
-                raise IllegalMove("Choose a forest tile to clear: 'take forest C4'.")
+                raise IllegalMove(_("Choose a forest tile to clear: 'take forest C4'."))
             take_forest(state, seat, move.get("cell"), checked)
             state["idx"] += 1
         elif phase == "opening_building":
             if move.get("type") != "build":
-                raise IllegalMove("Place your starting building: a House, a Grain field or a Boat.")
+                raise IllegalMove(
+                    _("Place your starting building: a House, a Grain field or a Boat.")
+                )
             build_start(state, seat, move, checked)
         else:
             raise AssertionError(f"no moves in phase {phase}")
@@ -251,9 +254,9 @@ def woodcutter_move(state, seat: int, move: dict, checked: bool = True) -> None:
         take_forest(state, seat, move.get("cell"), checked)
     elif kind == "pass":
         if state["news"] is not None:
-            say(state, f"{name(state, seat)} passed.")
+            say(state, _("{who} passed.", who=name(state, seat)))
     else:
-        raise IllegalMove("Take a forest tile ('take forest C4') or pass.")
+        raise IllegalMove(_("Take a forest tile ('take forest C4') or pass."))
     next_actor(state)
 
 
@@ -265,31 +268,33 @@ def builder_move(state, seat: int, move: dict, checked: bool = True) -> None:
         propose(state, seat, move, checked)
     elif kind == "pass":
         if state["news"] is not None:
-            say(state, f"{name(state, seat)} built nothing.")
+            say(state, _("{who} built nothing.", who=name(state, seat)))
         next_actor(state)
     elif kind == "play" and move.get("card") == "housebuilding":
         player = state["players"][seat]
         turn = state["act"]["turn"]
         if "housebuilding" not in player["hand"]:
-            raise IllegalMove("You do not hold House Building.")
+            raise IllegalMove(_("You do not hold House Building."))
         if turn.get("housebuilding"):
-            raise IllegalMove("You already played House Building this turn.")
+            raise IllegalMove(_("You already played House Building this turn."))
         player["hand"].remove("housebuilding")
         state["discard"].append("housebuilding")
         turn["housebuilding"] = True
         if state["news"] is not None:
             say(
                 state,
-                f"{name(state, seat)} played House Building: 2 g and 2 wood off a House or "
-                "Manor house.",
+                _(
+                    "{who} played House Building: 2 g and 2 wood off a House or Manor house.",
+                    who=name(state, seat),
+                ),
             )
     else:
-        raise IllegalMove("Build ('build house at D5 facing north'), propose, or pass.")
+        raise IllegalMove(_("Build ('build house at D5 facing north'), propose, or pass."))
 
 
 def farmer_move(state, seat: int, move: dict, checked: bool = True) -> None:
     if move.get("type") != "farm":
-        raise IllegalMove("Say 'farm' (the chooser may add 'extra grain', 'extra fish'...).")
+        raise IllegalMove(_("Say 'farm' (the chooser may add 'extra grain', 'extra fish'...)."))
     farm(state, seat, move, checked)
 
 
@@ -297,16 +302,16 @@ def bailiff_move(state, seat: int, move: dict, checked: bool = True) -> None:
     kind = move.get("type")
     if state["act"]["part"] == "buy":
         if kind != "buy":
-            raise IllegalMove("Buy 0, 1 or 2 cards: 'buy 1 card' or 'buy 0'.")
+            raise IllegalMove(_("Buy 0, 1 or 2 cards: 'buy 1 card' or 'buy 0'."))
         buy_cards(state, seat, move.get("count"))
     elif kind == "done" or kind == "pass" and ruleset(state) >= 2:
         if state["news"] is not None:
-            say(state, f"{name(state, seat)} played no more cards.")
+            say(state, _("{who} played no more cards.", who=name(state, seat)))
         next_actor(state)
     elif kind == "play":
         play_card(state, seat, move, checked)
     else:
-        raise IllegalMove("Play a wish card ('play gatherer') or say 'done'.")
+        raise IllegalMove(_("Play a wish card ('play gatherer') or say 'done'."))
 
 
 # The moves of the action phase, per character (the Rentmaster's phase asks nobody).
@@ -329,18 +334,22 @@ def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
             return
         if answer not in ("accept", "decline"):
             raise IllegalMove(
-                "Answer the proposal: 'accept', 'decline'"
-                + (" or a counter-offer ('counter: ...')." if ruleset(state) >= 2 else ".")
+                _("Answer the proposal: 'accept', 'decline' or a counter-offer ('counter: ...').")
+                if ruleset(state) >= 2
+                else _("Answer the proposal: 'accept', 'decline'.")
             )
         if checked and answer == "accept":
             split = pending["split"][str(seat)]
             if not can_afford(state["players"][seat], split["guilders"], split["wood"]):
-                raise IllegalMove("You cannot pay your share any more.")
+                raise IllegalMove(_("You cannot pay your share any more."))
         pending["answers"][str(seat)] = answer
         # Worded wrongly ("acceptd"), but narration is part of the hashed position: the
         # history puts it right (text.worded), so stored logs keep their digests.
         if state["news"] is not None:
-            say(state, f"{name(state, seat)} {answer}d the proposal.")
+            if answer == "accept":
+                say(state, _("{who} acceptd the proposal.", who=name(state, seat)))
+            else:
+                say(state, _("{who} declined the proposal.", who=name(state, seat)))
         if answer == "decline" and ruleset(state) >= 2:  # one decline ends it: ask no more
             resolve_proposal(state)
             return
@@ -348,53 +357,66 @@ def answer_pending(state, seat: int, move: dict, checked: bool = True) -> None:
         allowed = ("watch", "nowatch") if kind == "watch" else ("tax", "notax")
         if answer not in allowed:
             raise IllegalMove(
-                "Answer 'watch' (play Citizens' Watch if you hold it) or 'no watch'."
+                _("Answer 'watch' (play Citizens' Watch if you hold it) or 'no watch'.")
                 if kind == "watch"
-                else "Answer 'tax' (play Income Tax if you hold it) or 'no tax'."
+                else _("Answer 'tax' (play Income Tax if you hold it) or 'no tax'.")
             )
         pending["answers"][str(seat)] = answer
         if state["news"] is not None:  # the answer stays secret until the window closes
-            say(state, f"{name(state, seat)} answered.")
+            say(state, _("{who} answered.", who=name(state, seat)))
     elif kind == "festival":
         if answer == "skip":
             pending["answers"][str(seat)] = "skip"
             if state["news"] is not None:
-                say(state, f"{name(state, seat)} stayed away from the festival.")
+                say(state, _("{who} stayed away from the festival.", who=name(state, seat)))
         elif answer == "join" and move.get("food") in PRODUCTS:
             if not state["players"][seat][move["food"]]:
-                raise IllegalMove(f"You have no {move['food']}.")
+                raise IllegalMove(_("You have no {good}.", good=GOOD_NAMES[move["food"]]))
             pending["answers"][str(seat)] = move["food"]
             if state["news"] is not None:
-                say(state, f"{name(state, seat)} joined the festival with 1 {move['food']}.")
+                say(
+                    state,
+                    _(
+                        "{who} joined the festival with 1 {food}.",
+                        who=name(state, seat),
+                        food=GOOD_NAMES[move["food"]],
+                    ),
+                )
         else:
-            raise IllegalMove("Answer 'join with fish' (or grain, livestock, game) or 'skip'.")
+            raise IllegalMove(_("Answer 'join with fish' (or grain, livestock, game) or 'skip'."))
     elif kind == "pledge":
         if answer != "pledge":
             raise IllegalMove(
-                "Pledge what you will pay: 'pay 2' or 'pay 1 and fish, grain', or 'pay 0'."
+                _("Pledge what you will pay: 'pay 2' or 'pay 1 and fish, grain', or 'pay 0'.")
             )
         g = move.get("guilders")
         food = move.get("food", [])
         player = state["players"][seat]
         g_cost, f_cost = pending["cost"]
         if not isinstance(g, int) or not 0 <= g <= min(g_cost, player["guilders"]):
-            raise IllegalMove(f"Pledge 0 to {min(g_cost, player['guilders'])} guilders.")
+            raise IllegalMove(
+                _("Pledge 0 to {most} guilders.", most=min(g_cost, player["guilders"]))
+            )
         if (
             not isinstance(food, list)
             or len(food) > f_cost
             or any(p not in PRODUCTS or food.count(p) > player[p] for p in food)
         ):
             raise IllegalMove(
-                f"Pledge up to {f_cost} food you hold (fish, grain, livestock, game)."
+                _("Pledge up to {most} food you hold (fish, grain, livestock, game).", most=f_cost)
             )
         pending["answers"][str(seat)] = {"guilders": g, "food": sorted(food)}
         if state["news"] is not None:
-            say(
-                state,
-                f"{name(state, seat)} pledged {g} guilder(s)"
-                + (f" and {', '.join(food)}" if food else "")
-                + ".",
-            )
+            if food:
+                said = _(
+                    "{who} pledged {guilders} guilder(s) and {food}.",
+                    who=name(state, seat),
+                    guilders=g,
+                    food=joined([GOOD_NAMES[f] for f in food], ", "),
+                )
+            else:
+                said = _("{who} pledged {guilders} guilder(s).", who=name(state, seat), guilders=g)
+            say(state, said)
     answers = pending["answers"]
     for s in pending["waiting"]:
         if str(s) not in answers:  # more answers to come

@@ -7,6 +7,7 @@ import textwrap
 
 from games.engine import ParseError
 from games.engine.names import find_player, find_players, letters
+from games.engine.words import Text, _, joined
 
 from . import moves as M
 from . import rules as R
@@ -385,20 +386,24 @@ def lookup(text: str, table: dict[str, str]) -> str | None:
     return best[1] if best else None
 
 
-def menu(state, seat: int, kinds: tuple[str, ...], limit: int = 8) -> str:
+def with_menu(refusal: Text, state, seat: int, kinds: tuple[str, ...], limit: int = 8) -> Text:
+    """The refusal, and the seat's legal moves of these kinds as examples, if it has any."""
     moves = [m for m in M.legal_moves(state, seat) if m["type"] in kinds]
     if not moves:
-        return ""
-    shown = [format_move(state, seat, m) for m in moves[:limit]]
-    more = f" (and {len(moves) - limit} more)" if len(moves) > limit else ""
-    return " For example: " + "; ".join(shown) + more + "."
+        return refusal
+    shown = "; ".join(format_move(state, seat, m) for m in moves[:limit])
+    if len(moves) > limit:
+        example = _("For example: {moves} (and {more} more).", moves=shown, more=len(moves) - limit)
+    else:
+        example = _("For example: {moves}.", moves=shown)
+    return joined([refusal, example])
 
 
 def parse(text: str, state, seat: int) -> dict:
     raw = text
     text = normalise(text)
     if not text:
-        raise ParseError("Empty command. Send 'help' for the list of commands.")
+        raise ParseError(_("Empty command. Send 'help' for the list of commands."))
     words = text.split()
     head = words[0]
     if text in ("pass", "no", "nothing", "skip turn"):
@@ -429,8 +434,12 @@ def parse(text: str, state, seat: int) -> dict:
         cells = CELL_RE.findall(text)
         if len(cells) != 1:
             raise ParseError(
-                "Expected 'take forest C4' naming one forest space."
-                + menu(state, seat, ("forest",))
+                with_menu(
+                    _("Expected 'take forest C4' naming one forest space."),
+                    state,
+                    seat,
+                    ("forest",),
+                )
             )
         cell = f"{cells[0][0].upper()}{cells[0][1]}"
         return {"type": "forest", "cell": geometry(state["board"]).tile_key.get(cell, cell)}
@@ -445,7 +454,7 @@ def parse(text: str, state, seat: int) -> dict:
             repeat = lookup(rest, ALIASES)
             if repeat is None or repeat == "count":
                 raise ParseError(
-                    "Expected 'count repeating CHARACTER', e.g. 'count repeating farmer'."
+                    _("Expected 'count repeating CHARACTER', e.g. 'count repeating farmer'.")
                 )
             move["repeat"] = repeat
         return move
@@ -490,7 +499,7 @@ def parse(text: str, state, seat: int) -> dict:
             None,
         )
         if food is None:
-            raise ParseError("Expected 'join with fish' (or grain, livestock, game), or 'skip'.")
+            raise ParseError(_("Expected 'join with fish' (or grain, livestock, game), or 'skip'."))
         return {"type": "join", "food": food}
     if head in ("pledge", "pay", "contribute"):
         rest = " ".join(words[1:])
@@ -505,9 +514,12 @@ def parse(text: str, state, seat: int) -> dict:
         # The menu's order (fish, grain, livestock, game), so a typed pledge equals its entry.
         return {"type": "pledge", "guilders": guilders, "food": sorted(food, key=PRODUCTS.index)}
     raise ParseError(
-        f"I did not understand {raw.strip()!r}. Expected a command such as: "
-        + "; ".join(format_move(state, seat, m) for m in M.legal_moves(state, seat)[:6])
-        + ". Send 'help' for all commands."
+        _(
+            "I did not understand {command}. Expected a command such as: {moves}. Send 'help' "
+            "for all commands.",
+            command=repr(raw.strip()),
+            moves="; ".join(format_move(state, seat, m) for m in M.legal_moves(state, seat)[:6]),
+        )
     )
 
 
@@ -526,8 +538,11 @@ def parse_build(text: str, state, seat: int, head: str, with_terms: bool = False
     key = lookup(rest, BUILDING_ALIASES)
     if key is None:
         raise ParseError(
-            "Expected 'build BUILDING at SPACE facing DIRECTION', e.g. 'build house at D5 "
-            "facing north'. Buildings: " + ", ".join(b.name for b in BUILDINGS.values()) + ", boat."
+            _(
+                "Expected 'build BUILDING at SPACE facing DIRECTION', e.g. 'build house at D5 "
+                "facing north'. Buildings: {buildings}, boat.",
+                buildings=joined([b.name for b in BUILDINGS.values()], ", "),
+            )
         )
     cells = [f"{c.upper()}{r}" for c, r in CELL_RE.findall(rest)]
     facing = None
@@ -535,13 +550,18 @@ def parse_build(text: str, state, seat: int, head: str, with_terms: bool = False
     if found:
         facing = FACING.get(found.group(1))
         if facing is None:
-            raise ParseError("Facing must be north, east, south or west.")
+            raise ParseError(_("Facing must be north, east, south or west."))
     move: dict = {"type": head, "building": key, "cells": [], "facing": None}
     if key != "boat" and not cells:
+        if BUILDINGS[key].size == 2:
+            raise ParseError(
+                _(
+                    "Say where: 'build {building} at D5 facing north' (two spaces: 'at C2+D2').",
+                    building=building_name(key),
+                )
+            )
         raise ParseError(
-            f"Say where: 'build {building_name(key)} at D5 facing north'"
-            + (" (two spaces: 'at C2+D2')" if BUILDINGS[key].size == 2 else "")
-            + "."
+            _("Say where: 'build {building} at D5 facing north'.", building=building_name(key))
         )
     if "with" in rest.split() and head == "propose":
         cells = [f"{c.upper()}{r}" for c, r in CELL_RE.findall(rest.split(" with ")[0])]
@@ -558,7 +578,7 @@ def parse_build(text: str, state, seat: int, head: str, with_terms: bool = False
     if head == "propose":
         if " with " not in f" {rest} ":
             raise ParseError(
-                "Say who builds with you: 'propose town hall at C2+D2 facing north with Anna'."
+                _("Say who builds with you: 'propose town hall at C2+D2 facing north with Anna'.")
             )
         others = [s for s in range(len(state["names"])) if s != seat]
         named = re.split(r"\bwith\b", rest, maxsplit=1)[1]
@@ -575,9 +595,12 @@ def parse_build(text: str, state, seat: int, head: str, with_terms: bool = False
             options = R.discount_options(state, seat, building)
         if "" not in options:
             raise ParseError(
-                "You chose the Master Builder: say which discount you take, "
-                + " or ".join(f"'build ...{discount_text(d)}'" for d in options)
-                + "."
+                _(
+                    "You chose the Master Builder: say which discount you take, {options}.",
+                    options=R.either(
+                        _("'build ...{discount}'", discount=discount_text(d)) for d in options
+                    ),
+                )
             )
         discount = ""
     move["discount"] = discount
@@ -595,7 +618,7 @@ def split_terms(raw: str, state) -> tuple[str, str | None]:
 def parse_terms(terms: str, state, seat: int) -> dict:
     """'Cor pays 2 g and 1 wood for 2 points, Emily pays ...' as a move's share fields, in
     clockwise order from the proposer (the proposer of a counter-offer's negotiation)."""
-    example = (
+    example = _(
         "Expected each partner's share after a colon, e.g. 'propose hospice at D3 facing "
         "south: Cor pays 2 g and 2 wood for 2 points, Emily pays 2 g and 2 wood for 2 points'."
     )
@@ -610,12 +633,18 @@ def parse_terms(terms: str, state, seat: int) -> dict:
         who, part = said.group(1).strip(), said.group(2)
         if not who:
             if not found:
-                raise ParseError(f"I did not find a player's name in {part!r}. " + example)
+                raise ParseError(
+                    joined(
+                        [_("I did not find a player's name in {part}.", part=repr(part)), example]
+                    )
+                )
             who_seat = list(found)[-1]  # 'Cor pays 2 g, 2 wood': more of the last share
         else:
             who_seat = find_player(who, state["names"], seats, COLOURS)
             if who_seat in found:
-                raise ParseError(f"{state['names'][who_seat]} is named twice. " + example)
+                raise ParseError(
+                    joined([_("{who} is named twice.", who=state["names"][who_seat]), example])
+                )
             found[who_seat] = {"guilders": 0, "wood": 0, "points": 0}
         for count, unit in re.findall(r"(\d+)\s*(guilders?|gold|g|wood|w|points?|pts?|p)\b", part):
             key = "guilders" if unit[0] == "g" else "wood" if unit[0] == "w" else "points"
@@ -641,22 +670,26 @@ def menu_terms_name(state) -> str:
 def parse_counter(raw: str, state, seat: int) -> dict:
     pending = state["pending"]
     if pending is None or pending["kind"] != "proposal":
-        raise ParseError("There is no proposal to answer with a counter-offer.")
+        raise ParseError(_("There is no proposal to answer with a counter-offer."))
     if ":" not in raw and re.search(
         r"\bwith\b.*\b(even|split|what each|can pay)\b", normalise(raw)
     ):
         offered = R.counter_moves(state, seat)
         if not offered:
             raise ParseError(
-                "There is no other split to offer: type the terms, 'counter: NAME pays 2 g "
-                "and 1 wood for 2 points, ...'."
+                _(
+                    "There is no other split to offer: type the terms, 'counter: NAME pays 2 g "
+                    "and 1 wood for 2 points, ...'."
+                )
             )
         return offered[0]
     place, terms = split_terms(raw, state)
     if terms is None:
         raise ParseError(
-            "Expected 'counter: Cor pays 3 g and 2 wood for 2 points, Emily pays ...' (and "
-            "'at SPACE facing DIRECTION' before the colon to move the building)."
+            _(
+                "Expected 'counter: Cor pays 3 g and 2 wood for 2 points, Emily pays ...' (and "
+                "'at SPACE facing DIRECTION' before the colon to move the building)."
+            )
         )
     move = {"type": "counter", "cells": pending["cells"], "facing": pending["facing"]}
     cells = [f"{c.upper()}{r}" for c, r in CELL_RE.findall(place)]
@@ -665,7 +698,7 @@ def parse_counter(raw: str, state, seat: int) -> dict:
         found = re.search(r"facing\s+(\w+)", place)
         facing = FACING.get(found.group(1)) if found else None
         if found and facing is None:
-            raise ParseError("Facing must be north, east, south or west.")
+            raise ParseError(_("Facing must be north, east, south or west."))
         cells = sort_cells(cells)
         geo = geometry(state["board"])
         if all(geo.area.get(c) == "country" for c in cells):
@@ -697,16 +730,19 @@ def parse_play(text: str, state, seat: int) -> dict:
     key = lookup(rest, CARD_ALIASES)
     if key is None:
         hand = state["players"][seat]["hand"]
-        raise ParseError(
-            "Expected 'play CARD' with a wish card from your hand"
-            + (": " + ", ".join(CARDS[c].name for c in dict.fromkeys(hand)) if hand else "")
-            + "."
-        )
+        if hand:
+            raise ParseError(
+                _(
+                    "Expected 'play CARD' with a wish card from your hand: {cards}.",
+                    cards=joined([CARDS[c].name for c in dict.fromkeys(hand)], ", "),
+                )
+            )
+        raise ParseError(_("Expected 'play CARD' with a wish card from your hand."))
     move: dict = {"type": "play", "card": key}
     if key == "fire":
         cells = [f"{c.upper()}{r}" for c, r in CELL_RE.findall(rest)]
         if len(cells) != 1:
-            raise ParseError("Expected 'play fire on D5', naming the space of a House.")
+            raise ParseError(_("Expected 'play fire on D5', naming the space of a House."))
         move["target"] = cells[0]
     if key in ("crime", "midsummer"):
         found = re.search(
@@ -714,7 +750,12 @@ def parse_play(text: str, state, seat: int) -> dict:
             rest,
         )
         if not found:
-            raise ParseError(f"Expected 'play {CARDS[key].name.lower()} in NW' (NW, NE, SE or SW).")
+            raise ParseError(
+                _(
+                    "Expected 'play {card} in NW' (NW, NE, SE or SW).",
+                    card=CARDS[key].name.lower(),
+                )
+            )
         d = found.group(1).replace("-", " ")
         move["district"] = {
             "north west": "NW",
@@ -742,12 +783,19 @@ def parse_trade(text: str, state, seat: int, head: str) -> dict:
         if head == "smoke":
             good = good or "fish"
         if good not in ("grain", "fish", "livestock", "game"):
-            raise ParseError("Expected 'convert 2 grain' (or fish, livestock, game).")
+            raise ParseError(_("Expected 'convert 2 grain' (or fish, livestock, game)."))
         return {"type": "convert", "good": good, "count": count}
     if good is None:
         raise ParseError(
-            "Expected 'sell 2 bread at baker', 'sell 3 grain at market', 'sell 2 wood at "
-            "timber trade' or 'sell meat pasty at inn'." + menu(state, seat, ("sell", "pasty"))
+            with_menu(
+                _(
+                    "Expected 'sell 2 bread at baker', 'sell 3 grain at market', 'sell 2 wood "
+                    "at timber trade' or 'sell meat pasty at inn'."
+                ),
+                state,
+                seat,
+                ("sell", "pasty"),
+            )
         )
     at_text = rest.split(" at ", 1)[1] if " at " in rest else ""
     at = lookup(at_text.removeprefix("the "), STALLS) if at_text else None
@@ -763,7 +811,7 @@ def parse_trade(text: str, state, seat: int, head: str) -> dict:
             "smoked": "fishmonger",
         }.get(good)
     if at is None:
-        raise ParseError("Say where to sell: 'at market', 'at baker', 'at butcher'...")
+        raise ParseError(_("Say where to sell: 'at market', 'at baker', 'at butcher'..."))
     return {"type": "sell", "good": good, "count": count, "at": at}
 
 
@@ -821,28 +869,60 @@ _MISWORDED = (
 )
 
 
+def _vowel(params: dict) -> bool:
+    return params["building"][:1].lower() in "aeiou"
+
+
+# The same, for a line the rules made as a Text (every line now): the message id the rules
+# used says which line it is, so the better wording is chosen on it, never on the English.
+_REWORDED = {
+    "{who} acceptd the proposal.": lambda params: _("{who} accepted the proposal.", **params),
+    "{who} built a {building} {where} for {guilders} g and {wood} wood: {points} point(s), "
+    "Burghers {moved}.": lambda params: (
+        _vowel(params)
+        and _(
+            "{who} built an {building} {where} for {guilders} g and {wood} wood: "
+            "{points} point(s), Burghers {moved}.",
+            **params,
+        )
+    ),
+    "{who} proposed a {building} {where}: {terms}.": lambda params: (
+        _vowel(params) and _("{who} proposed an {building} {where}: {terms}.", **params)
+    ),
+}
+
+
 def worded(line: str) -> str:
+    if isinstance(line, Text):
+        fix = _REWORDED.get(line.template)
+        return (fix and fix(line.params)) or line
     for pattern, fix in _MISWORDED:
         line = pattern.sub(fix, line)
     return line
 
 
-def describe(before, after, seat, move, viewer) -> str:
+def own_line(line: Text, who: str) -> Text:
+    """A seat's private line ("You drew Fire.") in the third person ("Anna drew Fire."), as
+    the history names every seat (and marks the viewer's name: games.selectors.mark_viewer)."""
+    if line.template == "You drew {card}.":
+        return _("{who} drew {card}.", who=who, **line.params)
+    return line
+
+
+def describe(before, after, seat, move, viewer) -> Text:
     parts = []
     for entry in after.get("news", []):
         if "seat" in entry and viewer == entry["seat"]:
-            # The stored private line says "You drew ..."; the history names every seat in
-            # the third person and marks the viewer's name (games.selectors.mark_viewer).
-            own = entry["own"]
-            if own.startswith("You "):
-                own = f"{before['names'][entry['seat']]} {own[4:]}"
-            parts.append(worded(own))
+            parts.append(worded(own_line(entry["own"], before["names"][entry["seat"]])))
         else:
             parts.append(worded(entry["all"]))
     if not parts:
-        who = before["names"][seat] if seat is not None else "The game"
-        parts.append(f"{who} played {format_move(before, seat, move)}.")
-    return " ".join(parts)
+        command = format_move(before, seat, move)
+        if seat is None:
+            parts.append(_("The game played {command}.", command=command))
+        else:
+            parts.append(_("{who} played {command}.", who=before["names"][seat], command=command))
+    return joined(parts)
 
 
 __all__ = ["CHARACTERS", "describe", "format_move", "help_text", "parse", "render_text"]

@@ -5,8 +5,17 @@ Midsummer Night Festival, ...).
 from __future__ import annotations
 
 from games.engine import IllegalMove
+from games.engine.words import Text, _, joined
 
-from ..data import BOARDS, CARDS, DISTRICT_NAMES, FIRE_BURGHERS, LOOSE_BOATS, PRODUCTS
+from ..data import (
+    BOARDS,
+    CARDS,
+    DISTRICT_NAMES,
+    FIRE_BURGHERS,
+    GOOD_NAMES,
+    LOOSE_BOATS,
+    PRODUCTS,
+)
 from .events import start_event
 from .helpers import (
     built,
@@ -27,20 +36,35 @@ from .helpers import (
 def buy_cards(state, seat: int, count: int) -> None:
     player = state["players"][seat]
     if count not in (0, 1, 2):
-        raise IllegalMove("Buy 0, 1 or 2 cards.")
+        raise IllegalMove(_("Buy 0, 1 or 2 cards."))
     price = (0, 1, 3)[count]
     if player["guilders"] < price:
-        raise IllegalMove(f"{count} cards cost {price} guilders; you have {player['guilders']}.")
+        raise IllegalMove(
+            _(
+                "{count} cards cost {price} guilders; you have {guilders}.",
+                count=count,
+                price=price,
+                guilders=player["guilders"],
+            )
+        )
     if count > len(state["deck"]):
-        raise IllegalMove(f"Only {len(state['deck'])} card(s) are left in the deck.")
+        raise IllegalMove(_("Only {count} card(s) are left in the deck.", count=len(state["deck"])))
     player["guilders"] -= price
     if count == 0:
         if state["news"] is not None:
-            say(state, f"{name(state, seat)} bought no cards.")
+            say(state, _("{who} bought no cards.", who=name(state, seat)))
         next_actor(state)
         return
     if state["news"] is not None:
-        say(state, f"{name(state, seat)} bought {count} card(s) for {price} guilder(s).")
+        say(
+            state,
+            _(
+                "{who} bought {count} card(s) for {price} guilder(s).",
+                who=name(state, seat),
+                count=count,
+                price=price,
+            ),
+        )
     state["act"]["turn"]["to_draw"] = count
     continue_drawing(state)
 
@@ -54,7 +78,10 @@ def continue_drawing(state) -> None:
         card = state["deck"].pop()
         if CARDS[card].kind == "event":
             if state["news"] is not None:
-                say(state, f"{name(state, seat)} drew the event {CARDS[card].name}.")
+                say(
+                    state,
+                    _("{who} drew the event {card}.", who=name(state, seat), card=CARDS[card].name),
+                )
             state["discard"].append(card)
             start_event(state, card, seat)
             if state["pending"] is not None:
@@ -65,7 +92,10 @@ def continue_drawing(state) -> None:
         act["turn"]["to_draw"] -= 1
         if state["news"] is not None:
             say_to(
-                state, f"{name(state, seat)} drew a card.", seat, f"You drew {CARDS[card].name}."
+                state,
+                _("{who} drew a card.", who=name(state, seat)),
+                seat,
+                _("You drew {card}.", card=CARDS[card].name),
             )
     next_actor(state)
 
@@ -106,29 +136,31 @@ def play_card(state, seat: int, move: dict, checked: bool = True) -> None:
     card = move.get("card")
     player = state["players"][seat]
     if card not in CARDS or CARDS[card].kind != "wish":
-        raise IllegalMove(f"There is no wish card called {card}.")
+        raise IllegalMove(_("There is no wish card called {card}.", card=str(card)))
     if card not in player["hand"]:
-        raise IllegalMove(f"You do not hold {CARDS[card].name}.")
+        raise IllegalMove(_("You do not hold {card}.", card=CARDS[card].name))
     timing = CARDS[card].timing
     if timing == "end":
-        raise IllegalMove(f"{CARDS[card].name} counts at the end of the game; keep it in hand.")
+        raise IllegalMove(
+            _("{card} counts at the end of the game; keep it in hand.", card=CARDS[card].name)
+        )
     if timing == "builder":
-        raise IllegalMove("House Building may only be played in the Master Builder phase.")
+        raise IllegalMove(_("House Building may only be played in the Master Builder phase."))
     if timing == "income":
-        raise IllegalMove("Income Tax may only be played when income is paid.")
+        raise IllegalMove(_("Income Tax may only be played when income is paid."))
     if timing == "reaction":
-        raise IllegalMove("Citizens' Watch is played in reaction to Crime.")
+        raise IllegalMove(_("Citizens' Watch is played in reaction to Crime."))
     if checked and move not in playable(state, seat):
         raise IllegalMove(card_refusal(state, seat, move))
     player["hand"].remove(card)
     state["discard"].append(card)
     state["act"]["turn"]["played"] = state["act"]["turn"].get("played", 0) + 1
-    label = f"{name(state, seat)} played {CARDS[card].name}"
+    label = _("{who} played {card}", who=name(state, seat), card=CARDS[card].name)
     if card == "boatbuilding":
         state["loose_boats"].append(seat)
         player["light"] -= 1
         if state["news"] is not None:
-            say(state, label + ": a Boat was launched on the lake.")
+            say(state, _("{played}: a Boat was launched on the lake.", played=label))
     elif card == "fire":
         burn_house(state, move["target"], label)
     elif card == "crime":
@@ -138,24 +170,24 @@ def play_card(state, seat: int, move: dict, checked: bool = True) -> None:
     elif card == "knowledge":
         player["knowledge"] = True
         if state["news"] is not None:
-            say(state, label + ": from now on their privileges count double.")
+            say(state, _("{played}: from now on their privileges count double.", played=label))
     elif card == "rottenfish":
         for p in state["players"]:
             p["fish"] = 0
         if state["news"] is not None:
-            say(state, label + ": all fresh fish spoiled.")
+            say(state, _("{played}: all fresh fish spoiled.", played=label))
     elif card == "locusts":
         wipe_fields(state, "grainfield")
         if state["news"] is not None:
-            say(state, label + ": the grain on every Grain field was eaten.")
+            say(state, _("{played}: the grain on every Grain field was eaten.", played=label))
     elif card == "wolves":
         wipe_fields(state, "pasture")
         if state["news"] is not None:
-            say(state, label + ": the livestock on every Pasture was eaten.")
+            say(state, _("{played}: the livestock on every Pasture was eaten.", played=label))
     elif card == "gatherer":
         player["wood"] += 2
         if state["news"] is not None:
-            say(state, label + ": +2 wood.")
+            say(state, _("{played}: +2 wood.", played=label))
     if state["pending"] is None:
         after_play(state, seat)
     else:
@@ -176,23 +208,23 @@ def after_play(state, seat: int) -> None:
         next_actor(state)
 
 
-def card_refusal(state, seat: int, move: dict) -> str:
+def card_refusal(state, seat: int, move: dict) -> Text:
     card = move.get("card")
     if card == "fire" and built(state, "watchtower"):
-        return "The Watchtower stands: Fire cannot be played."
+        return _("The Watchtower stands: Fire cannot be played.")
     if card == "fire":
-        return "Fire needs a House (not a Manor house): name the space it stands on."
+        return _("Fire needs a House (not a Manor house): name the space it stands on.")
     if card == "crime":
         if move.get("district") in prison_districts(state):
-            return "The Prison stands in that district: Crime cannot strike there."
-        return "Crime needs a district (NW, NE, SE, SW) and 'taking guilders' or 'taking wood'."
+            return _("The Prison stands in that district: Crime cannot strike there.")
+        return _("Crime needs a district (NW, NE, SE, SW) and 'taking guilders' or 'taking wood'.")
     if card == "midsummer":
-        return "Midsummer Night Festival needs a district: NW, NE, SE or SW."
+        return _("Midsummer Night Festival needs a district: NW, NE, SE or SW.")
     if card == "knowledge":
-        return "You already have Knowledge is Power face up; the second copy cannot be played."
+        return _("You already have Knowledge is Power face up; the second copy cannot be played.")
     if card == "boatbuilding":
-        return "Boatbuilding needs a light seal and a loose Boat tile."
-    return "That card cannot be played now."
+        return _("Boatbuilding needs a light seal and a loose Boat tile.")
+    return _("That card cannot be played now.")
 
 
 def wipe_fields(state, kind: str) -> None:
@@ -211,20 +243,33 @@ def remove_building(state, bid: str) -> dict:
     return b
 
 
-def burn_house(state, cell: str, label: str) -> None:
+def burn_house(state, cell: str, label: Text) -> None:
     bid = state["cells"][cell]
     b = remove_building(state, bid)
     moved = change_burghers(state, -FIRE_BURGHERS)
     if state["news"] is not None:
         say(
             state,
-            f"{label}: {name(state, b['owner'])}'s House at {cell} burned; Burghers {moved:+d}.",
+            _(
+                "{played}: {owner}'s House at {cell} burned; Burghers {moved}.",
+                played=label,
+                owner=name(state, b["owner"]),
+                cell=cell,
+                moved=f"{moved:+d}",
+            ),
         )
 
 
-def start_crime(state, seat: int, district: str, take: str, label: str) -> None:
+def start_crime(state, seat: int, district: str, take: str, label: Text) -> None:
     if state["news"] is not None:
-        say(state, f"{label} in the {DISTRICT_NAMES[district]} district.")
+        say(
+            state,
+            _(
+                "{played} in the {district} district.",
+                played=label,
+                district=DISTRICT_NAMES[district],
+            ),
+        )
     if unplayed_copies(state, "watch") > 0:
         # Everyone else holding any card is asked, so no answer reveals the holder.
         asked = [s for s in clockwise(state, seat)[1:] if state["players"][s]["hand"]]
@@ -252,8 +297,11 @@ def resolve_watch(state) -> None:
             if state["news"] is not None:
                 say(
                     state,
-                    f"{name(state, s)} played Citizens' Watch: the "
-                    f"{DISTRICT_NAMES[pending['district']]} district was protected.",
+                    _(
+                        "{who} played Citizens' Watch: the {district} district was protected.",
+                        who=name(state, s),
+                        district=DISTRICT_NAMES[pending["district"]],
+                    ),
                 )
             return
     commit_crime(state, thief, pending["district"], pending["take"])
@@ -270,17 +318,31 @@ def commit_crime(state, thief: int, district: str, take: str) -> None:
             if victim[good] > 0:
                 victim[good] -= 1
                 state["players"][thief][good] += 1
-                robbed.append(
-                    f"1 {'guilder' if good == 'guilders' else 'wood'} from {name(state, s)}"
-                )
+                robbed.append((good, s))
                 break
     if state["news"] is not None:
-        say(state, "The thieves took " + (", ".join(robbed) if robbed else "nothing") + ".")
+        taken = [
+            _("1 guilder from {who}", who=name(state, s))
+            if good == "guilders"
+            else _("1 wood from {who}", who=name(state, s))
+            for good, s in robbed
+        ]
+        if taken:
+            say(state, _("The thieves took {taken}.", taken=joined(taken, ", ")))
+        else:
+            say(state, _("The thieves took nothing."))
 
 
-def start_festival(state, seat: int, district: str, label: str) -> None:
+def start_festival(state, seat: int, district: str, label: Text) -> None:
     if state["news"] is not None:
-        say(state, f"{label} in the {DISTRICT_NAMES[district]} district.")
+        say(
+            state,
+            _(
+                "{played} in the {district} district.",
+                played=label,
+                district=DISTRICT_NAMES[district],
+            ),
+        )
     asked = [s for s in clockwise(state, seat) if any(state["players"][s][p] for p in PRODUCTS)]
     state["pending"] = {
         "kind": "festival",
@@ -304,9 +366,18 @@ def resolve_festival(state) -> None:
         if answer != "skip":
             player[answer] -= 1
             gain_points(player, 2)
-            parts.append(f"{name(state, s)} joined with {answer} (+2)")
+            parts.append((s, answer))
         elif s in residents:
             gain_points(player, -1)
-            parts.append(f"{name(state, s)} stayed away (-1)")
+            parts.append((s, None))
     if state["news"] is not None:
-        say(state, "The festival: " + (", ".join(parts) if parts else "nobody came") + ".")
+        said = [
+            _("{who} joined with {food} (+2)", who=name(state, s), food=GOOD_NAMES[food])
+            if food
+            else _("{who} stayed away (-1)", who=name(state, s))
+            for s, food in parts
+        ]
+        if said:
+            say(state, _("The festival: {parts}.", parts=joined(said, ", ")))
+        else:
+            say(state, _("The festival: nobody came."))

@@ -7,12 +7,15 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 from games.engine import IllegalMove
+from games.engine.words import Text, _
 
 from .. import geometry as B
 from ..data import BOAT, BUILDINGS, DIR_NAMES, STARTING_BUILDINGS, Building
 from .helpers import (
     change_burghers,
+    either,
     gain_points,
+    guilders_text,
     name,
     next_actor,
     pay_wood,
@@ -57,26 +60,30 @@ def can_afford(player: dict, g: int, w: int) -> bool:
     return player["guilders"] >= g and wood_value(player) >= w
 
 
-def build_error(state, seat: int, building: Building) -> str:
+def build_error(state, seat: int, building: Building) -> Text | str:
     """Why `seat` may not build this kind alone now (payment aside)."""
     player = state["players"][seat]
     if building.colour == "blue" and not blue_alone(state):
-        return (
-            f"The {building.name} is a community building: propose it to the others "
-            "('propose ... with NAME')."
+        return _(
+            "The {building} is a community building: propose it to the others "
+            "('propose ... with NAME').",
+            building=building.name,
         )
     if building.colour != "blue" and player["light"] <= 0:
-        return "You have no light seals left, so you can no longer build."
+        return _("You have no light seals left, so you can no longer build.")
     if building.key == "boat":
-        return "" if None in state["boats"] else "Both Boats on the lake are taken."
+        return "" if None in state["boats"] else _("Both Boats on the lake are taken.")
     if state["supply"].get(building.key, 0) <= 0:
-        return f"No {building.name} is left to build."
+        return _("No {building} is left to build.", building=building.name)
     if building.stall and player["dark"] <= 0:
-        return f"You have no dark seal left to mark the {building.name}'s market stall."
+        return _(
+            "You have no dark seal left to mark the {building}'s market stall.",
+            building=building.name,
+        )
     return ""
 
 
-def buildings_not_open(state, seat: int) -> list[tuple[str, str]]:
+def buildings_not_open(state, seat: int) -> list[tuple[Text, Text | str]]:
     """Each kind `seat` cannot build alone now, and why: the rule that forbids it, the price
     against the purse, or no space where it may stand (the builder's choices are the rest)."""
     player = state["players"][seat]
@@ -88,16 +95,17 @@ def buildings_not_open(state, seat: int) -> list[tuple[str, str]]:
             can_afford(player, *cost_after(state, building, d))
             for d in discount_options(state, seat, building)
         ):
-            from ..reference import plural  # (reference reads the rules: imported late)
-
             g, w = base_cost(state, building)
-            why = (
-                f"It costs {plural(g, 'guilder')} + {w} wood; you have "
-                f"{plural(player['guilders'], 'guilder')} and {wood_value(player)} wood "
-                "(a plank counts 2)."
+            why = _(
+                "It costs {guilders} + {wood} wood; you have {purse} and {wood_held} wood "
+                "(a plank counts 2).",
+                guilders=guilders_text(g),
+                wood=w,
+                purse=guilders_text(player["guilders"]),
+                wood_held=wood_value(player),
             )
         if not why and key != "boat" and not B.placements(state, building, memo):
-            why = "There is no free space where it may stand."
+            why = _("There is no free space where it may stand.")
         if why:
             closed.append((building.name, why))
     return closed
@@ -113,24 +121,24 @@ def check_build(
     key = move.get("building")
     building = BOAT if key == "boat" else BUILDINGS.get(key)
     if building is None:
-        raise IllegalMove(f"There is no building called {key}.")
+        raise IllegalMove(_("There is no building called {key}.", key=str(key)))
     cells = move.get("cells") or []
     facing = move.get("facing")
     if free:
         if key not in STARTING_BUILDINGS:
-            raise IllegalMove("Choose a starting building: a House, a Grain field or a Boat.")
+            raise IllegalMove(_("Choose a starting building: a House, a Grain field or a Boat."))
     elif checked:
         error = build_error(state, seat, building)
         if error:
             raise IllegalMove(error)
     if key == "boat":
         if None not in state["boats"]:
-            raise IllegalMove("Both Boats on the lake are taken.")
+            raise IllegalMove(_("Both Boats on the lake are taken."))
         if cells or facing is not None:
-            raise IllegalMove("A Boat goes on the lake: name no spaces and no facing.")
+            raise IllegalMove(_("A Boat goes on the lake: name no spaces and no facing."))
         return building, [], None
     if free and state["supply"][key] <= 0:
-        raise IllegalMove(f"No {building.name} is left.")
+        raise IllegalMove(_("No {building} is left.", building=building.name))
     cells, facing = check_place(state, building, cells, facing, checked)
     return building, cells, facing
 
@@ -157,12 +165,22 @@ def check_place(
     geo = B.geometry(state["board"])
     if checked:
         if not isinstance(cells, list) or len(cells) != building.size:
-            raise IllegalMove(f"The {building.name} covers {building.size} space(s).")
+            raise IllegalMove(
+                _(
+                    "The {building} covers {size} space(s).",
+                    building=building.name,
+                    size=building.size,
+                )
+            )
         for cell in cells:
             if not isinstance(cell, str) or cell not in geo.area:
-                raise IllegalMove(f"{str(cell)[:10] or 'That'} is not a space on this board.")
+                if str(cell)[:10]:
+                    raise IllegalMove(
+                        _("{cell} is not a space on this board.", cell=str(cell)[:10])
+                    )
+                raise IllegalMove(_("That is not a space on this board."))
         if facing is not None and facing not in DIR_NAMES:
-            raise IllegalMove("A building faces north, east, south or west (N, E, S or W).")
+            raise IllegalMove(_("A building faces north, east, south or west (N, E, S or W)."))
     cells = B.sort_spaces(cells)
     # A building stands wholly in one area (placement_error refuses it otherwise, whatever
     # the facing): its first space tells which.
@@ -203,13 +221,14 @@ def place(state, seat: int | None, building: Building, cells: list[str], facing)
         state["stalls"][building.key] = seat  # the specialist joins the Market
 
 
-def where(cells: list[str], facing) -> str:
+def where(cells: list[str], facing) -> Text:
     if not cells:
-        return "on the lake"
-    text = "at " + "+".join(cells)
+        return _("on the lake")
     if facing:
-        text += f" facing {DIR_NAMES[facing]}"
-    return text
+        return _(
+            "at {cells} facing {direction}", cells="+".join(cells), direction=DIR_NAMES[facing]
+        )
+    return _("at {cells}", cells="+".join(cells))
 
 
 def build_start(state, seat: int, move: dict, checked: bool = True) -> None:
@@ -219,7 +238,15 @@ def build_start(state, seat: int, move: dict, checked: bool = True) -> None:
         building, cells, facing = logged_build(state, move)
     place(state, seat, building, cells, facing)
     if state["news"] is not None:
-        say(state, f"{name(state, seat)} placed a starting {building.name} {where(cells, facing)}.")
+        say(
+            state,
+            _(
+                "{who} placed a starting {building} {where}.",
+                who=name(state, seat),
+                building=building.name,
+                where=where(cells, facing),
+            ),
+        )
     state["idx"] += 1
 
 
@@ -227,17 +254,23 @@ def check_discount(state, seat: int, building: Building, discount: str) -> None:
     options = discount_options(state, seat, building)
     if discount not in options:
         if options == [""]:
-            raise IllegalMove("Only the player who chose the Master Builder has a discount.")
+            raise IllegalMove(_("Only the player who chose the Master Builder has a discount."))
         raise IllegalMove(
-            "Choose your Master Builder discount: "
-            + " or ".join(
-                " and ".join(
-                    f"{d.count(c)} {w}" for c, w in (("g", "guilder"), ("w", "wood")) if c in d
-                )
-                for d in options
+            _(
+                "Choose your Master Builder discount: {options}.",
+                options=either(discount_said(d) for d in options),
             )
-            + "."
         )
+
+
+def discount_said(discount: str) -> Text:
+    """'1 guilder', '1 guilder and 1 wood', '2 wood': a discount as the refusal names it."""
+    g, w = discount.count("g"), discount.count("w")
+    if g and w:
+        return _("{g} guilder and {w} wood", g=g, w=w)
+    if g:
+        return _("{g} guilder", g=g)
+    return _("{w} wood", w=w)
 
 
 def build(state, seat: int, move: dict, checked: bool = True) -> None:
@@ -252,8 +285,15 @@ def build(state, seat: int, move: dict, checked: bool = True) -> None:
     g, w = cost_after(state, building, discount)
     if checked and not can_afford(player, g, w):
         raise IllegalMove(
-            f"The {building.name} costs {g} guilders and {w} wood; you have "
-            f"{player['guilders']} guilders and {wood_value(player)} wood."
+            _(
+                "The {building} costs {guilders} guilders and {wood} wood; you have "
+                "{purse} guilders and {wood_held} wood.",
+                building=building.name,
+                guilders=g,
+                wood=w,
+                purse=player["guilders"],
+                wood_held=wood_value(player),
+            )
         )
     player["guilders"] -= g
     pay_wood(player, w)
@@ -263,7 +303,16 @@ def build(state, seat: int, move: dict, checked: bool = True) -> None:
     if state["news"] is not None:
         say(  # "a Office": put right in the history (text.worded), as the "acceptd" below
             state,
-            f"{name(state, seat)} built a {building.name} {where(cells, facing)} for {g} g and "
-            f"{w} wood: {building.points} point(s), Burghers {moved:+d}.",
+            _(
+                "{who} built a {building} {where} for {guilders} g and {wood} wood: "
+                "{points} point(s), Burghers {moved}.",
+                who=name(state, seat),
+                building=building.name,
+                where=where(cells, facing),
+                guilders=g,
+                wood=w,
+                points=building.points,
+                moved=f"{moved:+d}",
+            ),
         )
     next_actor(state)

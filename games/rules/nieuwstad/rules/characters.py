@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.engine import IllegalMove
+from games.engine.words import _, joined
 
 from ..data import BUILDINGS, CHARACTER_NAMES, CHARACTERS, UNLOCKED_BY
 from .flow import available_characters, begin_phase
@@ -15,26 +16,38 @@ def check_choice(state, move: dict) -> None:
     char = move.get("character")
     if char not in CHARACTERS:
         raise IllegalMove(
-            "Choose a character: "
-            + ", ".join(CHARACTER_NAMES[c] for c in available_characters(state))
-            + "."
+            _(
+                "Choose a character: {characters}.",
+                characters=joined([CHARACTER_NAMES[c] for c in available_characters(state)], ", "),
+            )
         )
     if char not in available_characters(state):
         if char in state["chosen"]:
-            raise IllegalMove(f"The {CHARACTER_NAMES[char]} was already chosen this round.")
+            raise IllegalMove(
+                _(
+                    "The {character} was already chosen this round.",
+                    character=CHARACTER_NAMES[char],
+                )
+            )
         if char in UNLOCKED_BY:
             raise IllegalMove(
-                f"The {CHARACTER_NAMES[char]} comes into play once the "
-                f"{BUILDINGS[UNLOCKED_BY[char]].name} is built."
+                _(
+                    "The {character} comes into play once the {building} is built.",
+                    character=CHARACTER_NAMES[char],
+                    building=BUILDINGS[UNLOCKED_BY[char]].name,
+                )
             )
-        raise IllegalMove("The Count repeats a character chosen earlier this round; none was.")
+        raise IllegalMove(_("The Count repeats a character chosen earlier this round; none was."))
     if char == "count":
         repeat = move.get("repeat")
         if repeat not in state["chosen"] or repeat == "count":
             raise IllegalMove(
-                "Say which character the Count repeats: "
-                + ", ".join(CHARACTER_NAMES[c] for c in state["chosen"] if c != "count")
-                + "."
+                _(
+                    "Say which character the Count repeats: {characters}.",
+                    characters=joined(
+                        [CHARACTER_NAMES[c] for c in state["chosen"] if c != "count"], ", "
+                    ),
+                )
             )
 
 
@@ -48,14 +61,24 @@ def choose(state, seat: int, move: dict, checked: bool = True) -> None:
         if state["news"] is not None:
             say(
                 state,
-                f"{name(state, seat)} chose the Count and repeated the "
-                f"{CHARACTER_NAMES[repeat]} (no privilege).",
+                _(
+                    "{who} chose the Count and repeated the {character} (no privilege).",
+                    who=name(state, seat),
+                    character=CHARACTER_NAMES[repeat],
+                ),
             )
         begin_phase(state, repeat, seat, False)  # no privilege
         return
     state["chosen"].append(char)
     if state["news"] is not None:
-        say(state, f"{name(state, seat)} chose the {CHARACTER_NAMES[char]}.")
+        say(
+            state,
+            _(
+                "{who} chose the {character}.",
+                who=name(state, seat),
+                character=CHARACTER_NAMES[char],
+            ),
+        )
     begin_phase(state, char, seat, True)  # the privilege (positional: a cheaper call)
 
 

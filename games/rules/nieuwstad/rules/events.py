@@ -6,8 +6,17 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
+from games.engine.words import _, joined
+
 from .. import geometry as B
-from ..data import BLACK_DEATH_COST, CARDS, CRUSADE_BURGHERS, PRODUCTS, VIKING_BURGHERS
+from ..data import (
+    BLACK_DEATH_COST,
+    CARDS,
+    CRUSADE_BURGHERS,
+    GOOD_NAMES,
+    PRODUCTS,
+    VIKING_BURGHERS,
+)
 from .helpers import built, change_burghers, clockwise, gain_points, houses_on_board, name, say
 
 
@@ -25,24 +34,24 @@ def start_event(state, card: str, drawer: int) -> None:
         per = 1 if card == "smallbirth" else 2
         moved = change_burghers(state, per * houses_on_board(state))
         if state["news"] is not None:
-            say(state, f"{CARDS[card].name}: Burghers {moved:+d}.")
+            say(state, _("{card}: Burghers {moved}.", card=CARDS[card].name, moved=f"{moved:+d}"))
     elif card == "crusade":
         moved = change_burghers(state, -CRUSADE_BURGHERS)
         if state["news"] is not None:
-            say(state, f"Crusade: Burghers {moved:+d}.")
+            say(state, _("Crusade: Burghers {moved}.", moved=f"{moved:+d}"))
     elif card == "vikings":
         if built(state, "watchtower"):
-            say(state, "Vikings: the Watchtower kept them away.")
+            say(state, _("Vikings: the Watchtower kept them away."))
             return
         boats, shore = viking_targets(state)
         cost = boats + len(shore)
         if cost == 0:
-            say(state, "Vikings: there was nothing for them to plunder.")
+            say(state, _("Vikings: there was nothing for them to plunder."))
             return
         open_pledges(state, card, drawer, cost, 0)
     elif card == "blackdeath":
         if built(state, "hospice"):
-            say(state, "Black Death: the Hospice kept the city healthy.")
+            say(state, _("Black Death: the Hospice kept the city healthy."))
             return
         open_pledges(state, card, drawer, *BLACK_DEATH_COST)
 
@@ -57,14 +66,23 @@ def open_pledges(state, card: str, drawer: int, guilders: int, food: int) -> Non
     total_g = sum(state["players"][s]["guilders"] for s in asked)
     total_f = sum(state["players"][s][p] for s in asked for p in PRODUCTS)
     if state["news"] is not None:
-        say(
-            state,
-            f"To prevent the {CARDS[card].name} the players may pay together {guilders} guilder(s)"
-            + (f" and {food} food" if food else "")
-            + ".",
-        )
+        if food:
+            said = _(
+                "To prevent the {card} the players may pay together {guilders} guilder(s) "
+                "and {food} food.",
+                card=CARDS[card].name,
+                guilders=guilders,
+                food=food,
+            )
+        else:
+            said = _(
+                "To prevent the {card} the players may pay together {guilders} guilder(s).",
+                card=CARDS[card].name,
+                guilders=guilders,
+            )
+        say(state, said)
     if total_g < guilders or total_f < food:
-        say(state, "Together they could not pay it.")
+        say(state, _("Together they could not pay it."))
         strike(state, card)
         return
     state["pending"] = {
@@ -119,18 +137,36 @@ def resolve_pledges(state) -> None:
             for p in food:
                 player[p] -= 1
             if g or food:
-                paid.append(f"{name(state, s)} {g} g" + (f" + {', '.join(food)}" if food else ""))
+                paid.append((s, g, food))
         if state["news"] is not None:
-            say(state, f"The {CARDS[card].name} was prevented: " + ", ".join(paid) + ".")
+            said = [
+                _(
+                    "{who} {guilders} g + {food}",
+                    who=name(state, s),
+                    guilders=g,
+                    food=joined([GOOD_NAMES[f] for f in food], ", "),
+                )
+                if food
+                else _("{who} {guilders} g", who=name(state, s), guilders=g)
+                for s, g, food in paid
+            ]
+            say(
+                state,
+                _(
+                    "The {card} was prevented: {paid}.",
+                    card=CARDS[card].name,
+                    paid=joined(said, ", "),
+                ),
+            )
         return
     if state["news"] is not None:
-        say(state, f"Not enough was pledged against the {CARDS[card].name}.")
+        say(state, _("Not enough was pledged against the {card}.", card=CARDS[card].name))
     strike(state, card)
 
 
 def strike(state, card: str) -> None:
     if card == "vikings":
-        _, shore = viking_targets(state)
+        _boats, shore = viking_targets(state)
         for i, owner in enumerate(state["boats"]):
             if owner is not None:
                 state["players"][owner]["light"] += 1
@@ -140,7 +176,7 @@ def strike(state, card: str) -> None:
         state["loose_boats"] = []
         moved = change_burghers(state, -VIKING_BURGHERS * len(shore))
         if state["news"] is not None:
-            say(state, f"The Vikings burned every Boat; Burghers {moved:+d}.")
+            say(state, _("The Vikings burned every Boat; Burghers {moved}.", moved=f"{moved:+d}"))
     elif card == "blackdeath":
         geo = B.geometry(state["board"])
         for b in state["buildings"].values():
@@ -150,6 +186,9 @@ def strike(state, card: str) -> None:
         if state["news"] is not None:
             say(
                 state,
-                "The Black Death struck: owners lost a point per city building; "
-                f"Burghers {moved:+d}.",
+                _(
+                    "The Black Death struck: owners lost a point per city building; "
+                    "Burghers {moved}.",
+                    moved=f"{moved:+d}",
+                ),
             )

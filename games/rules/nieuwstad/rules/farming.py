@@ -5,8 +5,10 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 from games.engine import IllegalMove
+from games.engine.words import Text, _, joined
 
-from .helpers import boats_of, name, privilege_count, privileged, ruleset, say
+from ..data import GOOD_NAMES
+from .helpers import boats_of, either, name, privilege_count, privileged, ruleset, say
 
 
 def farmer_extras(state, seat: int) -> list[list[str]]:
@@ -106,15 +108,29 @@ def produce_all(state, extras_of: dict[int, list[str] | tuple[()]]) -> None:
                 fields = [b for b in planted[seat] if b["kind"] == field]
                 min(fields, key=lambda b: b["cells"][0])["crop"] += 1
         if state["news"] is not None:
-            parts = [f"{a} {g}" for g, a in got.items() if a]
-            text = f"{name(state, seat)} farmed: " + (
-                ", ".join(parts) if parts else "nothing harvested"
-            )
-            if sown[seat]:
-                text += f"; sowed {sown[seat]} field(s)"
-            if extras:
-                text += f" (extra {', '.join(extras)})"
-            say(state, text + ".")
+            say(state, farmed_text(name(state, seat), got, sown[seat], extras))
+
+
+def farmed_text(who: str, got: dict[str, int], sown: int, extras) -> Text:
+    """'Anna farmed: 1 fish, 2 grain; sowed 2 field(s) (extra fish).'"""
+    parts = [_("{count} {good}", count=a, good=GOOD_NAMES[g]) for g, a in got.items() if a]
+    harvest = joined(parts, ", ") if parts else _("nothing harvested")
+    extra = joined([GOOD_NAMES[g] for g in extras], ", ")
+    if sown and extras:
+        return _(
+            "{who} farmed: {harvest}; sowed {count} field(s) (extra {extra}).",
+            who=who,
+            harvest=harvest,
+            count=sown,
+            extra=extra,
+        )
+    if sown:
+        return _(
+            "{who} farmed: {harvest}; sowed {count} field(s).", who=who, harvest=harvest, count=sown
+        )
+    if extras:
+        return _("{who} farmed: {harvest} (extra {extra}).", who=who, harvest=harvest, extra=extra)
+    return _("{who} farmed: {harvest}.", who=who, harvest=harvest)
 
 
 def farm_unasked(state, act: dict) -> bool:
@@ -136,9 +152,13 @@ def farm(state, seat: int, move: dict, checked: bool = True) -> None:
         options = farmer_extras(state, seat)
         if not isinstance(extras, list) or sorted(extras) not in [sorted(o) for o in options]:
             raise IllegalMove(
-                "Choose the Farmer's extra: "
-                + " or ".join("+".join(o) or "nothing" for o in options)
-                + " (something you also produce)."
+                _(
+                    "Choose the Farmer's extra: {options} (something you also produce).",
+                    options=either(
+                        joined([GOOD_NAMES[g] for g in o], "+") if o else _("nothing")
+                        for o in options
+                    ),
+                )
             )
     # Only the privileged chooser (the first in order) chooses: the actors after him choose
     # nothing, so they produce now, all in one pass over the buildings (see farm_unasked).

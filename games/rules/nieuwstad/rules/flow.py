@@ -4,6 +4,8 @@ begun, run on and finished, the end of a round (income, Income Tax) and the end 
 
 from __future__ import annotations
 
+from games.engine.words import _
+
 from .. import geometry as B
 from ..data import (
     BOARDS,
@@ -118,7 +120,10 @@ def advance(state) -> None:
                 start_round(state)
             elif not any_starting_option(state):
                 if state["news"] is not None:
-                    say(state, f"{name(state, state['order'][state['idx']])} found no room.")
+                    say(
+                        state,
+                        _("{who} found no room.", who=name(state, state["order"][state["idx"]])),
+                    )
                 state["idx"] += 1
             else:
                 return
@@ -137,7 +142,14 @@ def skip_actor(state, act: dict, char: str, seat: int) -> bool:
             bonus = privilege_count(state, seat)
             state["players"][seat]["guilders"] += bonus
             if state["news"] is not None:
-                say(state, f"{name(state, seat)} received {bonus} guilder(s) as Merchant.")
+                say(
+                    state,
+                    _(
+                        "{who} received {count} guilder(s) as Merchant.",
+                        who=name(state, seat),
+                        count=bonus,
+                    ),
+                )
         return not can_trade(state, seat)
     if char == "woodcutter":
         return not B.any_forest_open(state)
@@ -149,7 +161,14 @@ def skip_actor(state, act: dict, char: str, seat: int) -> bool:
                 bonus = privilege_count(state, seat)
                 player["guilders"] += bonus
                 if state["news"] is not None:
-                    say(state, f"{name(state, seat)} received {bonus} guilder(s) as Bailiff.")
+                    say(
+                        state,
+                        _(
+                            "{who} received {count} guilder(s) as Bailiff.",
+                            who=name(state, seat),
+                            count=bonus,
+                        ),
+                    )
             return player["guilders"] < 1 or not state["deck"]
         return not player["hand"] or act["turn"].get("played", 0) >= 2
     return False  # the Farmer's actors: see farm_unasked
@@ -179,7 +198,14 @@ def begin_phase(state, char: str, chooser: int, privilege: bool) -> None:
             if rent:
                 gain_points(player, rent)
                 if state["news"] is not None:
-                    say(state, f"{name(state, seat)} collected {rent} point(s) of rent.")
+                    say(
+                        state,
+                        _(
+                            "{who} collected {count} point(s) of rent.",
+                            who=name(state, seat),
+                            count=rent,
+                        ),
+                    )
         state["act"]["idx"] = len(state["act"]["order"])
 
 
@@ -245,14 +271,28 @@ def pay_income(state, taxed: bool) -> None:
             if income:
                 state["players"][seat]["guilders"] += income
                 if state["news"] is not None:
-                    say(state, f"{name(state, seat)} received {income} guilder(s) income.")
+                    say(
+                        state,
+                        _(
+                            "{who} received {count} guilder(s) income.",
+                            who=name(state, seat),
+                            count=income,
+                        ),
+                    )
     if ruleset(state) < 2 and game_ends(state):  # version 1 checked after income
         finish_game(state)
         return
     state["start"] = (state["start"] + 1) % state["n"]
     state["round"] += 1
     if state["news"] is not None:
-        say(state, f"Round {state['round']}: {name(state, state['start'])} is the starting player.")
+        say(
+            state,
+            _(
+                "Round {round}: {who} is the starting player.",
+                round=state["round"],
+                who=name(state, state["start"]),
+            ),
+        )
     start_round(state)
 
 
@@ -265,7 +305,11 @@ def resolve_tax(state) -> None:
             state["discard"].append("incometax")
             if state["news"] is not None:
                 say(
-                    state, f"{name(state, s)} played Income Tax: nobody received income this round."
+                    state,
+                    _(
+                        "{who} played Income Tax: nobody received income this round.",
+                        who=name(state, s),
+                    ),
                 )
             pay_income(state, taxed=True)
             return
@@ -344,5 +388,8 @@ def finish_game(state) -> None:
     if state["news"] is not None:
         say(
             state,
-            "The game is over: " + ", ".join(f"{name(state, s)} {scores[s]}" for s in ranking),
+            _(
+                "The game is over: {scores}",
+                scores=", ".join(f"{name(state, s)} {scores[s]}" for s in ranking),
+            ),
         )

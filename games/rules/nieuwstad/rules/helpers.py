@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from games.engine.words import Text, _
+
 from .. import geometry as B
 from ..data import BOARDS, BURGHERS_MIN, deck_for
 
@@ -27,6 +29,20 @@ def name(state, seat: int) -> str:
 # whose news nobody reads (`play` not narrating) has None there: its narration is not
 # written, and the calls below whose text takes work to build are skipped by their callers
 # (`if state["news"] is not None:`).
+
+
+def guilders_text(count: int) -> Text:
+    """'1 guilder', '3 guilders'."""
+    return _("1 guilder") if count == 1 else _("{count} guilders", count=count)
+
+
+def either(parts) -> Text:
+    """'A or B or C', each part said in the reader's language, and the "or" too."""
+    parts = list(parts)
+    said = parts[0]
+    for part in parts[1:]:
+        said = _("{first} or {second}", first=said, second=part)
+    return said
 
 
 def say(state, text: str) -> None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from games.engine import IllegalMove
+from games.engine.words import Text, _
 
 from ..data import (
     BUILDINGS,
     CONVERSIONS,
     GOOD_NAMES,
     PASTIES,
+    PASTY_NAMES,
     SALE_PRICES,
     SAWMILL_WOOD,
     STALL_SLOTS,
@@ -24,15 +26,19 @@ def stall_slots(state, stall: str) -> int:
     return opened - state["slots"].get(stall, 0)
 
 
-def stall_fee_error(state, seat: int, stall: str) -> str:
+def stall_fee_error(state, seat: int, stall: str) -> Text | str:
     """Using another player's building costs its owner 1 guilder, once per turn."""
     if stall not in state["stalls"]:
-        return f"The {BUILDINGS[stall].name} has not been built."
+        return _("The {building} has not been built.", building=BUILDINGS[stall].name)
     owner = state["stalls"][stall]
     if owner == seat or stall in state["act"]["turn"].get("used", []):
         return ""
     if state["players"][seat]["guilders"] < 1:
-        return f"Using {name(state, owner)}'s {BUILDINGS[stall].name} costs 1 guilder."
+        return _(
+            "Using {owner}'s {building} costs 1 guilder.",
+            owner=name(state, owner),
+            building=BUILDINGS[stall].name,
+        )
     return ""
 
 
@@ -153,7 +159,7 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
     turn = state["act"]["turn"]
     if kind == "done":
         if state["news"] is not None:
-            say(state, f"{name(state, seat)} finished trading.")
+            say(state, _("{who} finished trading.", who=name(state, seat)))
         next_actor(state)
         return
     if kind == "sawmill":
@@ -162,19 +168,19 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
             if error:
                 raise IllegalMove(error)
             if turn.get("sawmill"):
-                raise IllegalMove("The Sawmill saws 2 wood per player per Merchant phase.")
+                raise IllegalMove(_("The Sawmill saws 2 wood per player per Merchant phase."))
             if player["wood"] < SAWMILL_WOOD:
-                raise IllegalMove("The Sawmill needs 2 wood.")
+                raise IllegalMove(_("The Sawmill needs 2 wood."))
         use_stall(state, seat, "sawmill")
         turn["sawmill"] = True
         player["wood"] -= SAWMILL_WOOD
         player["plank"] += SAWMILL_WOOD
         if state["news"] is not None:
-            say(state, f"{name(state, seat)} sawed 2 wood into 2 planks at the Sawmill.")
+            say(state, _("{who} sawed 2 wood into 2 planks at the Sawmill.", who=name(state, seat)))
         return
     count = move.get("count", 1)
     if checked and kind != "pasty" and (not isinstance(count, int) or count < 1):
-        raise IllegalMove("Say how many (1 or more).")
+        raise IllegalMove(_("Say how many (1 or more)."))
     good = move.get("good")
     if kind == "sell":
         at = move.get("at")
@@ -188,7 +194,7 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
     if kind == "convert":
         if checked and good not in CONVERSIONS:
             raise IllegalMove(
-                "Convert livestock or game (Butcher), grain (Baker) or fish (Fishmonger)."
+                _("Convert livestock or game (Butcher), grain (Baker) or fish (Fishmonger).")
             )
         done, stall = CONVERSIONS[good]
         if checked:
@@ -196,25 +202,33 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
             if error:
                 raise IllegalMove(error)
             if player[good] < count:
-                raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]}.")
+                raise IllegalMove(
+                    _("You have {count} {good}.", count=player[good], good=GOOD_NAMES[good])
+                )
         use_stall(state, seat, stall)
         player[good] -= count
         player[done] += count
         if state["news"] is not None:
             say(
                 state,
-                f"{name(state, seat)} turned {count} {GOOD_NAMES[good]} into {GOOD_NAMES[done]}.",
+                _(
+                    "{who} turned {count} {good} into {made}.",
+                    who=name(state, seat),
+                    count=count,
+                    good=GOOD_NAMES[good],
+                    made=GOOD_NAMES[done],
+                ),
             )
         return
     if kind == "buy":
         if checked:
             if good != "wood" or move.get("at") != "timbertrade":
-                raise IllegalMove("Only wood can be bought, at the Timber trade.")
+                raise IllegalMove(_("Only wood can be bought, at the Timber trade."))
             error = stall_fee_error(state, seat, "timbertrade")
             if error:
                 raise IllegalMove(error)
             if turn.get("timber") == "sell":
-                raise IllegalMove("You sold wood this turn; you cannot also buy it.")
+                raise IllegalMove(_("You sold wood this turn; you cannot also buy it."))
             fee = (
                 0
                 if state["stalls"]["timbertrade"] == seat or "timbertrade" in turn.get("used", [])
@@ -222,29 +236,46 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
             )
             if player["guilders"] - fee < count:
                 raise IllegalMove(
-                    f"{count} wood cost {count} guilders (+{fee} fee); "
-                    f"you have {player['guilders']}."
+                    _(
+                        "{count} wood cost {count} guilders (+{fee} fee); you have {guilders}.",
+                        count=count,
+                        fee=fee,
+                        guilders=player["guilders"],
+                    )
                 )
         use_stall(state, seat, "timbertrade")
         turn["timber"] = "buy"
         player["guilders"] -= count
         player["wood"] += count
         if state["news"] is not None:
-            say(state, f"{name(state, seat)} bought {count} wood at the Timber trade.")
+            say(
+                state,
+                _(
+                    "{who} bought {count} wood at the Timber trade.",
+                    who=name(state, seat),
+                    count=count,
+                ),
+            )
         return
     if kind == "pasty":
         pasty = move.get("filling")
         if checked and pasty not in PASTIES:
-            raise IllegalMove("Sell a meat, game or fish pasty.")
+            raise IllegalMove(_("Sell a meat, game or fish pasty."))
         filling, g, p = PASTIES[pasty]
         if checked:
             error = stall_fee_error(state, seat, "inn")
             if error:
                 raise IllegalMove(error)
             if stall_slots(state, "inn") <= 0:
-                raise IllegalMove("The Inn has no demand left (it grows with the Burghers).")
+                raise IllegalMove(_("The Inn has no demand left (it grows with the Burghers)."))
             if not player["bread"] or not player[filling]:
-                raise IllegalMove(f"A {pasty} pasty needs 1 bread and 1 {GOOD_NAMES[filling]}.")
+                raise IllegalMove(
+                    _(
+                        "A {pasty} needs 1 bread and 1 {good}.",
+                        pasty=PASTY_NAMES[pasty],
+                        good=GOOD_NAMES[filling],
+                    )
+                )
         use_stall(state, seat, "inn")
         player["bread"] -= 1
         player[filling] -= 1
@@ -252,24 +283,40 @@ def merchant_act(state, seat: int, move: dict, checked: bool = True) -> None:
         player["guilders"] += g
         gain_points(player, p)
         if state["news"] is not None:
-            say(state, f"{name(state, seat)} sold a {pasty} pasty at the Inn: +{g} g, +{p} points.")
+            say(
+                state,
+                _(
+                    "{who} sold a {pasty} at the Inn: +{guilders} g, +{points} points.",
+                    who=name(state, seat),
+                    pasty=PASTY_NAMES[pasty],
+                    guilders=g,
+                    points=p,
+                ),
+            )
         return
-    raise IllegalMove("Trade at the Market or a stall, or say 'done'.")
+    raise IllegalMove(_("Trade at the Market or a stall, or say 'done'."))
 
 
 def market_sale(state, seat: int, good, count: int, checked: bool) -> None:
     player = state["players"][seat]
     if checked:
         if good not in ("grain", "livestock", "game"):
-            raise IllegalMove("The Market buys grain, livestock and game.")
+            raise IllegalMove(_("The Market buys grain, livestock and game."))
         if player[good] < count:
-            raise IllegalMove(f"You have {player[good]} {GOOD_NAMES[good]}.")
+            raise IllegalMove(
+                _("You have {count} {good}.", count=player[good], good=GOOD_NAMES[good])
+            )
     player[good] -= count
     player["guilders"] += count
     if state["news"] is not None:
         say(
             state,
-            f"{name(state, seat)} sold {count} {GOOD_NAMES[good]} at the Market for {count} g.",
+            _(
+                "{who} sold {count} {good} at the Market for {count} g.",
+                who=name(state, seat),
+                count=count,
+                good=GOOD_NAMES[good],
+            ),
         )
 
 
@@ -278,20 +325,27 @@ def timber_sale(state, seat: int, good, count: int, checked: bool) -> None:
     turn = state["act"]["turn"]
     if checked:
         if good != "wood":
-            raise IllegalMove("The Timber trade buys wood (not planks).")
+            raise IllegalMove(_("The Timber trade buys wood (not planks)."))
         error = stall_fee_error(state, seat, "timbertrade")
         if error:
             raise IllegalMove(error)
         if turn.get("timber") == "buy":
-            raise IllegalMove("You bought wood this turn; you cannot also sell it.")
+            raise IllegalMove(_("You bought wood this turn; you cannot also sell it."))
         if player["wood"] < count:
-            raise IllegalMove(f"You have {player['wood']} wood.")
+            raise IllegalMove(_("You have {count} wood.", count=player["wood"]))
     use_stall(state, seat, "timbertrade")
     turn["timber"] = "sell"
     player["wood"] -= count
     player["guilders"] += count
     if state["news"] is not None:
-        say(state, f"{name(state, seat)} sold {count} wood at the Timber trade for {count} g.")
+        say(
+            state,
+            _(
+                "{who} sold {count} wood at the Timber trade for {count} g.",
+                who=name(state, seat),
+                count=count,
+            ),
+        )
 
 
 def stall_sale(state, seat: int, good, count: int, at, checked: bool) -> None:
@@ -299,8 +353,10 @@ def stall_sale(state, seat: int, good, count: int, at, checked: bool) -> None:
     player = state["players"][seat]
     if checked and (good not in SALE_PRICES or SALE_PRICES[good][0] != at):
         raise IllegalMove(
-            "Sell meat or game meat at the butcher, bread at the baker, smoked fish at the "
-            "fishmonger."
+            _(
+                "Sell meat or game meat at the butcher, bread at the baker, smoked fish at the "
+                "fishmonger."
+            )
         )
     stall, g, p = SALE_PRICES[good]
     raw = RAW_OF[good]
@@ -311,12 +367,22 @@ def stall_sale(state, seat: int, good, count: int, at, checked: bool) -> None:
         free = stall_slots(state, stall)
         if count > free:
             raise IllegalMove(
-                f"The {BUILDINGS[stall].name} has demand for {free} more now "
-                f"({state['burghers']} Burghers)."
+                _(
+                    "The {stall} has demand for {free} more now ({burghers} Burghers).",
+                    stall=BUILDINGS[stall].name,
+                    free=free,
+                    burghers=state["burghers"],
+                )
             )
         if player[good] + player[raw] < count:
             raise IllegalMove(
-                f"You have {player[good]} {GOOD_NAMES[good]} and {player[raw]} {raw}."
+                _(
+                    "You have {count} {good} and {raw_count} {raw}.",
+                    count=player[good],
+                    good=GOOD_NAMES[good],
+                    raw_count=player[raw],
+                    raw=GOOD_NAMES[raw],
+                )
             )
     use_stall(state, seat, stall)
     from_raw = max(0, count - player[good])
@@ -328,6 +394,13 @@ def stall_sale(state, seat: int, good, count: int, at, checked: bool) -> None:
     if state["news"] is not None:
         say(
             state,
-            f"{name(state, seat)} sold {count} {GOOD_NAMES[good]} at the "
-            f"{BUILDINGS[stall].name}: +{g * count} g, +{p * count} points.",
+            _(
+                "{who} sold {count} {good} at the {stall}: +{guilders} g, +{points} points.",
+                who=name(state, seat),
+                count=count,
+                good=GOOD_NAMES[good],
+                stall=BUILDINGS[stall].name,
+                guilders=g * count,
+                points=p * count,
+            ),
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from games.engine import IllegalMove
+from games.engine.words import Text, _, joined
 
 from .. import geometry as B
 from ..data import BUILDINGS, FOREST_NAMES, FOREST_YIELD, GOOD_NAMES, STARTING_BUILDINGS
@@ -38,11 +39,14 @@ def any_starting_option(state) -> bool:
 
 def take_forest(state, seat: int, cell: str, checked: bool = True) -> None:
     if not isinstance(cell, str) or cell not in state["forest"]:
-        raise IllegalMove(f"There is no forest tile at {cell}.")
+        raise IllegalMove(_("There is no forest tile at {cell}.", cell=str(cell)))
     if checked and not B.forest_open(state, cell):
         raise IllegalMove(
-            f"The forest at {cell} cannot be reached: take a tile in the outer area, or in "
-            "the city next to the Market or the open area."
+            _(
+                "The forest at {cell} cannot be reached: take a tile in the outer area, or in "
+                "the city next to the Market or the open area.",
+                cell=cell,
+            )
         )
     forest = state["forest"]
     geo = B.geometry(state["board"])
@@ -60,16 +64,22 @@ def take_forest(state, seat: int, cell: str, checked: bool = True) -> None:
     if state["news"] is not None:
         say(
             state,
-            f"{name(state, seat)} cleared the forest at {geo.tile_first[cell]} "
-            f"({FOREST_NAMES[tile]}): +{got}.",
+            _(
+                "{who} cleared the forest at {cell} ({tile}): +{got}.",
+                who=name(state, seat),
+                cell=geo.tile_first[cell],
+                tile=FOREST_NAMES[tile],
+                got=got,
+            ),
         )
 
 
 @cache
-def forest_gains(tile: str, bonus: int) -> tuple[tuple[tuple[str, int], ...], str]:
+def forest_gains(tile: str, bonus: int) -> tuple[tuple[tuple[str, int], ...], Text]:
     """What a forest tile yields, the Woodcutter's privilege adding `bonus` wood, and how
     the history tells it."""
     gains = dict(FOREST_YIELD[tile])
     if bonus:
         gains["wood"] += bonus
-    return tuple(gains.items()), ", ".join(f"{a} {GOOD_NAMES[g]}" for g, a in gains.items())
+    told = [_("{count} {good}", count=a, good=GOOD_NAMES[g]) for g, a in gains.items()]
+    return tuple(gains.items()), joined(told, ", ")

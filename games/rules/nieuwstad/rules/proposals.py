@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from games.engine import IllegalMove
+from games.engine.words import Text, _, joined
 
 from .. import geometry as B
 from ..data import BUILDINGS, Building
@@ -15,6 +16,7 @@ from .helpers import (
     CLOCKWISE,
     change_burghers,
     clockwise,
+    either,
     gain_points,
     name,
     next_actor,
@@ -283,53 +285,81 @@ def check_terms(state, proposer: int, building: Building, move: dict) -> dict[in
     keyed by seat clockwise from the proposer; or IllegalMove saying what is wrong."""
     seats = move.get("seats")
     if not seats:
-        raise IllegalMove("Name who builds together, each with guilders, wood and points.")
+        raise IllegalMove(_("Name who builds together, each with guilders, wood and points."))
     if any(len(move.get(k) or []) != len(seats) for k in TERMS):
-        raise IllegalMove("Give each partner's share: guilders, wood and points.")
+        raise IllegalMove(_("Give each partner's share: guilders, wood and points."))
     if any(s < 0 or s >= state["n"] for s in seats) or len(set(seats)) != len(seats):
-        raise IllegalMove("Name each player once, from this game's players.")
+        raise IllegalMove(_("Name each player once, from this game's players."))
     if proposer not in seats or len(seats) < 2:
         raise IllegalMove(
-            f"A community building is built together: {name(state, proposer)} and one or "
-            "more others."
+            _(
+                "A community building is built together: {who} and one or more others.",
+                who=name(state, proposer),
+            )
         )
     split = named_terms(state, proposer, move)
     if any(v < 0 for d in split.values() for v in d.values()):
-        raise IllegalMove("Shares are 0 or more guilders, wood and points.")
+        raise IllegalMove(_("Shares are 0 or more guilders, wood and points."))
     paid = (sum(d["guilders"] for d in split.values()), sum(d["wood"] for d in split.values()))
     costs = allowed_costs(state, proposer, building)
     if paid not in costs:
         raise IllegalMove(
-            f"The {building.name} costs "
-            + " or ".join(f"{g} guilders and {w} wood" for g, w in costs)
-            + f"; the shares add up to {paid[0]} guilders and {paid[1]} wood."
+            _(
+                "The {building} costs {costs}; the shares add up to {guilders} guilders and "
+                "{wood} wood.",
+                building=building.name,
+                costs=either(
+                    _("{guilders} guilders and {wood} wood", guilders=g, wood=w) for g, w in costs
+                ),
+                guilders=paid[0],
+                wood=paid[1],
+            )
         )
     points = sum(d["points"] for d in split.values())
     if points != building.points:
         raise IllegalMove(
-            f"The {building.name} gives {building.points} points; the shares add up to {points}."
+            _(
+                "The {building} gives {points} points; the shares add up to {shares}.",
+                building=building.name,
+                points=building.points,
+                shares=points,
+            )
         )
     for s, d in split.items():
         if not d["guilders"] + d["wood"]:
             raise IllegalMove(
-                f"{name(state, s)} pays nothing: a community building is paid for together, "
-                "so everyone in it pays some guilders or wood."
+                _(
+                    "{who} pays nothing: a community building is paid for together, so everyone "
+                    "in it pays some guilders or wood.",
+                    who=name(state, s),
+                )
             )
         if not can_afford(state["players"][s], d["guilders"], d["wood"]):
             raise IllegalMove(
-                f"{name(state, s)} cannot pay {d['guilders']} guilders and {d['wood']} wood."
+                _(
+                    "{who} cannot pay {guilders} guilders and {wood} wood.",
+                    who=name(state, s),
+                    guilders=d["guilders"],
+                    wood=d["wood"],
+                )
             )
     return split
 
 
-def terms_text(state, split: dict) -> str:
+def terms_text(state, split: dict) -> Text:
     names = state["names"]
-    return "; ".join(
+    return joined(
         [
-            f"{names[int(s)]} pays {d['guilders']} g and {d['wood']} wood for "
-            f"{d['points']} point(s)"
+            _(
+                "{who} pays {guilders} g and {wood} wood for {points} point(s)",
+                who=names[int(s)],
+                guilders=d["guilders"],
+                wood=d["wood"],
+                points=d["points"],
+            )
             for s, d in split.items()
-        ]
+        ],
+        "; ",
     )
 
 
@@ -360,14 +390,17 @@ def check_counter(state, seat: int, move: dict) -> None:
     """IllegalMove unless `seat` may make a counter-offer now, to the same partners."""
     pending = state["pending"]
     if ruleset(state) < 2:
-        raise IllegalMove("Answer the proposal: 'accept' or 'decline'.")
+        raise IllegalMove(_("Answer the proposal: 'accept' or 'decline'."))
     if seat in pending["countered"]:
-        raise IllegalMove("You made your counter-offer in this negotiation: now accept or decline.")
+        raise IllegalMove(
+            _("You made your counter-offer in this negotiation: now accept or decline.")
+        )
     if sorted(move.get("seats") or []) != sorted(int(s) for s in pending["split"]):
         raise IllegalMove(
-            "A counter-offer keeps the partners: "
-            + ", ".join(name(state, int(s)) for s in pending["split"])
-            + "."
+            _(
+                "A counter-offer keeps the partners: {names}.",
+                names=", ".join(name(state, int(s)) for s in pending["split"]),
+            )
         )
 
 
@@ -390,7 +423,7 @@ def counter(state, seat: int, move: dict, checked: bool = True) -> None:
         and split == {int(s): d for s, d in pending["split"].items()}
         and cells == pending["cells"]
     ):
-        raise IllegalMove("Those are the terms on the table: accept them, or change something.")
+        raise IllegalMove(_("Those are the terms on the table: accept them, or change something."))
     pending["countered"].append(seat)
     pending["offered_by"] = seat
     pending["split"] = {str(s): d for s, d in split.items()}
@@ -400,8 +433,13 @@ def counter(state, seat: int, move: dict, checked: bool = True) -> None:
     if state["news"] is not None:
         say(
             state,
-            f"{name(state, seat)} made a counter-offer: the {building.name} "
-            f"{where(cells, facing)}; {terms_text(state, split)}.",
+            _(
+                "{who} made a counter-offer: the {building} {where}; {terms}.",
+                who=name(state, seat),
+                building=building.name,
+                where=where(cells, facing),
+                terms=terms_text(state, split),
+            ),
         )
 
 
@@ -410,12 +448,14 @@ def check_proposal(state, seat: int, key, building: Building | None) -> None:
     if building is None or not proposable(state, seat, building):
         if building is not None and building.colour != "blue":
             raise IllegalMove(
-                "Only community (blue) buildings are built together, unless the match plays "
-                "the variant 'everything may be built together'."
+                _(
+                    "Only community (blue) buildings are built together, unless the match plays "
+                    "the variant 'everything may be built together'."
+                )
             )
-        raise IllegalMove(f"You cannot propose to build {key} now.")
+        raise IllegalMove(_("You cannot propose to build {key} now.", key=str(key)))
     if seat in state["act"]["proposed"]:
-        raise IllegalMove("You already made a proposal in this Master Builder phase.")
+        raise IllegalMove(_("You already made a proposal in this Master Builder phase."))
 
 
 def propose(state, seat: int, move: dict, checked: bool = True) -> None:
@@ -434,7 +474,7 @@ def propose(state, seat: int, move: dict, checked: bool = True) -> None:
         or len(set(partners)) != len(partners)
         or any(not isinstance(s, int) or not 0 <= s < state["n"] for s in partners)
     ):
-        raise IllegalMove("Name one or more other players to build with.")
+        raise IllegalMove(_("Name one or more other players to build with."))
     partners = [s for s in clockwise(state, seat) if s in partners]
     cells, facing = check_place(
         state, building, move.get("cells") or [], move.get("facing"), checked
@@ -442,8 +482,22 @@ def propose(state, seat: int, move: dict, checked: bool = True) -> None:
     split = shares(state, seat, building, partners)
     for s, d in split.items():
         if checked and not can_afford(state["players"][s], d["guilders"], d["wood"]):
-            who = "You" if s == seat else name(state, s)
-            raise IllegalMove(f"{who} cannot pay {d['guilders']} guilders and {d['wood']} wood.")
+            if s == seat:
+                raise IllegalMove(
+                    _(
+                        "You cannot pay {guilders} guilders and {wood} wood.",
+                        guilders=d["guilders"],
+                        wood=d["wood"],
+                    )
+                )
+            raise IllegalMove(
+                _(
+                    "{who} cannot pay {guilders} guilders and {wood} wood.",
+                    who=name(state, s),
+                    guilders=d["guilders"],
+                    wood=d["wood"],
+                )
+            )
     state["act"]["proposed"].append(seat)
     state["pending"] = {
         "kind": "proposal",
@@ -456,13 +510,28 @@ def propose(state, seat: int, move: dict, checked: bool = True) -> None:
         "answers": {},
     }
     if state["news"] is not None:
-        terms = "; ".join(
-            f"{name(state, s)} pays {d['guilders']} g {d['wood']} wood for {d['points']} pt"
-            for s, d in split.items()
+        terms = joined(
+            [
+                _(
+                    "{who} pays {guilders} g {wood} wood for {points} pt",
+                    who=name(state, s),
+                    guilders=d["guilders"],
+                    wood=d["wood"],
+                    points=d["points"],
+                )
+                for s, d in split.items()
+            ],
+            "; ",
         )
         say(
             state,
-            f"{name(state, seat)} proposed a {building.name} {where(cells, facing)}: {terms}.",
+            _(
+                "{who} proposed a {building} {where}: {terms}.",
+                who=name(state, seat),
+                building=building.name,
+                where=where(cells, facing),
+                terms=terms,
+            ),
         )
 
 
@@ -470,8 +539,10 @@ def propose_terms(state, seat: int, building: Building, move: dict, checked: boo
     """Version 2: the proposer names the place and every partner's share."""
     if "partners" in move:
         raise IllegalMove(
-            "Name each partner's share: 'propose hospice at D3 facing south: Cor pays 2 g "
-            "and 2 wood for 2 points, Emily pays 2 g and 2 wood for 2 points'."
+            _(
+                "Name each partner's share: 'propose hospice at D3 facing south: Cor pays 2 g "
+                "and 2 wood for 2 points, Emily pays 2 g and 2 wood for 2 points'."
+            )
         )
     cells, facing = check_place(
         state, building, move.get("cells") or [], move.get("facing"), checked
@@ -501,8 +572,13 @@ def propose_terms(state, seat: int, building: Building, move: dict, checked: boo
     if state["news"] is not None:
         say(
             state,
-            f"{name(state, seat)} proposed a {building.name} {where(cells, facing)}: "
-            f"{terms_text(state, split)}.",
+            _(
+                "{who} proposed a {building} {where}: {terms}.",
+                who=name(state, seat),
+                building=building.name,
+                where=where(cells, facing),
+                terms=terms_text(state, split),
+            ),
         )
 
 
@@ -519,9 +595,11 @@ def resolve_proposal(state) -> None:
         if state["news"] is not None:
             say(
                 state,
-                f"The {building.name} was not built: "
-                + ", ".join(name(state, s) for s in sorted(declined))
-                + " declined.",
+                _(
+                    "The {building} was not built: {names} declined.",
+                    building=building.name,
+                    names=", ".join(name(state, s) for s in sorted(declined)),
+                ),
             )
         return  # the proposer's turn goes on
     for s, d in pending["split"].items():
@@ -535,7 +613,11 @@ def resolve_proposal(state) -> None:
     if state["news"] is not None:
         say(
             state,
-            f"The {building.name} was built together {where(pending['cells'], pending['facing'])}; "
-            f"Burghers {moved:+d}.",
+            _(
+                "The {building} was built together {where}; Burghers {moved}.",
+                building=building.name,
+                where=where(pending["cells"], pending["facing"]),
+                moved=f"{moved:+d}",
+            ),
         )
     next_actor(state)  # it cost the proposer his build [rulebook Exceptions]
