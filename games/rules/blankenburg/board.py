@@ -5,18 +5,19 @@ board template marks each town space `space:<index>` and each resource `res:<nam
 from __future__ import annotations
 
 from games.engine import Step
+from games.engine.words import _, joined, pgettext
 
-from .data import PLANS
+from .data import DISTRICT_NAMES, KIND_NAMES, PLANS, RESOURCE_NAMES
 from .rules import State
 from .view import space_codes
 
 BOARD_TARGETS = ("space", "res")
 ACTIONS = {
-    "build": "Build",
-    "demolish": "Demolish",
-    "repair": "Repair",
-    "buy": "Buy",
-    "sell": "Sell",
+    "build": pgettext("blankenburg", "Build"),
+    "demolish": pgettext("blankenburg", "Demolish"),
+    "repair": pgettext("blankenburg", "Repair"),
+    "buy": pgettext("blankenburg", "Buy"),
+    "sell": pgettext("blankenburg", "Sell"),
 }
 
 
@@ -25,20 +26,20 @@ def move_steps(state: State, seat: int, move: dict, command: str) -> list[Step]:
     action, the plan, then the space."""
     kind = move["type"]
     if kind in ("take", "extra"):
-        return [Step("resource", f"res:{move['resource']}", move["resource"])]
+        return [Step("resource", f"res:{move['resource']}", RESOURCE_NAMES[move["resource"]])]
     if kind == "bid":  # an amount: the page offers it as coins to tap (games.pages.PieceGroup)
         return [Step("bid", f"bid:{move['silver']}", f"bid {move['silver']}")]
     if kind == "select":
-        return [Step("resource", f"res:{r}", r) for r in move["resources"]]
+        return [Step("resource", f"res:{r}", RESOURCE_NAMES[r]) for r in move["resources"]]
     if kind == "buy" and "resource" in move:
         return [
-            Step("action", "act:buy", "Buy"),
-            Step("resource", f"res:{move['resource']}", move["resource"]),
+            Step("action", "act:buy", ACTIONS["buy"]),
+            Step("resource", f"res:{move['resource']}", RESOURCE_NAMES[move["resource"]]),
         ]
     if kind == "sell":
         return [
-            Step("action", "act:sell", "Sell"),
-            Step("resource", f"res:{move['resource']}", move["resource"]),
+            Step("action", "act:sell", ACTIONS["sell"]),
+            Step("resource", f"res:{move['resource']}", RESOURCE_NAMES[move["resource"]]),
             Step("count", f"count:{move['count']}", str(move["count"])),
         ]
     codes = space_codes(state["board"])
@@ -46,22 +47,34 @@ def move_steps(state: State, seat: int, move: dict, command: str) -> list[Step]:
         space = move["space"]
         return [
             Step("action", f"act:{kind}", ACTIONS[kind]),
-            Step("space", f"space:{space}", f"space {codes[space]}"),
+            Step("space", f"space:{space}", _("space {code}", code=codes[space])),
         ]
     if kind == "build":
         card, space = move["card"], move["space"]
-        plan = PLANS[card].name
-        if card not in state["players"][seat]["hand"]:
-            plan = f"communal {plan}"
         info = PLANS[card]
-        cost = ", ".join(f"{count} {resource}" for resource, count in info.cost)
-        note = (
-            f"{info.kind} {info.district}; costs {cost}; prestige {info.prestige}, "
-            f"income {info.income}, capacity {info.capacity}"
+        plan = info.name
+        if card not in state["players"][seat]["hand"]:
+            plan = _("communal {plan}", plan=plan)
+        cost = joined(
+            (
+                _("{count} {resource}", count=count, resource=RESOURCE_NAMES[resource])
+                for resource, count in info.cost
+            ),
+            ", ",
+        )
+        note = _(
+            "{kind} {district}; costs {cost}; prestige {prestige}, income {income}, "
+            "capacity {capacity}",
+            kind=KIND_NAMES[info.kind],
+            district=DISTRICT_NAMES[info.district],
+            cost=cost,
+            prestige=info.prestige,
+            income=info.income,
+            capacity=info.capacity,
         )
         return [
-            Step("action", "act:build", "Build"),
+            Step("action", "act:build", ACTIONS["build"]),
             Step("plan", f"plan:{card}", plan, note=note),
-            Step("space", f"space:{space}", f"space {codes[space]}"),
+            Step("space", f"space:{space}", _("space {code}", code=codes[space])),
         ]
     return [Step("choice", f"cmd:{command}", command)]

@@ -9,13 +9,14 @@ event of the game. Menus in Blankenburg are short; only bids and sales share a l
 from __future__ import annotations
 
 from games.engine.menus import MenuParts, ReferenceSection
-from games.engine.words import pgettext
+from games.engine.words import Text, _, joined, pgettext
 
 from . import text as T
-from .data import CHARACTERS, EVENTS, VISITORS
+from .data import CHARACTERS, DISTRICT_NAMES, EVENTS, KIND_NAMES, RESOURCE_NAMES, VISITORS
+from .view import said_names
 
 RESOURCE_LETTERS = {"W": "wood", "S": "stone", "G": "glass", "M": "marble", "I": "iron"}
-CODES_NOTE = (
+CODES_NOTE = _(
     "Prest, Income, Cap: the board's codes P, I, C. P prestige (points when built), "
     "I income (silver each guest pays per turn), C capacity (guests it lodges). "
     "Costs: W wood, S stone, G glass, M marble, I iron; "
@@ -24,14 +25,23 @@ CODES_NOTE = (
 )
 
 
-def cost_words(cost: dict[str, int]) -> str:
-    return ", ".join(f"{n} {resource}" for resource, n in cost.items() if n) or "nothing"
+def cost_words(cost: dict[str, int]) -> Text:
+    counts = [
+        _("{count} {resource}", count=n, resource=RESOURCE_NAMES.get(resource, resource))
+        for resource, n in cost.items()
+        if n
+    ]
+    return joined(counts, ", ") if counts else pgettext("blankenburg", "nothing")
 
 
-def plan_row(label: str, plan: dict) -> list[str]:
+def plan_row(communal: bool, plan: dict) -> list[str]:
     return [
-        plan["name"] + (f" ({label})" if label else ""),
-        f"{plan['kind']} {plan['district']}",
+        _("{plan} (communal)", plan=plan["name"]) if communal else plan["name"],
+        _(
+            "{kind} {district}",
+            kind=KIND_NAMES[plan["kind"]],
+            district=DISTRICT_NAMES[plan["district"]],
+        ),
         str(plan["prestige"]),
         str(plan["income"]),
         str(plan["capacity"]),
@@ -42,7 +52,7 @@ def plan_row(label: str, plan: dict) -> list[str]:
 def menu_parts(state, seat: int, move: dict) -> MenuParts:
     """Bids and sales share a line ('bid ...  0 | 1 | 2'); the rest stand alone."""
     if move["type"] == "bid":
-        return MenuParts("bid", str(move["silver"]), note="your sealed bid in silver")
+        return MenuParts("bid", str(move["silver"]), note=_("your sealed bid in silver"))
     if move["type"] == "sell":
         return MenuParts("sell", f"{move['count']} {move['resource']}")
     return MenuParts(T.format_move(state, seat, move))
@@ -53,10 +63,10 @@ def reference(view: dict) -> list[ReferenceSection]:
     rows = []
     you = view.get("you") or {}
     for plan in you.get("hand") or []:
-        rows.append(plan_row("", plan))
+        rows.append(plan_row(False, plan))
     for plan in view.get("communal") or []:
         if plan:
-            rows.append(plan_row("communal", plan))
+            rows.append(plan_row(True, plan))
     sections.append(
         ReferenceSection(
             key="plans",
@@ -92,14 +102,17 @@ def reference(view: dict) -> list[ReferenceSection]:
     )
     turn = []
     if view.get("event"):
-        turn.append(["event", view["event"]["name"], view["event"]["text"]])
+        turn.append(
+            [pgettext("blankenburg", "event"), view["event"]["name"], view["event"]["text"]]
+        )
     if view.get("visitor"):
         visitor = view["visitor"]
+        wishes = joined(said_names(visitor.get("prefs", [])), " > ")
         turn.append(
             [
-                "visitor",
+                pgettext("blankenburg", "visitor"),
                 visitor["name"],
-                visitor["text"] + " Lodges in: " + " > ".join(visitor.get("prefs", [])) + ".",
+                _("{text} Lodges in: {wishes}.", text=visitor["text"], wishes=wishes),
             ]
         )
     if turn:
@@ -127,7 +140,7 @@ def reference(view: dict) -> list[ReferenceSection]:
                 pgettext("reference", "Lodges in"),
                 pgettext("reference", "What it does"),
             ],
-            rows=[[v.name, " > ".join(v.prefs), v.text] for v in VISITORS],
+            rows=[[v.name, joined(said_names(v.prefs), " > "), v.text] for v in VISITORS],
         ),
         ReferenceSection(
             key="events",

@@ -6,17 +6,27 @@ import re
 from typing import Any
 
 from games.engine import ParseError
-from games.engine.words import Text, _, joined
+from games.engine.words import JOINED, Text, _, joined, pgettext
 
 from . import rules
-from .data import BLANK, PLAN_NAMES, PLANS, RESOURCE_NAMES, RESOURCES, SPACES
+from .data import (
+    BLANK,
+    DISTRICT_NAMES,
+    KIND_NAMES,
+    PLAN_NAMES,
+    PLANS,
+    RESOURCE_NAMES,
+    RESOURCES,
+    SPACES,
+)
 from .moves import distinct_structures, legal_moves, structure_label
 from .rules import State
-from .view import CODES
+from .view import CODES, PHASE_TITLE
 
 WIDTH = 78
 
-HELP = """\
+HELP = _(
+    """\
 Commands (one per line; several lines in one email are played in order):
   extra glass                 Merchant: your extra starting resource
   choose wood stone glass     first player: the resources for the bidding wheel
@@ -35,6 +45,7 @@ Commands (one per line; several lines in one email are played in order):
   keep chapel                 keep one of the plans you drew
   buy stone / sell 2 wood     marketplace resources (one purchase per round)
   pass                        buy nothing in this marketplace step"""
+)
 
 
 def norm(text: str) -> str:
@@ -44,167 +55,331 @@ def norm(text: str) -> str:
 # --- rendering ----------------------------------------------------------------------------
 
 
-def render_text(v: dict[str, Any]) -> str:
-    lines = []
-    head = f"BUILDERS OF BLANKENBURG - turn {v['turn']}, {PHASE_TITLE.get(v['phase'], v['phase'])}"
-    lines.append(head)
-    lines.append(
-        f"Key to the town (first player): {v['key_holder']}.  "
-        f"Board: {'alternate (back)' if v['board'] == 'back' else 'front'} side."
-    )
+def render_text(v: dict[str, Any]) -> Text:
+    lines: list[str] = []
+    phase = PHASE_TITLE.get(v["phase"], v["phase"])
+    lines.append(_("BUILDERS OF BLANKENBURG - turn {turn}, {phase}", turn=v["turn"], phase=phase))
+    if v["board"] == "back":
+        board = _("Key to the town (first player): {who}.  Board: alternate (back) side.")
+    else:
+        board = _("Key to the town (first player): {who}.  Board: front side.")
+    lines.append(Text(board.template, {"who": v["key_holder"]}))
     if v["to_act"]:
-        lines.append("Waiting for: " + ", ".join(v["to_act"]))
+        lines.append(_("Waiting for: {names}", names=", ".join(v["to_act"])))
     lines.append("")
     lines.append(
-        f"{'PLAYERS':<11}{'character':<13}{'prest':>6}{'silver':>7}{'wood':>5}{'stone':>6}"
-        f"{'glass':>6}{'marb':>5}{'iron':>5}{'gold':>5}{'plans':>6}"
+        layout(
+            "{p0:<11}{p1:<13}{p2:>6}{p3:>7}{p4:>5}{p5:>6}{p6:>6}{p7:>5}{p8:>5}{p9:>5}{p10:>6}",
+            pgettext("blankenburg", "PLAYERS"),
+            pgettext("blankenburg", "character"),
+            pgettext("blankenburg", "prest"),
+            pgettext("blankenburg", "silver"),
+            RESOURCE_NAMES["wood"],
+            RESOURCE_NAMES["stone"],
+            RESOURCE_NAMES["glass"],
+            pgettext("blankenburg", "marb"),
+            RESOURCE_NAMES["iron"],
+            RESOURCE_NAMES["gold"],
+            pgettext("blankenburg", "plans"),
+        )
     )
     for p in v["players"]:
-        silver = "?" if p["silver"] is None else str(p["silver"])
         r = p["res"]
-        mark = "*" if p["first"] else " "
-        bid = " B" if p["has_bid"] else ""
         lines.append(
-            f"{mark}{p['name'][:10]:<10}{p['character'][:12]:<13}{p['prestige']:>6}{silver:>7}"
-            f"{r['wood']:>5}{r['stone']:>6}{r['glass']:>6}{r['marble']:>5}{r['iron']:>5}"
-            f"{p['gold']:>5}{p['hand_size']:>6}{bid}"
+            layout(
+                "{p0}{p1:<10.10}{p2:<13.12}{p3:>6}{p4:>7}{p5:>5}{p6:>6}{p7:>6}{p8:>5}{p9:>5}"
+                "{p10:>5}{p11:>6}{p12}",
+                "*" if p["first"] else " ",
+                p["name"],
+                p["character"],
+                p["prestige"],
+                "?" if p["silver"] is None else str(p["silver"]),
+                r["wood"],
+                r["stone"],
+                r["glass"],
+                r["marble"],
+                r["iron"],
+                p["gold"],
+                p["hand_size"],
+                " B" if p["has_bid"] else "",
+            )
         )
-    lines.append("  (* holds the key; B: has bid; others' silver is behind their screens)")
+    lines.append(_("  (* holds the key; B: has bid; others' silver is behind their screens)"))
     you_seat = v["you"]["seat"] if v["you"] else None
     others = [p for p in v["players"] if p["seat"] != you_seat]
     if others:
-        lines.append("CHARACTERS" + (" OF THE OTHERS" if you_seat is not None else "") + ":")
+        lines.append(
+            pgettext("blankenburg", "CHARACTERS OF THE OTHERS:")
+            if you_seat is not None
+            else pgettext("blankenburg", "CHARACTERS:")
+        )
     for p in others:
-        lines.extend(wrap(f"- {p['name']}, {p['character']}: {p['character_text']}", "    "))
+        lines.append(
+            wrapped(
+                _(
+                    "- {who}, {character}: {ability}",
+                    who=p["name"],
+                    character=p["character"],
+                    ability=p["character_text"],
+                ),
+                "    ",
+            )
+        )
     lines.append("")
     lines.append(
-        f"TOWN ({v['free_spaces']} free spaces)  code: name [owner] prestige/income/capacity"
+        _(
+            "TOWN ({count} free spaces)  code: name [owner] prestige/income/capacity",
+            count=v["free_spaces"],
+        )
     )
     entries = []
     for t in v["town"]:
         if t["empty"]:
-            text = f"{t['code']:<4}." + (f" ({t['label']})" if len(t["districts"]) == 2 else "")
+            if len(t["districts"]) == 2:
+                entry = layout("{p0:<4}. ({p1})", t["code"], district_label(t["districts"]))
+            else:
+                entry = layout("{p0:<4}.", t["code"])
         else:
-            dmg = "*" if t["damaged"] else ""
-            text = (
-                f"{t['code']:<4}{dmg}{t['name']} [{t['owner'][:9]}] "
-                f"{t['prestige']}/{t['income']}/{t['capacity']}"
+            entry = layout(
+                "{p0:<4}{p1}{p2} [{p3:.9}] {p4}/{p5}/{p6}",
+                t["code"],
+                "*" if t["damaged"] else "",
+                t["name"],
+                t["owner"],
+                t["prestige"],
+                t["income"],
+                t["capacity"],
             )
-        entries.append(text[:37])
+        entries.append(entry)
     for k in range(0, len(entries), 2):
         pair = entries[k : k + 2]
-        lines.append("  " + "".join(f"{e:<38}" for e in pair).rstrip())
-    lines.append(
-        "  Y residential (+3) G commercial (+3) R civic (+2) B religious (+2)"
-        + (" D dual" if v["board"] == "back" else "")
-    )
-    lines.append("  *: damaged (takes no guests, not counted for majorities, -1 at the end)")
+        english = "  " + "".join(f"{e[:37]:<38}" for e in pair).rstrip()
+        said = layout("  " + "".join(f"{{p{i}:<38.37}}" for i in range(len(pair))), *pair)
+        lines.append(shaped(english, said))
+    if v["board"] == "back":
+        lines.append(
+            _("  Y residential (+3) G commercial (+3) R civic (+2) B religious (+2) D dual")
+        )
+    else:
+        lines.append(_("  Y residential (+3) G commercial (+3) R civic (+2) B religious (+2)"))
+    lines.append(_("  *: damaged (takes no guests, not counted for majorities, -1 at the end)"))
     lines.append("")
     lines.append(
-        f"CITIZENS (lodging order: visitor, then XII down to I; {v['track_free']} "
-        "track spaces left)"
+        _(
+            "CITIZENS (lodging order: visitor, then XII down to I; {count} track spaces left)",
+            count=v["track_free"],
+        )
     )
     for c in v["track"]:
-        gold = " (gold)" if c["gold"] else ""
-        star = "*" if c["starred"] else " "
-        lines.append(f"  {c['no']:>4}{star}{c['name']:<15} {' > '.join(c['prefs'])}{gold}")
+        prefs = joined(c["prefs"], " > ")
+        citizen = layout(
+            "  {p0:>4}{p1}{p2:<15} {p3}", c["no"], "*" if c["starred"] else " ", c["name"], prefs
+        )
+        lines.append(_("{citizen} (gold)", citizen=citizen) if c["gold"] else citizen)
     if v["event"]:
-        lines.append(f"EVENT: {v['event']['name']} - {v['event']['text']}")
+        lines.append(
+            _("EVENT: {event} - {text}", event=v["event"]["name"], text=v["event"]["text"])
+        )
     if v["visitor"]:
         vis = v["visitor"]
-        lines.append(f"VISITOR: {vis['name']} ({' > '.join(vis['prefs'])}) - {vis['text']}")
-    if v["lodging"]:
-        stays = ", ".join(
-            f"{x['person']} {x['where']}" + (f" {x['silver']}" if x["silver"] else "")
-            for x in v["lodging"]
+        lines.append(
+            _(
+                "VISITOR: {visitor} ({wishes}) - {text}",
+                visitor=vis["name"],
+                wishes=joined(vis["prefs"], " > "),
+                text=vis["text"],
+            )
         )
-        lines.extend(wrap("LAST LODGING: " + stays))
+    if v["lodging"]:
+        stays = joined(
+            (
+                layout("{p0} {p1} {p2}", x["person"], x["where"], x["silver"])
+                if x["silver"]
+                else layout("{p0} {p1}", x["person"], x["where"])
+                for x in v["lodging"]
+            ),
+            ", ",
+        )
+        lines.append(wrapped(_("LAST LODGING: {stays}", stays=stays)))
     lines.append("")
     communal = [
-        f"{c['name']} ({c['kind']} {c['district']}, {c['cost_text']}, "
-        f"P{c['prestige']} I{c['income']} C{c['capacity']})"
+        _(
+            "{plan} ({kind} {district}, {cost}, P{prestige} I{income} C{capacity})",
+            plan=c["name"],
+            kind=KIND_NAMES[c["kind"]],
+            district=DISTRICT_NAMES[c["district"]],
+            cost=c["cost_text"],
+            prestige=c["prestige"],
+            income=c["income"],
+            capacity=c["capacity"],
+        )
         for c in v["communal"]
         if c
     ]
-    lines.extend(wrap("COMMUNAL PLANS: " + ("; ".join(communal) if communal else "none")))
-    lines.append("              wood stone glass marble iron gold")
+    plans = joined(communal, "; ") if communal else pgettext("blankenburg", "none")
+    lines.append(wrapped(_("COMMUNAL PLANS: {plans}", plans=plans)))
+    lines.append(
+        layout(
+            "              {p0:>4} {p1:>5} {p2:>5} {p3:>6} {p4:>4} {p5:>4}",
+            *(RESOURCE_NAMES[r] for r in (*RESOURCES, "gold")),
+        )
+    )
     m, w = v["market"], v["wheel"]
     lines.append(
-        f"MARKETPLACE   {m['wood']:>4} {m['stone']:>5} {m['glass']:>5} {m['marble']:>6}"
-        f" {m['iron']:>4}    -"
+        layout(
+            "{p0:<14}{p1:>4} {p2:>5} {p3:>5} {p4:>6} {p5:>4}    -",
+            pgettext("blankenburg", "MARKETPLACE"),
+            *(m[r] for r in RESOURCES),
+        )
     )
     lines.append(
-        f"BIDDING WHEEL {w['wood']:>4} {w['stone']:>5} {w['glass']:>5} {w['marble']:>6}"
-        f" {w['iron']:>4} {w['gold']:>4}"
+        layout(
+            "{p0:<14}{p1:>4} {p2:>5} {p3:>5} {p4:>6} {p5:>4} {p6:>4}",
+            pgettext("blankenburg", "BIDDING WHEEL"),
+            *(w[r] for r in (*RESOURCES, "gold")),
+        )
     )
     if v["dice"]:
-        lines.append("Dice rolled: " + ", ".join(d or "blank" for d in v["dice"]))
+        dice = joined((RESOURCE_NAMES[d] if d else BLANK for d in v["dice"]), ", ")
+        lines.append(_("Dice rolled: {dice}", dice=dice))
     d = v["decks"]
     lines.append(
-        f"Decks: basic {d['basic']}, grand {d['grand']}, citizens {d['citizens']}, "
-        f"visitors {d['visitors']}, events {d['events']}"
+        _(
+            "Decks: basic {basic}, grand {grand}, citizens {citizens}, visitors {visitors}, "
+            "events {events}",
+            **d,
+        )
     )
     if v.get("receipts"):
         lines.append("")
-        lines.append("SEALED BIDS PLACED (receipts; check them when the bids are revealed)")
+        lines.append(_("SEALED BIDS PLACED (receipts; check them when the bids are revealed)"))
         for row in v["receipts"]:
             lines.append(f"  {row['name'][:12]:<12} {row['receipt']}")
     if v["reveal"]:
         lines.append("")
         lines.append(
-            f"BIDS OF TURN {v['reveal']['turn']} (check your receipt: sha256 of 'salt:turn:bid')"
+            _(
+                "BIDS OF TURN {turn} (check your receipt: sha256 of 'salt:turn:bid')",
+                turn=v["reveal"]["turn"],
+            )
         )
         for row in v["reveal"]["rows"]:
-            lines.append(f"  {row['name'][:12]:<12} {row['bid']:>3}  salt {row['salt']}")
-            lines.append(f"    receipt {row['receipt']}")
+            lines.append(
+                layout(
+                    "  {p0:<12.12} {p1:>3}  {p2}",
+                    row["name"],
+                    row["bid"],
+                    _("salt {salt}", salt=row["salt"]),
+                )
+            )
+            lines.append(_("    receipt {receipt}", receipt=row["receipt"]))
     if v["offer"]:
         lines.append("")
-        lines.append(f"OFFER ({v['offer']['card']}): {v['offer']['text']}")
-        lines.append("  still to answer: " + ", ".join(v["offer"]["waiting"]))
+        lines.append(_("OFFER ({card}): {text}", card=v["offer"]["card"], text=v["offer"]["text"]))
+        lines.append(_("  still to answer: {names}", names=", ".join(v["offer"]["waiting"])))
     you = v["you"]
     if you:
         lines.append("")
         me = v["players"][you["seat"]]
-        lines.extend(wrap(f"YOU: {me['name']}, {me['character']} - {me['character_text']}"))
-        lines.append(f"  Silver: {you['silver']}")
+        lines.append(
+            wrapped(
+                _(
+                    "YOU: {who}, {character} - {ability}",
+                    who=me["name"],
+                    character=me["character"],
+                    ability=me["character_text"],
+                )
+            )
+        )
+        lines.append(_("  Silver: {silver}", silver=you["silver"]))
         if you["hand_line"]:
-            lines.append("  " + you["hand_line"])
-            for c in you["hand"]:
-                lines.append(
-                    f"    {c['name']}: {c['kind']} {c['district']}, cost {c['cost_text']}, "
-                    f"P{c['prestige']} I{c['income']} C{c['capacity']}"
-                )
+            lines.append(layout("  {p0}", you["hand_line"]))
+            lines.extend(plan_line(c) for c in you["hand"])
         else:
-            lines.append(f"  No plans in hand (you may hold {you['hand_limit']}).")
+            lines.append(_("  No plans in hand (you may hold {limit}).", limit=you["hand_limit"]))
         if you["drawn_line"]:
-            lines.append("  " + you["drawn_line"])
-            for c in you["drawn"]:
-                lines.append(
-                    f"    {c['name']}: {c['kind']} {c['district']}, cost {c['cost_text']}, "
-                    f"P{c['prestige']} I{c['income']} C{c['capacity']}"
-                )
+            lines.append(layout("  {p0}", you["drawn_line"]))
+            lines.extend(plan_line(c) for c in you["drawn"])
         if you["bid_line"]:
-            lines.append("  " + you["bid_line"])
-            lines.append(f"  Receipt: {you['receipt']}")
+            lines.append(layout("  {p0}", you["bid_line"]))
+            lines.append(_("  Receipt: {receipt}", receipt=you["receipt"]))
         if you["salt"]:
-            lines.append(f"  Your salt this turn: {you['salt']}")
+            lines.append(_("  Your salt this turn: {salt}", salt=you["salt"]))
     if v["news"]:
         lines.append("")
-        lines.append("JUST HAPPENED:")
+        lines.append(pgettext("blankenburg", "JUST HAPPENED:"))
         for item in v["news"]:
-            lines.extend(wrap("  - " + item, indent="    "))
+            lines.append(wrapped(layout("  - {p0}", item), indent="    "))
     if v["result"]:
         lines.append("")
-        lines.append("FINAL SCORING")
+        lines.append(pgettext("blankenburg", "FINAL SCORING"))
         for note in v["result"]["notes"]:
-            lines.extend(wrap("  " + note, indent="    "))
+            lines.append(wrapped(layout("  {p0}", note), indent="    "))
     lines.append("")
-    lines.append("Resources: W wood, S stone, G glass, M marble, I iron. P prestige, I income,")
-    lines.append("C capacity. Send 'help' for the commands.")
-    out: list[str] = []
-    for line in lines:
-        out.extend(wrap(line, indent="    ") if len(line) > WIDTH else [line])
-    return "\n".join(out)
+    lines.append(_("Resources: W wood, S stone, G glass, M marble, I iron. P prestige, I income,"))
+    lines.append(_("C capacity. Send 'help' for the commands."))
+    out = [
+        line
+        if isinstance(line, Shaped) or len(line) <= WIDTH
+        else shaped("\n".join(wrap(line, indent="    ")), line)
+        for line in lines
+    ]
+    return joined(out, "\n")
+
+
+def plan_line(c: dict[str, Any]) -> Text:
+    """A plan in the player's hand or drawn, on its own line."""
+    return _(
+        "    {plan}: {kind} {district}, cost {cost}, P{prestige} I{income} C{capacity}",
+        plan=c["name"],
+        kind=KIND_NAMES[c["kind"]],
+        district=DISTRICT_NAMES[c["district"]],
+        cost=c["cost_text"],
+        prestige=c["prestige"],
+        income=c["income"],
+        capacity=c["capacity"],
+    )
+
+
+def district_label(districts: list[str]) -> Text:
+    """A dual space's districts, "commercial/civic"."""
+    return joined((DISTRICT_NAMES[d] for d in districts), "/")
+
+
+def layout(template: str, *parts: Any) -> Text:
+    """`parts` set in a line by `template` ("{p0:<10.10}{p1:>6}": format specs pad and cut),
+    each said in the reader's language: a table's row, a heading's columns."""
+    return Text(template, {f"p{i}": part for i, part in enumerate(parts)}, JOINED)
+
+
+class Shaped(Text):
+    """A line whose English is laid out here (wrapped at WIDTH, cut to a column) and which
+    another language says as the Text it was made from, not laid out: how long a translation
+    is cannot be known in the rules."""
+
+    __slots__ = ()
+
+    def __new__(cls, english: str, text: Text):
+        shaped = str.__new__(cls, english)
+        shaped.template, shaped.params, shaped.context = "{p0}", {"p0": text}, JOINED
+        return shaped
+
+    def __reduce__(self):
+        return (Shaped, (str(self), self.params["p0"]))
+
+
+def shaped(english: str, text: Text) -> Text:
+    """`text`, or a Shaped line if its English is laid out otherwise."""
+    return text if english == text else Shaped(english, text)
+
+
+def wrapped(text: Text, indent: str = "  ") -> Text:
+    """`text` wrapped at WIDTH columns in English (each piece wrapped again if a long word
+    left it wider, as every line of the board is)."""
+    pieces = []
+    for line in wrap(text, indent):
+        pieces.extend(wrap(line, indent="    ") if len(line) > WIDTH else [line])
+    return shaped("\n".join(pieces), text)
 
 
 def wrap(text: str, indent: str = "  ") -> list[str]:
@@ -219,21 +394,6 @@ def wrap(text: str, indent: str = "  ") -> list[str]:
     if line:
         lines.append(line)
     return lines
-
-
-PHASE_TITLE = {
-    "merchant": "setup: the Merchant's extra resource",
-    "select": "bidding: choosing resources",
-    "bid": "bidding: sealed bids",
-    "pick": "bidding: taking resources",
-    "build": "building",
-    "offer": "income: an offer",
-    "plans": "marketplace: plans",
-    "keep": "marketplace: keeping a plan",
-    "resources": "marketplace: resources",
-    "final_repair": "end of game: last repairs",
-    "over": "game over",
-}
 
 
 # --- formatting moves ---------------------------------------------------------------------
@@ -493,7 +653,9 @@ def parse_build_phase(clean, words, state, seat):
                 return {"type": "build", "card": card, "space": i}
             if len(districts) == 1 and where == districts[0]:
                 return {"type": "build", "card": card, "space": i}
-        options = ", ".join(space_label(state, i) for i in spaces) or _("none")
+        options = ", ".join(space_label(state, i) for i in spaces) or pgettext(
+            "blankenburg", "none"
+        )
         raise ParseError(
             _(
                 "The {building} cannot go in {where}; spaces open to it: {options}.",

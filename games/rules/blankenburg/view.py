@@ -10,14 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine.words import Text, _, joined, pgettext
+
 from . import rules
 from .data import (
     CHARACTER_BY_KEY,
     CITIZENS,
     DISTRICT_COLOUR,
+    DISTRICT_NAMES,
     EVENTS,
+    KIND_NAMES,
     MAJORITY_BONUS,
     PLANS,
+    RESOURCE_NAMES,
     RESOURCES,
     SPACES,
     VISITORS,
@@ -35,6 +40,38 @@ FILL = {
     "commercial": "#9fd89a",
     "civic": "#f2a3a0",
     "religious": "#9ec5f0",
+}
+# A person's or building's English name (as the state and the lodging store it) -> the name
+# as a player reads it: the same string, said in their language.
+SAID_NAME: dict[str, Text] = {
+    str(thing.name): thing.name for thing in (*PLANS, *CITIZENS, *VISITORS)
+}
+# Each phase as the boards name it.
+PHASE_TITLE = {
+    "merchant": pgettext("blankenburg", "setup: the Merchant's extra resource"),
+    "select": pgettext("blankenburg", "bidding: choosing resources"),
+    "bid": pgettext("blankenburg", "bidding: sealed bids"),
+    "pick": pgettext("blankenburg", "bidding: taking resources"),
+    "build": pgettext("blankenburg", "building"),
+    "offer": pgettext("blankenburg", "income: an offer"),
+    "plans": pgettext("blankenburg", "marketplace: plans"),
+    "keep": pgettext("blankenburg", "marketplace: keeping a plan"),
+    "resources": pgettext("blankenburg", "marketplace: resources"),
+    "final_repair": pgettext("blankenburg", "end of game: last repairs"),
+    "over": pgettext("blankenburg", "game over"),
+}
+# The district rows' labels and their border colours, on the drawn board.
+DISTRICT_LABEL = {
+    "residential": pgettext("blankenburg", "Residential"),
+    "commercial": pgettext("blankenburg", "Commercial"),
+    "civic": pgettext("blankenburg", "Civic"),
+    "religious": pgettext("blankenburg", "Religious"),
+}
+COLOUR_NAME = {
+    "red": pgettext("blankenburg", "red"),
+    "green": pgettext("blankenburg", "green"),
+    "blue": pgettext("blankenburg", "blue"),
+    "yellow": pgettext("blankenburg", "yellow"),
 }
 CODE = {"residential": "Y", "commercial": "G", "civic": "R", "religious": "B"}
 RES_FILL = {
@@ -69,6 +106,8 @@ def plan_info(card: int) -> dict[str, Any]:
         "name": p.name,
         "kind": p.kind,
         "district": p.district,
+        "kind_name": KIND_NAMES[p.kind],
+        "district_name": DISTRICT_NAMES[p.district],
         "cost": dict(p.cost),
         "cost_text": " ".join(f"{k}{r[0].upper()}" for r, k in p.cost),
         "prestige": p.prestige,
@@ -78,16 +117,23 @@ def plan_info(card: int) -> dict[str, Any]:
     }
 
 
-def hand_line(state: State, seat: int) -> str:
-    return "Plans in hand: " + ", ".join(PLANS[c].name for c in state["players"][seat]["hand"])
+def said_names(names) -> list[str]:
+    """Buildings or people named in the state, as Texts where the game names them."""
+    return [SAID_NAME.get(name, name) for name in names]
 
 
-def drawn_line(state: State) -> str:
-    return "Plans drawn to choose from: " + ", ".join(PLANS[c].name for c in state["drawn"])
+def hand_line(state: State, seat: int) -> Text:
+    names = joined((PLANS[c].name for c in state["players"][seat]["hand"]), ", ")
+    return _("Plans in hand: {plans}", plans=names)
 
 
-def bid_line(state: State, seat: int) -> str:
-    return f"Your sealed bid: {state['bids'][seat]} silver"
+def drawn_line(state: State) -> Text:
+    names = joined((PLANS[c].name for c in state["drawn"]), ", ")
+    return _("Plans drawn to choose from: {plans}", plans=names)
+
+
+def bid_line(state: State, seat: int) -> Text:
+    return _("Your sealed bid: {silver} silver", silver=state["bids"][seat])
 
 
 def bids_revealed(state: State) -> bool:
@@ -96,7 +142,11 @@ def bids_revealed(state: State) -> bool:
 
 
 def owner_name(state: State, owner: int) -> str:
-    return "Master builder" if owner == MASTER_BUILDER else state["names"][owner]
+    return (
+        pgettext("blankenburg", "Master builder")
+        if owner == MASTER_BUILDER
+        else state["names"][owner]
+    )
 
 
 def owner_colour(owner: int) -> str:
@@ -166,7 +216,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
             {
                 "no": ROMAN[k],
                 "name": c.name,
-                "prefs": list(c.prefs),
+                "prefs": said_names(c.prefs),
                 "gold": c.gold,
                 "starred": c.starred,
             }
@@ -175,6 +225,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "game": "blankenburg",
         "turn": state["turn"],
         "phase": state["phase"],
+        "phase_title": PHASE_TITLE.get(state["phase"], state["phase"]),
         "board": board,
         "names": list(state["names"]),
         "n": n,
@@ -197,7 +248,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         else {
             "name": VISITORS[state["visitor"]].name,
             "text": VISITORS[state["visitor"]].text,
-            "prefs": list(VISITORS[state["visitor"]].prefs),
+            "prefs": said_names(VISITORS[state["visitor"]].prefs),
         },
         "communal": [None if c is None else plan_info(c) for c in state["communal"]],
         "market": dict(state["market"]),
@@ -215,9 +266,13 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "offer": None,
         "lodging": [
             {
-                "person": person,
-                "where": CODES[board][where] if where >= 0 else "board inn",
-                "owner": owner_name(state, owner) if where >= 0 else "nobody",
+                "person": SAID_NAME.get(person, person),
+                "where": CODES[board][where]
+                if where >= 0
+                else pgettext("blankenburg", "board inn"),
+                "owner": owner_name(state, owner)
+                if where >= 0
+                else pgettext("blankenburg", "nobody"),
                 "silver": pay,
             }
             for person, where, owner, pay in state["lodging"]
@@ -390,15 +445,19 @@ def svg_layout(v: dict[str, Any]) -> dict[str, Any]:
     # Two lines, so the label fits left of the first space (one line ran under it).
     rows = [
         {
-            "label": d.capitalize(),
-            "detail": f"({DISTRICT_COLOUR[d]}, +{MAJORITY_BONUS[d]})",
+            "label": DISTRICT_LABEL[d],
+            "detail": _(
+                "({colour}, +{bonus})",
+                colour=COLOUR_NAME[DISTRICT_COLOUR[d]],
+                bonus=MAJORITY_BONUS[d],
+            ),
             "y": y + row_of[d] * 62 + 24,
             "detail_y": y + row_of[d] * 62 + 40,
         }
         for d in row_of
     ]
     if v["board"] == "back":
-        rows.append({"label": "Dual spaces", "y": y + 4 * 62 + 32})
+        rows.append({"label": pgettext("blankenburg", "Dual spaces"), "y": y + 4 * 62 + 32})
     top = y + (5 if v["board"] == "back" else 4) * 62 + 10
     # The citizens' track in two rows of six: twelve in a row were wider than the town
     # and than a desktop's board box, which cut off XI and XII.
@@ -427,7 +486,7 @@ def svg_layout(v: dict[str, Any]) -> dict[str, Any]:
                 "x": 10 + k * 62,
                 "y": res_top,
                 "fill": RES_FILL[r],
-                "label": r,
+                "label": RESOURCE_NAMES[r],
                 "market": v["market"].get(r, "-") if r != "gold" else "-",
                 "wheel": v["wheel"][r],
                 "text_x": 10 + k * 62 + 29,
