@@ -7,7 +7,7 @@ import textwrap
 
 from games.engine import ParseError
 from games.engine.names import find_player, find_players, letters
-from games.engine.words import Text, _, joined
+from games.engine.words import JOINED, Text, _, joined
 
 from . import moves as M
 from . import rules as R
@@ -40,13 +40,17 @@ GOOD_COLUMNS = (
 )
 
 
-def render_text(view: dict) -> str:
-    lines = [
-        f"De Poorters van Nieuwstad - round {view['round']} - Burghers {view['burghers']}",
-        f"{view['phase_text']}.",
+def render_text(view: dict) -> Text:
+    lines: list = [
+        _(
+            "De Poorters van Nieuwstad - round {round} - Burghers {burghers}",
+            round=view["round"],
+            burghers=view["burghers"],
+        ),
+        joined([view["phase_text"], "."], ""),
     ]
     if view["to_act"]:
-        lines.append("Waiting for: " + ", ".join(view["to_act"]))
+        lines.append(_("Waiting for: {names}", names=", ".join(view["to_act"])))
     cols = view["columns"]
     lines.append("")
     lines.append("    " + "".join(f"   {chr(65 + c)}    " for c in range(cols)))
@@ -63,88 +67,135 @@ def render_text(view: dict) -> str:
         lines.append(f"{r + 1:>2} |" + "|".join(top) + "|")
         lines.append("   |" + "|".join(bottom) + "|")
         lines.append(border)
-    lines.append("Legend: ##### forest (face down)  ... cleared  ~~~~~ lake  out = outer area")
-    lines.append("  NW/NE/SE/SW = city districts. A forest tile covers two spaces.")
-    lines.append("  Building: code, facing arrow, owner (* = the city); below: roads N,E,S,W")
-    lines.append("  (S stone, z sand, G the gate's green edge); crop = tokens on a field.")
-    lines += _entry_lines("  Codes: ", [f"{c}={BUILDINGS[k].name}" for k, c in CODES.items()])
-    boats = ", ".join(f"{i + 1}: {o or 'free'}" for i, o in enumerate(view["boats"]))
-    lines.append(
-        f"Boats on the lake: {boats}"
-        + (f"; by card: {', '.join(view['loose_boats'])}" if view["loose_boats"] else "")
+    lines.append(_("Legend: ##### forest (face down)  ... cleared  ~~~~~ lake  out = outer area"))
+    lines.append(_("  NW/NE/SE/SW = city districts. A forest tile covers two spaces."))
+    lines.append(_("  Building: code, facing arrow, owner (* = the city); below: roads N,E,S,W"))
+    lines.append(_("  (S stone, z sand, G the gate's green edge); crop = tokens on a field."))
+    lines += _entry_lines(
+        _("  Codes: "), [joined([c, BUILDINGS[k].name], "=") for k, c in CODES.items()]
     )
+    boats = joined(
+        [joined([str(i + 1), o or _("free")], ": ") for i, o in enumerate(view["boats"])], ", "
+    )
+    if view["loose_boats"]:
+        lines.append(
+            _(
+                "Boats on the lake: {boats}; by card: {loose}",
+                boats=boats,
+                loose=", ".join(view["loose_boats"]),
+            )
+        )
+    else:
+        lines.append(_("Boats on the lake: {boats}", boats=boats))
     lines.append("")
     header = (
-        "  # Player       Gld Pts " + " ".join(f"{h:>2}" for _, h in GOOD_COLUMNS) + " Seal Dk Cd"
+        "  # Player       Gld Pts " + " ".join(f"{h:>2}" for _g, h in GOOD_COLUMNS) + " Seal Dk Cd"
     )
     lines.append(header)
     for p in view["players"]:
         flags = ("*" if p["start"] else " ") + ("K" if p["knowledge"] else " ")
         lines.append(
             f"{flags}{p['number']} {p['name'][:12]:<12} {p['guilders']:>3} {p['points']:>3} "
-            + " ".join(f"{p[g]:>2}" for g, _ in GOOD_COLUMNS)
+            + " ".join(f"{p[g]:>2}" for g, _h in GOOD_COLUMNS)
             + f" {p['light']:>4} {p['dark']:>2} {p['cards']:>2}"
         )
-    lines.append("  * starting player, K Knowledge is Power. Gld guilders, Pts points.")
-    lines.append("  Wd wood Pl planks Fi fish Gr grain Lv livestock Ga game SF smoked fish")
-    lines.append("  Br bread Mt meat GM game meat, Seal light seals left, Dk dark seals left,")
-    lines.append("  Cd cards in hand.")
+    lines.append(_("  * starting player, K Knowledge is Power. Gld guilders, Pts points."))
+    lines.append(_("  Wd wood Pl planks Fi fish Gr grain Lv livestock Ga game SF smoked fish"))
+    lines.append(_("  Br bread Mt meat GM game meat, Seal light seals left, Dk dark seals left,"))
+    lines.append(_("  Cd cards in hand."))
     if view["stalls"]:
         parts = []
         for s in view["stalls"]:
-            text = f"{s['name']} ({s['owner']})"
             if "demand" in s:
-                text += f" {s['free']}/{s['demand']} free"
-            parts.append(text)
-        lines += _entry_lines("Market stalls: ", parts)
+                parts.append(
+                    _(
+                        "{stall} ({owner}) {free}/{demand} free",
+                        stall=s["name"],
+                        owner=s["owner"],
+                        free=s["free"],
+                        demand=s["demand"],
+                    )
+                )
+            else:
+                parts.append(_("{stall} ({owner})", stall=s["name"], owner=s["owner"]))
+        lines += _entry_lines(_("Market stalls: "), parts)
     if view["phase"] == "choose":
-        lines += _entry_lines("Characters left: ", view["available"])
+        lines += _entry_lines(_("Characters left: "), view["available"])
     if view["chosen"]:
-        lines += _entry_lines("Chosen this round: ", view["chosen"])
-    lines += _entry_lines("Buildings left: ", [f"{s['name']} {s['count']}" for s in view["supply"]])
-    lines.append(f"Action cards in the deck: {view['deck']}")
+        lines += _entry_lines(_("Chosen this round: "), view["chosen"])
+    lines += _entry_lines(
+        _("Buildings left: "), [joined([s["name"], s["count"]]) for s in view["supply"]]
+    )
+    lines.append(_("Action cards in the deck: {count}", count=view["deck"]))
     if view["pending"]:
         lines.append("")
         lines.append(view["pending"]["text"])
         for who, answer in view["pending"].get("answers", {}).items():
-            lines.append(f"  {who}: {answer}")
+            lines.append(joined(["  ", who, ": ", answer], ""))
         if view["pending"].get("my_answer"):
-            lines.append(f"  Your answer: {view['pending']['my_answer']}")
+            lines.append(_("  Your answer: {answer}", answer=view["pending"]["my_answer"]))
     if view["hand"] is not None:
         lines.append("")
-        lines.append("Your hand: " + (", ".join(view["hand"]) if view["hand"] else "(empty)"))
+        if view["hand"]:
+            lines.append(_("Your hand: {cards}", cards=joined(view["hand"], ", ")))
+        else:
+            lines.append(_("Your hand: (empty)"))
         extra = view.get("my_card_points") or {}
         if extra:
             lines.append(
-                "End-of-game points in hand/buildings now: "
-                + ", ".join(f"{k} {v}" for k, v in extra.items())
+                _(
+                    "End-of-game points in hand/buildings now: {points}",
+                    points=", ".join(f"{k} {v}" for k, v in extra.items()),
+                )
             )
     if view.get("final"):
         final = view["final"]
         lines.append("")
         lines.append(
-            "Final scores: "
-            + ", ".join(f"{view['names'][s]} {final['scores'][s]}" for s in final["ranking"])
+            _(
+                "Final scores: {scores}",
+                scores=", ".join(
+                    f"{view['names'][s]} {final['scores'][s]}" for s in final["ranking"]
+                ),
+            )
         )
-    wrapped: list[str] = []
+    wrapped: list = []
     for line in lines:
         if len(line) <= WIDTH:
             wrapped.append(line)
         else:
-            wrapped += textwrap.wrap(line, WIDTH, subsequent_indent="    ")
-    return "\n".join(wrapped)
+            wrapped.append(_wrapped(line))
+    return joined(wrapped, "\n")
 
 
-def _entry_lines(lead: str, entries: list[str]) -> list[str]:
+def _wrapped(line: str) -> Text:
+    """A line too long for the board's width, its English wrapped as it always was. A Text
+    keeps its message id and parameters, so another language says the line whole (its own
+    words would break elsewhere): the wrapped English is this Text's value, the platform
+    says its template (a joined Text of the one line)."""
+    english = "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent="    "))
+    if not isinstance(line, Text):
+        return english
+    said = str.__new__(Text, english)
+    said.template, said.params, said.context = "{p0}", {"p0": line}, JOINED
+    return said
+
+
+def _entry_lines(lead: Text, entries: list) -> list[Text]:
     """Entries separated by commas, wrapped only between entries ("TIM=Timber trade" and
     "Timber trade 1" are never split), continuation lines indented under the first entry."""
-    out, current = [], lead
+    groups: list[list] = [[]]
+    length = len(lead)
     for entry in entries:
-        if current.endswith(", ") and len(current) + len(entry) + 1 > WIDTH:
-            out.append(current.rstrip())
-            current = " " * len(lead)
-        current += entry + ", "
-    out.append(current.removesuffix(", "))
+        if groups[-1] and length + len(entry) + 1 > WIDTH:
+            groups.append([])
+            length = len(lead)
+        groups[-1].append(entry)
+        length += len(entry) + 2
+    out = []
+    for i, group in enumerate(groups):
+        line = joined([lead if i == 0 else " " * len(lead), joined(group, ", ")], "")
+        out.append(joined([line, ","], "") if i < len(groups) - 1 else line)
     return out
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from games.engine.words import Text, _, joined
+
 from . import geometry as B
 from . import rules as R
 from . import text as T
@@ -14,6 +16,7 @@ from .data import (
     COLOURS,
     DIRS,
     DISTRICT_NAMES,
+    GOOD_NAMES,
     GOODS,
     STALL_SLOTS,
     cell_xy,
@@ -44,7 +47,12 @@ ARROWS = {"N": "^", "E": ">", "S": "v", "W": "<", None: " "}
 # Seals: the seats' colours, and a grey for the city that no seat shares.
 SEAT_FILL = {"white": "#ffffff", "red": "#c62828", "orange": "#ef8f00", "blue": "#1e5bc6"}
 CITY_SEAL = "#6b6b6b"
-AREA_NAMES = {"city": "city", "country": "outer area", "lake": "lake", "market": "Market"}
+AREA_NAMES = {
+    "city": _("city"),
+    "country": _("outer area"),
+    "lake": _("lake"),
+    "market": _("Market"),
+}
 COLOUR_FILL = {"red": "#e8b4a8", "green": "#a9d18e", "blue": "#9cc3e6", "brown": "#d8c3a0"}
 AREA_FILL = {"city": "#ead9a8", "country": "#b9d98c", "lake": "#7fb3e0", "market": "#c9a46a"}
 FOREST_FILL = "#2f6b2a"
@@ -97,24 +105,48 @@ def caption_lines(text: str, width: float) -> list[str]:
     return lines
 
 
-def phase_text(state) -> str:
+def phase_text(state) -> Text:
     phase = state["phase"]
     if phase == "over":
-        return "The game is over"
+        return _("The game is over")
     if phase == "opening_forest":
-        return "Opening: each player clears a forest tile"
+        return _("Opening: each player clears a forest tile")
     if phase == "opening_building":
-        return "Opening: starting buildings (House, Grain field or Boat)"
+        return _("Opening: starting buildings (House, Grain field or Boat)")
     if phase == "choose":
-        return "Choosing a character"
+        return _("Choosing a character")
     act = state["act"]
     char = CHARACTER_NAMES[act["char"]]
     chooser = R.name(state, act["chooser"])
-    text = f"{char} phase (chosen by {chooser}"
-    text += ")" if act["privilege"] else ", through the Count: no privilege)"
+    if act["privilege"]:
+        text = _("{character} phase (chosen by {who})", character=char, who=chooser)
+    else:
+        text = _(
+            "{character} phase (chosen by {who}, through the Count: no privilege)",
+            character=char,
+            who=chooser,
+        )
     if act["char"] == "bailiff":
-        text += " - buying cards" if act["part"] == "buy" else " - playing wish cards"
+        if act["part"] == "buy":
+            return _("{phase} - buying cards", phase=text)
+        return _("{phase} - playing wish cards", phase=text)
     return text
+
+
+# A pending question's answers as the board shows them (a pledge's are counted, below).
+ANSWER_NAMES = {
+    "accept": _("accept"),
+    "decline": _("decline"),
+    "watch": _("watch"),
+    "nowatch": _("nowatch"),
+    "tax": _("tax"),
+    "notax": _("notax"),
+    "skip": _("skip"),
+}
+
+
+def answer_name(answer: str) -> Text | str:
+    return ANSWER_NAMES.get(answer) or GOOD_NAMES.get(answer) or answer
 
 
 def pending_view(state, seat: int | None) -> dict | None:
@@ -127,50 +159,81 @@ def pending_view(state, seat: int | None) -> dict | None:
     if kind == "proposal":
         building = BUILDINGS[pending["building"]]
         offered_by = pending.get("offered_by", pending["by"])
-        view["text"] = (
-            f"{R.name(state, pending['by'])} proposes {T.with_article(building.name)} "
-            f"{R.where(pending['cells'], pending['facing'])}: "
-            + R.terms_text(state, pending["split"])
-        )
+        said = {
+            "who": R.name(state, pending["by"]),
+            "building": building.name,
+            "where": R.where(pending["cells"], pending["facing"]),
+            "terms": R.terms_text(state, pending["split"]),
+        }
+        if T.with_article(building.name).startswith("an "):
+            text = _("{who} proposes an {building} {where}: {terms}", **said)
+        else:
+            text = _("{who} proposes a {building} {where}: {terms}", **said)
         if "countered" in pending:  # version 2: free negotiation
             if offered_by != pending["by"]:
-                view["text"] += f" (counter-offer by {R.name(state, offered_by)})"
-            view["text"] += (
-                ". Answer 'accept', 'decline' (ends the negotiation) or a counter-offer, "
-                "'counter: NAME pays 2 g and 1 wood for 2 points, ...' (each player once"
-                + (
-                    "; made by " + ", ".join(R.name(state, s) for s in pending["countered"])
-                    if pending["countered"]
-                    else ""
+                text = _(
+                    "{proposal} (counter-offer by {who})",
+                    proposal=text,
+                    who=R.name(state, offered_by),
                 )
-                + ")."
-            )
+            if pending["countered"]:
+                text = _(
+                    "{proposal}. Answer 'accept', 'decline' (ends the negotiation) or a "
+                    "counter-offer, 'counter: NAME pays 2 g and 1 wood for 2 points, ...' (each "
+                    "player once; made by {names}).",
+                    proposal=text,
+                    names=", ".join(R.name(state, s) for s in pending["countered"]),
+                )
+            else:
+                text = _(
+                    "{proposal}. Answer 'accept', 'decline' (ends the negotiation) or a "
+                    "counter-offer, 'counter: NAME pays 2 g and 1 wood for 2 points, ...' (each "
+                    "player once).",
+                    proposal=text,
+                )
+        view["text"] = text
         view["offered_by"] = R.name(state, offered_by)
-        view["answers"] = {R.name(state, int(s)): a for s, a in pending["answers"].items()}
+        view["answers"] = {
+            R.name(state, int(s)): answer_name(a) for s, a in pending["answers"].items()
+        }
     elif kind == "watch":
-        view["text"] = (
-            f"{R.name(state, pending['by'])} plays Crime in the "
-            f"{DISTRICT_NAMES[pending['district']]} district. Everyone holding cards answers "
-            "'watch' (plays Citizens' Watch if held) or 'no watch'; answers stay secret."
+        view["text"] = _(
+            "{who} plays Crime in the {district} district. Everyone holding cards answers "
+            "'watch' (plays Citizens' Watch if held) or 'no watch'; answers stay secret.",
+            who=R.name(state, pending["by"]),
+            district=DISTRICT_NAMES[pending["district"]],
         )
     elif kind == "tax":
-        view["text"] = (
+        view["text"] = _(
             "Income is about to be paid. Everyone holding cards answers 'tax' (plays Income "
             "Tax if held) or 'no tax'; answers stay secret."
         )
     elif kind == "festival":
-        view["text"] = (
-            f"Midsummer Night Festival in the {DISTRICT_NAMES[pending['district']]} district: "
-            "pay 1 fish, grain, livestock or game for 2 points; residents who stay away lose 1."
+        view["text"] = _(
+            "Midsummer Night Festival in the {district} district: pay 1 fish, grain, livestock "
+            "or game for 2 points; residents who stay away lose 1.",
+            district=DISTRICT_NAMES[pending["district"]],
         )
-        view["answers"] = {R.name(state, int(s)): a for s, a in pending["answers"].items()}
+        view["answers"] = {
+            R.name(state, int(s)): answer_name(a) for s, a in pending["answers"].items()
+        }
     elif kind == "pledge":
         g, f = pending["cost"]
-        view["text"] = (
-            f"{CARDS[pending['card']].name}: together pay {g} guilder(s)"
-            + (f" and {f} food" if f else "")
-            + " to prevent it; pledges are charged clockwise from the drawer until covered."
-        )
+        if f:
+            view["text"] = _(
+                "{card}: together pay {guilders} guilder(s) and {food} food to prevent it; "
+                "pledges are charged clockwise from the drawer until covered.",
+                card=CARDS[pending["card"]].name,
+                guilders=g,
+                food=f,
+            )
+        else:
+            view["text"] = _(
+                "{card}: together pay {guilders} guilder(s) to prevent it; pledges are charged "
+                "clockwise from the drawer until covered.",
+                card=CARDS[pending["card"]].name,
+                guilders=g,
+            )
         view["answers"] = {
             R.name(state, int(s)): a["guilders"]
             if not a["food"]
@@ -244,7 +307,9 @@ def build_view(state, seat: int | None) -> dict:
                 "cells": b["cells"],
                 "facing": b["facing"],
                 "owner": b["owner"],
-                "owner_name": R.name(state, b["owner"]) if b["owner"] is not None else "the city",
+                "owner_name": R.name(state, b["owner"])
+                if b["owner"] is not None
+                else _("the city"),
                 "crop": b["crop"],
             }
         )
@@ -296,7 +361,7 @@ def build_view(state, seat: int | None) -> dict:
         view["my_card_points"] = R.card_points(state, seat)
         if state["pending"] and state["pending"]["kind"] in ("watch", "tax"):
             mine = state["pending"]["answers"].get(str(seat))
-            view["pending"]["my_answer"] = mine
+            view["pending"]["my_answer"] = answer_name(mine) if mine else mine
     if state["phase"] == "over":  # hands are shown at the end
         view["hands"] = {
             R.name(state, s): [CARDS[c].name for c in p["hand"]]
@@ -327,15 +392,21 @@ def svg_shapes(state) -> dict:
                 "fill": fill,
                 "stroke": "#776",
                 "target": target,
-                "title": f"{cell}: " + ("forest" if cell in state["forest"] else AREA_NAMES[area]),
+                "title": _(
+                    "{cell}: {area}",
+                    cell=cell,
+                    area=_("forest") if cell in state["forest"] else AREA_NAMES[area],
+                ),
             }
         )
         # Inside the road edges a building draws 0.5-5.5 px from the cell's sides (dark text
         # on the grey stone road was 3.7:1), above the building's own label at +36.
-        labels.append({"x": px + 8, "y": py + 19, "text": cell, "size": 12, "fill": label})
+        labels.append(
+            {"x": px + 8, "y": py + 19, "text": joined([cell]), "size": 12, "fill": label}
+        )
         if area == "market" and cell == board.market[0]:
             labels.append(
-                {"x": px + 4, "y": py + 38, "text": "MARKET", "size": 13, "fill": "#1f1f1f"}
+                {"x": px + 4, "y": py + 38, "text": _("MARKET"), "size": 13, "fill": "#1f1f1f"}
             )
     for _bid, b in state["buildings"].items():
         building = BUILDINGS[b["kind"]]
@@ -345,7 +416,7 @@ def svg_shapes(state) -> dict:
         w = (max(xs) - min(xs) + 1) * CELL - 12
         h = (max(ys) - min(ys) + 1) * CELL - 12
         owner_fill = SEAT_FILL[COLOURS[b["owner"]]] if b["owner"] is not None else CITY_SEAL
-        owner = R.name(state, b["owner"]) if b["owner"] is not None else "the city"
+        owner = R.name(state, b["owner"]) if b["owner"] is not None else _("the city")
         rects.append(
             {
                 "x": px,
@@ -355,7 +426,7 @@ def svg_shapes(state) -> dict:
                 "fill": COLOUR_FILL[building.colour],
                 "stroke": "#333",
                 "target": "",
-                "title": f"{building.name} ({owner})",
+                "title": _("{building} ({owner})", building=building.name, owner=owner),
                 "building": True,
             }
         )
@@ -368,7 +439,7 @@ def svg_shapes(state) -> dict:
                 "fill": owner_fill,
                 "stroke": "#000",
                 "target": "",
-                "title": f"owner: {owner}",
+                "title": _("owner: {owner}", owner=owner),
                 "building": True,
             }
         )
@@ -383,7 +454,7 @@ def svg_shapes(state) -> dict:
                 {
                     "x": px + 2,
                     "y": py + 29 + LINE * i,
-                    "text": line,
+                    "text": joined([line]),  # a piece of the English name, said as it is
                     "size": 12,
                     "fill": "#000",
                     "fit": w - 4 if text_width(line) > w - 4 else None,
@@ -401,7 +472,7 @@ def svg_shapes(state) -> dict:
                     "x": px + w - 7 - 9 * i,
                     "y": py + h - 6,
                     "fill": CROP_FILL,
-                    "title": f"crop: {b['crop']}",
+                    "title": _("crop: {count}", count=b["crop"]),
                 }
             )
         if b["facing"] and building.edges:
@@ -445,9 +516,9 @@ def svg_shapes(state) -> dict:
                 "x": x * CELL + 30 + 10,
                 "y": y * CELL + 30 + 28,  # below the space's name
                 "fill": SEAT_FILL[COLOURS[owner]] if owner is not None else "#ffffff",
-                "label": f"Boat {i + 1}",
-                "lines": [{"y": y * CELL + 30 + 49, "text": f"Boat {i + 1}"}],
-                "owner": R.name(state, owner) if owner is not None else "free",
+                "label": _("Boat {number}", number=i + 1),
+                "lines": [{"y": y * CELL + 30 + 49, "text": _("Boat {number}", number=i + 1)}],
+                "owner": R.name(state, owner) if owner is not None else _("free"),
             }
         )
     for j, owner in enumerate(state["loose_boats"]):
@@ -457,11 +528,11 @@ def svg_shapes(state) -> dict:
                 "x": x * CELL + 30 + 10,
                 "y": y * CELL + 30 + 28,  # below the space's name
                 "fill": SEAT_FILL[COLOURS[owner]],
-                "label": "Boat (card)",
+                "label": _("Boat (card)"),
                 # Two lines: "Boat (card)" on one ran past the lake's right edge.
                 "lines": [
-                    {"y": y * CELL + 30 + 49, "text": "Boat"},
-                    {"y": y * CELL + 30 + 61, "text": "by card"},
+                    {"y": y * CELL + 30 + 49, "text": _("Boat")},
+                    {"y": y * CELL + 30 + 61, "text": _("by card")},
                 ],
                 "owner": R.name(state, owner),
             }
@@ -481,7 +552,7 @@ def svg_shapes(state) -> dict:
                     "y1": ya * CELL + 30 + CELL // 2,
                     "x2": xb * CELL + 30 + CELL // 2,
                     "y2": yb * CELL + 30 + CELL // 2,
-                    "title": f"forest tile {a}/{b}",
+                    "title": _("forest tile {first}/{second}", first=a, second=b),
                 }
             )
     # The market's spaces as one box: a trade's form opens over it (templates/play/_pieces.html).

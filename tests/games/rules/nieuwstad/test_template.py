@@ -21,7 +21,11 @@ def render(view, seat, commands):
         settings.configure()
         django.setup()
     engine = Engine(
-        libraries={"board": "games.templatetags.board", "i18n": "django.templatetags.i18n"}
+        libraries={
+            "board": "games.templatetags.board",
+            "i18n": "django.templatetags.i18n",
+            "game_words": "games.templatetags.game_words",
+        }
     )
     template = engine.from_string(TEMPLATE.read_text())
     return template.render(Context({"view": view, "seat": seat, "legal_commands": commands}))
