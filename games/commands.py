@@ -134,7 +134,7 @@ def choices_text(
             # keyed by the command too: a baker and a butcher cost the same, and each
             # building's choices belong under its own heading
             if note and heading != last_heading:
-                out += _heading(said(command), note)
+                out += _heading(said(command), localize(note, language))
             last_heading = heading
             out.append(f"{number:3d}. {said(game.format_move(state, seat, move))}")
         return "\n".join(out)
@@ -142,6 +142,7 @@ def choices_text(
         replace(
             line,
             command=said(line.command),
+            note=localize(line.note, language),
             choices=[said(c) for c in line.choices],
             endings=[said(e) for e in line.endings],
         )

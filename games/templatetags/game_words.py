@@ -15,7 +15,7 @@ register = template.Library()
 
 @register.filter
 def said(value):
-    if isinstance(value, Text):
+    if isinstance(value, (Text, list, tuple)):
         return localize(value)
     if isinstance(value, str) and value:
         return translation.gettext(value)

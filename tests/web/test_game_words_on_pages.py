@@ -83,3 +83,35 @@ def test_a_refusal_the_rules_give_as_a_text_is_said_in_the_readers_language():
             "Nicht ausgeführt: Dieser Befehl konnte nicht gelesen werden."
         )
     assert refusal.headline() == "Not applied: That command could not be read."
+
+
+def test_a_new_england_board_its_text_board_and_history_in_german():
+    users = [
+        User.objects.create_user(n, f"{n}@example.com", "pw") for n in ("dora", "emil", "fritz")
+    ]
+    for user in users:
+        Preferences.objects.update_or_create(user=user, defaults={"language": "de"})
+    match = services.create_match(
+        creator=users[0],
+        game_slug="new-england",
+        players=3,
+        invite_emails=[u.email for u in users[1:]],
+        seed="ne-de",
+    )
+    for user in users[1:]:
+        services.join_match(match_id=match.pk, user=user)
+    match.refresh_from_db()
+    seat = match.seats.get(number=match.to_act[0])
+    played = services.submit_move(
+        match_id=match.pk, player=seat.user, command="3 Karten", source="web"
+    )
+    assert played.ok, played.message
+    seat = match.seats.get(number=match.to_act[0])
+    browser = Client()
+    browser.force_login(seat.user)
+    page = browser.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "Familien" in page and "Families</h3>" not in page  # the board's own words
+    assert "Runde 1" in page and "Phase 2:" in page  # the status line, a Text of the view
+    assert "NEUENGLAND - Runde 1" in page  # the text board
+    assert "Bidding chips:" not in page and "Gebotschips:" in page
+    assert "wählte 3 Erschließungskarten für die Auslage" in page  # the history

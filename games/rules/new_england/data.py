@@ -143,6 +143,20 @@ SHAPES = {
     "zed": ((0, 0), (1, 0), (1, 1), (2, 1)),
 }
 
+# The shapes' names as a player reads them (the keys above stay the shapes' ids).
+SHAPE_NAMES = {
+    "pair": pgettext("new-england", "pair"),
+    "row of three": pgettext("new-england", "row of three"),
+    "corner": pgettext("new-england", "corner"),
+    "row of four": pgettext("new-england", "row of four"),
+    "square": pgettext("new-england", "square"),
+    "tee": pgettext("new-england", "tee"),
+    "ell": pgettext("new-england", "ell"),
+    "jay": pgettext("new-england", "jay"),
+    "ess": pgettext("new-england", "ess"),
+    "zed": pgettext("new-england", "zed"),
+}
+
 
 @dataclass(frozen=True)
 class Card:
@@ -158,7 +172,7 @@ class Card:
             return _(
                 "{land} {shape} ({points})",
                 land=LAND_NAMES[self.land],
-                shape=self.shape,
+                shape=SHAPE_NAMES[self.shape],
                 points=self.points,
             )
         return _("{figure} ({points})", figure=FIGURE_NAMES[self.kind], points=self.points)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.engine import IllegalMove
+from games.engine.words import _
 
 from . import rules
 from .data import CARD_CHOICES, CARDS, CELL_NAMES, LAND_TYPES, MAX_FIGURE_MOVES, MAX_PURCHASES
@@ -102,10 +103,10 @@ MOVE_FIELDS = {
 
 def apply_move(state: State, seat: int, move: dict) -> State:
     if not isinstance(move, dict):
-        raise IllegalMove("A move is an object with a type.")
+        raise IllegalMove(_("A move is an object with a type."))
     kind = move.get("type")
     if state["phase"] == "over":
-        raise IllegalMove("The game is over.")
+        raise IllegalMove(_("The game is over."))
     if kind == "pass":
         rules.end_buying_turn(state, seat)
     elif kind == "buy_tile":
@@ -125,5 +126,5 @@ def apply_move(state: State, seat: int, move: dict) -> State:
     elif kind == "start_tile":
         rules.place_starter(state, seat, move.get("land"), move.get("cells"))
     else:
-        raise IllegalMove(f"Unknown move {kind!r}.")
+        raise IllegalMove(_("Unknown move {kind}.", kind=repr(kind)))
     return state

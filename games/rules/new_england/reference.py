@@ -9,21 +9,36 @@ shape drawn, every card shape, and the families and marks of the board.
 from __future__ import annotations
 
 from games.engine.menus import MenuParts, ReferenceSection
-from games.engine.words import pgettext
+from games.engine.words import Text, _, joined, pgettext
 
 from . import text as T
-from .data import CARDS, FAMILIES, LAND_NAMES, MAJORITY_BONUS, SHAPES, Card
+from .data import (
+    CARDS,
+    FAMILIES,
+    FIGURE_NAMES,
+    LAND_NAMES,
+    MAJORITY_BONUS,
+    SHAPE_NAMES,
+    SHAPES,
+    Card,
+)
 
 CARDS_BY_NAME: dict[str, Card] = {card.name: card for card in CARDS}
 
 
-def card_note(card: Card) -> str:
+def card_note(card: Card) -> Text:
     if card.kind == "land":
-        return (
-            f"{LAND_NAMES[card.land]} {card.shape} {T.shape_picture(card.shape)}, "
-            f"{card.size} parcels, {card.points} points"
+        return _(
+            "{land} {shape} {picture}, {size} parcels, {points} points",
+            land=LAND_NAMES[card.land],
+            shape=SHAPE_NAMES[card.shape],
+            picture=T.shape_picture(card.shape),
+            size=card.size,
+            points=card.points,
         )
-    return f"a {card.kind}, {card.points} point" + ("" if card.points == 1 else "s")
+    if card.points == 1:
+        return _("a {figure}, 1 point", figure=FIGURE_NAMES[card.kind])
+    return _("a {figure}, {points} points", figure=FIGURE_NAMES[card.kind], points=card.points)
 
 
 def _use(move: dict) -> tuple[str, str]:
@@ -42,7 +57,7 @@ def menu_parts(state, seat: int, move: dict) -> MenuParts:
         return MenuParts(
             f"buy tile {move['slot']}, place at",
             move["at"],
-            note=f"a {LAND_NAMES[item['tile']]} tile, one parcel",
+            note=_("a {land} tile, one parcel", land=LAND_NAMES[item["tile"]]),
         )
     if kind == "buy_card":
         card = CARDS[state["selection"][move["slot"] - 1]["card"]]
@@ -59,15 +74,15 @@ def menu_parts(state, seat: int, move: dict) -> MenuParts:
     return MenuParts(T.format_move(move))
 
 
-def _card_row(label: str, card: Card) -> list[str]:
+def _card_row(label, card: Card) -> list:
     if card.kind == "land":
         return [
             label,
-            f"{LAND_NAMES[card.land]} development",
-            f"{card.shape} {T.shape_picture(card.shape)}",
+            _("{land} development", land=LAND_NAMES[card.land]),
+            joined([SHAPE_NAMES[card.shape], T.shape_picture(card.shape)], " "),
             str(card.points),
         ]
-    return [label, f"{card.kind} figure", "-", str(card.points)]
+    return [label, _("{figure} figure", figure=FIGURE_NAMES[card.kind]), "-", str(card.points)]
 
 
 def _selection_card(item: dict) -> Card | None:
@@ -91,7 +106,8 @@ def reference(view: dict) -> list[ReferenceSection]:
             continue
         label = str(item["slot"])
         if item["kind"] == "tile":
-            rows.append([label, f"{LAND_NAMES[item['land']]} land tile", "1 parcel", "-"])
+            land_tile = _("{land} land tile", land=LAND_NAMES[item["land"]])
+            rows.append([label, land_tile, _("1 parcel"), "-"])
         else:
             card = _selection_card(item)
             rows.append(_card_row(label, card) if card else [label, item["text"], "", ""])
@@ -100,7 +116,7 @@ def reference(view: dict) -> list[ReferenceSection]:
         for index, name in enumerate(view["players"][seat]["stored"], 1):
             card = CARDS_BY_NAME.get(name)
             if card is not None:
-                rows.append(_card_row(f"stored {index}", card))
+                rows.append(_card_row(_("stored {index}", index=index), card))
     if rows:
         sections.append(
             ReferenceSection(
@@ -114,9 +130,11 @@ def reference(view: dict) -> list[ReferenceSection]:
                 ],
                 rows=rows,
                 notes=[
-                    "Shapes are drawn row by row, '/' between rows: # a parcel, . none. "
-                    "A card may be turned, not mirrored; it develops your own undeveloped "
-                    "parcels of its land. A purchase costs the value of your bidding chip."
+                    _(
+                        "Shapes are drawn row by row, '/' between rows: # a parcel, . none. "
+                        "A card may be turned, not mirrored; it develops your own undeveloped "
+                        "parcels of its land. A purchase costs the value of your bidding chip."
+                    )
                 ],
                 brief=True,
             )
@@ -130,13 +148,16 @@ def reference(view: dict) -> list[ReferenceSection]:
                 pgettext("reference", "Drawn"),
                 pgettext("reference", "Parcels"),
             ],
-            rows=[[name, T.shape_picture(name), str(len(cells))] for name, cells in SHAPES.items()],
+            rows=[
+                [SHAPE_NAMES[name], T.shape_picture(name), str(len(cells))]
+                for name, cells in SHAPES.items()
+            ],
         )
     )
     players = view.get("players", [])
     family_rows = []
     for family in FAMILIES:
-        owner = next((p["name"] for p in players if p["family"] == family), "(not in play)")
+        owner = next((p["name"] for p in players if p["family"] == family), _("(not in play)"))
         family_rows.append([family[0], family, owner])
     sections.append(
         ReferenceSection(
@@ -149,11 +170,15 @@ def reference(view: dict) -> list[ReferenceSection]:
             ],
             rows=family_rows,
             notes=[
-                "Land: s settlement, f field, p pasture (capital S, F, P: developed). "
-                "Figures: * pilgrim, # barn, ^ ship; ~ sea.",
-                "At the end the most of each figure scores a bonus: "
-                + ", ".join(f"{k}s {v}" for k, v in MAJORITY_BONUS.items())
-                + " points.",
+                _(
+                    "Land: s settlement, f field, p pasture (capital S, F, P: developed). "
+                    "Figures: * pilgrim, # barn, ^ ship; ~ sea."
+                ),
+                _(
+                    "At the end the most of each figure scores a bonus: pilgrims {pilgrim}, "
+                    "barns {barn}, ships {ship} points.",
+                    **MAJORITY_BONUS,
+                ),
             ],
             brief=True,
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import IllegalMove
+from games.engine.words import _, joined
 
 from .data import (
     CARD_CHOICES,
@@ -19,6 +20,7 @@ from .data import (
     CHIPS,
     COASTAL,
     FAMILIES_BY_COUNT,
+    FIGURE_NAMES,
     FIGURE_SUPPLY,
     FIGURES,
     FIXED_SETUP_BY_COUNT,
@@ -34,6 +36,7 @@ from .data import (
     NEIGHBOURS,
     ROTATIONS,
     SELECTION_SPACES,
+    SHAPE_NAMES,
     START_MONEY,
     TILE_COUNTS,
     WIDTH,
@@ -129,14 +132,16 @@ def to_act(state: State) -> list[int]:
 
 def _require_turn(state: State, seat: int, phase: str) -> None:
     if state["phase"] != phase or state["turn"] != seat:
-        raise IllegalMove(f"It is not your turn to {PHASE_VERBS.get(phase, 'act')}.")
+        raise IllegalMove(
+            _("It is not your turn to {action}.", action=PHASE_VERBS.get(phase, _("act")))
+        )
 
 
 PHASE_VERBS = {
-    "setup": "place a starter tile",
-    "select": "choose the selection",
-    "bid": "take a bidding chip",
-    "buy": "buy",
+    "setup": _("place a starter tile"),
+    "select": _("choose the selection"),
+    "bid": _("take a bidding chip"),
+    "buy": _("buy"),
 }
 
 # --- parsing cell names -----------------------------------------------------------------
@@ -144,7 +149,9 @@ PHASE_VERBS = {
 
 def cell_of(name: Any) -> int:
     if not isinstance(name, str) or name.upper() not in CELL_INDEX:
-        raise IllegalMove(f"{name} is not a parcel of the board (A1 to K9, K1 is sea).")
+        raise IllegalMove(
+            _("{name} is not a parcel of the board (A1 to K9, K1 is sea).", name=name)
+        )
     return CELL_INDEX[name.upper()]
 
 
@@ -200,15 +207,19 @@ def starter_pairs(state: State, land: str) -> list[tuple[int, int]]:
 def place_starter(state: State, seat: int, land: Any, names: Any) -> None:
     _require_turn(state, seat, "setup")
     if land not in state["starters"][seat]:
-        left = ", ".join(LAND_NAMES[x] for x in state["starters"][seat])
-        raise IllegalMove(f"Your starter tiles left to place are: {left}.")
+        left = joined([LAND_NAMES[x] for x in state["starters"][seat]], ", ")
+        raise IllegalMove(_("Your starter tiles left to place are: {left}.", left=left))
     if not isinstance(names, list) or len(names) != 2:
-        raise IllegalMove("A starter tile covers two neighbouring parcels, e.g. B2 C2.")
+        raise IllegalMove(_("A starter tile covers two neighbouring parcels, e.g. B2 C2."))
     a, b = sorted(cell_of(n) for n in names)
     if (a, b) not in set(starter_pairs(state, land)):
         raise IllegalMove(
-            f"A starter tile must cover two free neighbouring parcels that touch no other "
-            f"starter tile (corners may touch); {CELL_NAMES[a]} {CELL_NAMES[b]} do not."
+            _(
+                "A starter tile must cover two free neighbouring parcels that touch no "
+                "other starter tile (corners may touch); {cell} {cell2} do not.",
+                cell=CELL_NAMES[a],
+                cell2=CELL_NAMES[b],
+            )
         )
     _lay_tile(state, seat, land, [a, b])
     state["starters"][seat].remove(land)
@@ -231,7 +242,7 @@ def _begin_round(state: State) -> None:
 def choose_selection(state: State, seat: int, cards: Any) -> None:
     _require_turn(state, seat, "select")
     if cards not in CARD_CHOICES:
-        raise IllegalMove("Choose 3, 4, 5 or 6 development cards for the selection.")
+        raise IllegalMove(_("Choose 3, 4, 5 or 6 development cards for the selection."))
     tiles = SELECTION_SPACES - cards
     if len(state["deck"]) < cards or len(state["bag"]) < tiles:
         # The game ends at once when the selection cannot be completed [rulebook].
@@ -252,7 +263,7 @@ def take_chip(state: State, seat: int, chip: Any) -> None:
     _require_turn(state, seat, "bid")
     if chip not in CHIPS or chip in state["chips"]:
         free = ", ".join(str(c) for c in free_chips(state))
-        raise IllegalMove(f"Take one of the free bidding chips: {free}.")
+        raise IllegalMove(_("Take one of the free bidding chips: {free}.", free=free))
     state["chips"][seat] = chip
     count = len(state["names"])
     nxt = (seat + 1) % count
@@ -313,21 +324,27 @@ def price(state: State, seat: int) -> int:
 
 def _pay(state: State, seat: int) -> None:
     if state["purchases"] >= MAX_PURCHASES:
-        raise IllegalMove("You have made your two purchases this round.")
+        raise IllegalMove(_("You have made your two purchases this round."))
     cost = price(state, seat)
     money = state["players"][seat]["money"]
     if money < cost:
-        raise IllegalMove(f"You have {shillings(money)}; each purchase costs you {cost}.")
+        raise IllegalMove(
+            _(
+                "You have {money}; each purchase costs you {cost}.",
+                money=shillings(money),
+                cost=cost,
+            )
+        )
 
 
 def _slot(state: State, slot: Any, kind: str) -> dict:
     selection = state["selection"]
     if not isinstance(slot, int) or not 1 <= slot <= len(selection) or selection[slot - 1] is None:
-        raise IllegalMove(f"There is nothing to buy on space {slot} of the selection.")
+        raise IllegalMove(_("There is nothing to buy on space {slot} of the selection.", slot=slot))
     item = selection[slot - 1]
     if kind not in item:
-        other = "land tile" if "tile" in item else "development card"
-        raise IllegalMove(f"Space {slot} holds a {other}.")
+        other = _("land tile") if "tile" in item else _("development card")
+        raise IllegalMove(_("Space {slot} holds a {other}.", slot=slot, other=other))
     return item
 
 
@@ -367,12 +384,18 @@ def buy_tile(state: State, seat: int, slot: Any, at: Any) -> None:
     if not can_place_tile(state, seat, land, cell):
         if not tile_spots(state, seat, land):
             raise IllegalMove(
-                f"Your {LAND_NAMES[land]} can no longer grow: there is no parcel left for it."
+                _(
+                    "Your {land} can no longer grow: there is no parcel left for it.",
+                    land=LAND_NAMES[land],
+                )
             )
         raise IllegalMove(
-            f"A {LAND_NAMES[land]} tile must go on a free parcel beside your own "
-            f"{LAND_NAMES[land]} and beside no opponent's {LAND_NAMES[land]}; "
-            f"{CELL_NAMES[cell]} is not such a parcel."
+            _(
+                "A {land} tile must go on a free parcel beside your own {land} and "
+                "beside no opponent's {land}; {cell} is not such a parcel.",
+                land=LAND_NAMES[land],
+                cell=CELL_NAMES[cell],
+            )
         )
     state["players"][seat]["money"] -= price(state, seat)
     state["purchases"] += 1
@@ -400,20 +423,36 @@ def development_cells(state: State, seat: int, card_id: int, names: Any) -> list
     card = CARDS[card_id]
     if not isinstance(names, list) or not names:
         raise IllegalMove(
-            f"Name the {card.size} parcels to develop, e.g. 'develop {example_cells(card_id)}'."
+            _(
+                "Name the {size} parcels to develop, e.g. 'develop {cells}'.",
+                size=card.size,
+                cells=example_cells(card_id),
+            )
         )
     cells = sorted({cell_of(n) for n in names})
     kind = LAND_NAMES[card.land]
     if len(cells) != card.size or len(names) != card.size:
-        raise IllegalMove(f"The {card.name} card develops exactly {card.size} parcels.")
+        raise IllegalMove(
+            _("The {name} card develops exactly {size} parcels.", name=card.name, size=card.size)
+        )
     for cell in cells:
         tile = _free_tile(state, seat, cell)
         if tile is None or tile["land"] != card.land:
             raise IllegalMove(
-                f"{CELL_NAMES[cell]} is not one of your undeveloped {kind} parcels free of figures."
+                _(
+                    "{cell} is not one of your undeveloped {kind} parcels free of figures.",
+                    cell=CELL_NAMES[cell],
+                    kind=kind,
+                )
             )
     if _normalise(cells) not in ROTATION_SETS[card.shape]:
-        raise IllegalMove(f"{' '.join(CELL_NAMES[c] for c in cells)} is not a {card.shape}.")
+        raise IllegalMove(
+            _(
+                "{cells} is not a {shape}.",
+                cells=" ".join(CELL_NAMES[c] for c in cells),
+                shape=SHAPE_NAMES[card.shape],
+            )
+        )
     return cells
 
 
@@ -477,11 +516,17 @@ def _figure_tile(state: State, seat: int, figure: str, at: Any) -> dict:
     tile = _free_tile(state, seat, cell)
     if tile is None:
         raise IllegalMove(
-            f"A {figure} goes on one of your own undeveloped tiles with no figure; "
-            f"{CELL_NAMES[cell]} is not one."
+            _(
+                "A {figure} goes on one of your own undeveloped tiles with no figure; "
+                "{cell} is not one.",
+                figure=figure,
+                cell=CELL_NAMES[cell],
+            )
         )
     if figure == "ship" and not any(COASTAL[c] for c in tile["cells"]):
-        raise IllegalMove(f"A ship must stand on a tile beside the sea; {CELL_NAMES[cell]} is not.")
+        raise IllegalMove(
+            _("A ship must stand on a tile beside the sea; {cell} is not.", cell=CELL_NAMES[cell])
+        )
     return tile
 
 
@@ -503,7 +548,7 @@ def _settle_card(state: State, seat: int, card_id: int, move: dict) -> None:
     player = state["players"][seat]
     if move.get("store"):
         if not can_store(state, seat):
-            raise IllegalMove("You have no empty barn to store a card in.")
+            raise IllegalMove(_("You have no empty barn to store a card in."))
         player["stored"].append(card_id)
         if is_v2(state):
             state["stored_now"] += 1
@@ -515,9 +560,13 @@ def _settle_card(state: State, seat: int, card_id: int, move: dict) -> None:
             state["tiles"][tile_id]["developed"] = True
     else:
         if "at" not in move:
-            raise IllegalMove(f"Say where the {card.kind} goes, e.g. 'place at E5'.")
+            raise IllegalMove(
+                _("Say where the {kind} goes, e.g. 'place at E5'.", kind=FIGURE_NAMES[card.kind])
+            )
         if state["supply"][card.kind] <= 0:
-            raise IllegalMove(f"No {card.kind} figures are left in the supply.")
+            raise IllegalMove(
+                _("No {kind} figures are left in the supply.", kind=FIGURE_NAMES[card.kind])
+            )
         tile = _figure_tile(state, seat, card.kind, move["at"])
         tile["figure"] = card.kind
         state["supply"][card.kind] -= 1
@@ -543,14 +592,16 @@ def play_stored(state: State, seat: int, move: dict) -> None:
     index = move.get("stored")
     if not isinstance(index, int) or not 1 <= index <= len(stored):
         raise IllegalMove(
-            "You have no stored card with that number."
+            _("You have no stored card with that number.")
             if stored
-            else "You have no card stored in a barn."
+            else _("You have no card stored in a barn.")
         )
     if index > playable_stored(state, seat):
-        raise IllegalMove("A card stored in a barn this turn can be played only in a later turn.")
+        raise IllegalMove(
+            _("A card stored in a barn this turn can be played only in a later turn.")
+        )
     if move.get("store"):
-        raise IllegalMove("That card is already stored.")
+        raise IllegalMove(_("That card is already stored."))
     card_id = stored[index - 1]
     _settle_card(state, seat, card_id, move)
     stored.pop(index - 1)
@@ -561,12 +612,19 @@ def play_stored(state: State, seat: int, move: dict) -> None:
 def move_figure(state: State, seat: int, figure: Any, source: Any, target: Any) -> None:
     _require_turn(state, seat, "buy")
     if figure not in MOVABLE:
-        raise IllegalMove("Only pilgrims and ships may be moved; barns stay where they are.")
+        raise IllegalMove(_("Only pilgrims and ships may be moved; barns stay where they are."))
     if not is_v2(state) and state["figure_moves"] >= MAX_FIGURE_MOVES:
-        raise IllegalMove(f"You have moved figures {MAX_FIGURE_MOVES} times this turn.")
+        raise IllegalMove(
+            _(
+                "You have moved figures {count} times this turn.",
+                count=MAX_FIGURE_MOVES,
+            )
+        )
     origin = tile_at(state, cell_of(source))
     if origin is None or origin["owner"] != seat or origin["figure"] != figure:
-        raise IllegalMove(f"You have no {figure} on {source}.")
+        raise IllegalMove(
+            _("You have no {figure} on {source}.", figure=FIGURE_NAMES[figure], source=source)
+        )
     tile = _figure_tile(state, seat, figure, target)
     origin["figure"] = None
     tile["figure"] = figure
@@ -594,20 +652,20 @@ def reveal(state: State, seat: int, what: Any) -> None:
     _require_turn(state, seat, "buy")
     if not can_reveal(state, seat):
         if state["revealed"]:
-            raise IllegalMove("You have already used your ships this turn.")
+            raise IllegalMove(_("You have already used your ships this turn."))
         if state["purchases"]:
-            raise IllegalMove("Ships reveal an extra item only before your first purchase.")
-        raise IllegalMove("Only the player or players with the most ships may reveal an item.")
+            raise IllegalMove(_("Ships reveal an extra item only before your first purchase."))
+        raise IllegalMove(_("Only the player or players with the most ships may reveal an item."))
     if what == "tile":
         if not state["bag"]:
-            raise IllegalMove("The bag is empty: no tile can be revealed.")
+            raise IllegalMove(_("The bag is empty: no tile can be revealed."))
         state["selection"].append({"tile": state["bag"].pop()})
     elif what == "card":
         if not state["deck"]:
-            raise IllegalMove("The deck is empty: no card can be revealed.")
+            raise IllegalMove(_("The deck is empty: no card can be revealed."))
         state["selection"].append({"card": state["deck"].pop()})
     else:
-        raise IllegalMove("Reveal a 'tile' or a 'card'.")
+        raise IllegalMove(_("Reveal a 'tile' or a 'card'."))
     state["revealed"] = True
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from games.engine import ParseError
+from games.engine.words import Text, _, joined
 
 from . import rules
 from .data import (
@@ -13,6 +14,7 @@ from .data import (
     CELL_INDEX,
     CELL_NAMES,
     COLUMNS,
+    FIGURE_NAMES,
     HEIGHT,
     LAND_NAMES,
     LAND_WORDS,
@@ -25,7 +27,8 @@ from .moves import card_uses
 
 FIGURE_MARKS = {"pilgrim": "*", "barn": "#", "ship": "^"}
 
-HELP = """\
+# One message for the catalogue: a translation lines up its own columns.
+HELP = _("""\
 Commands (one per line; case and commas do not matter):
   3 cards                          start player: put 3 (4, 5, 6) cards in the selection
   chip 7                           take bidding chip 7
@@ -37,7 +40,7 @@ Commands (one per line; case and commas do not matter):
   move pilgrim E5 to G2            move a pilgrim (or ship) to another of your tiles
   reveal tile / reveal card        most ships: add one item to the selection first
   pass                             end your buying turn
-  place settlement B2 C2           (placement setup only) lay a starter tile"""
+  place settlement B2 C2           (placement setup only) lay a starter tile""")
 
 
 # --- commands written --------------------------------------------------------------------
@@ -83,14 +86,16 @@ def _cells_in(text: str) -> list[str]:
 
 def _canonical_cell(state: dict, name: str) -> str:
     if name not in CELL_INDEX:
-        raise ParseError(f"{name} is not a parcel of the board (A1 to K9; K1 is sea).")
+        raise ParseError(_("{name} is not a parcel of the board (A1 to K9; K1 is sea).", name=name))
     return rules.anchor(state, CELL_INDEX[name])
 
 
 def _sorted_cells(names: list[str]) -> list[str]:
     for name in names:
         if name not in CELL_INDEX:
-            raise ParseError(f"{name} is not a parcel of the board (A1 to K9; K1 is sea).")
+            raise ParseError(
+                _("{name} is not a parcel of the board (A1 to K9; K1 is sea).", name=name)
+            )
     return [CELL_NAMES[i] for i in sorted({CELL_INDEX[n] for n in names})]
 
 
@@ -106,25 +111,42 @@ def _card_use(state: dict, seat: int, card_id: int, rest: str, label: str) -> di
             uses = card_uses(state, seat, card_id)
             listed = "; ".join(" ".join(u["cells"]) for u in uses[:30]) or "none"
             raise ParseError(
-                f"{label} is {card.name}: say which {card.size} parcels to develop, e.g. "
-                f"'{command}, develop "
-                f"{' '.join(uses[0]['cells']) if uses else rules.example_cells(card_id)}'"
-                f" (or 'store'). Legal placements now: {listed}."
+                _(
+                    "{label} is {name}: say which {size} parcels to develop, e.g. "
+                    "'{command}, develop {cells}' (or 'store'). Legal placements now: "
+                    "{listed}.",
+                    label=label,
+                    name=card.name,
+                    size=card.size,
+                    command=command,
+                    cells=" ".join(uses[0]["cells"]) if uses else rules.example_cells(card_id),
+                    listed=listed,
+                )
             )
         chosen = _sorted_cells(cells)
         uses = [u["cells"] for u in card_uses(state, seat, card_id)]
         if uses and chosen not in uses:
             listed = "; ".join(" ".join(u) for u in uses[:30])
             raise ParseError(
-                f"{' '.join(chosen)} is not a legal place for {card.name}. "
-                f"Legal placements now: {listed}."
+                _(
+                    "{cells} is not a legal place for {name}. Legal placements now: {listed}.",
+                    cells=" ".join(chosen),
+                    name=card.name,
+                    listed=listed,
+                )
             )
         return {"cells": chosen}
     if len(cells) != 1:
         spots = ", ".join(u["at"] for u in card_uses(state, seat, card_id)) or "none"
         raise ParseError(
-            f"{label} is a {card.kind}: say where it goes, e.g. '{command}, place at E5'"
-            f" (or 'store'). Your free tiles for it: {spots}."
+            _(
+                "{label} is a {kind}: say where it goes, e.g. '{command}, place at E5' "
+                "(or 'store'). Your free tiles for it: {spots}.",
+                label=label,
+                kind=FIGURE_NAMES[card.kind],
+                command=command,
+                spots=spots,
+            )
         )
     return {"at": _canonical_cell(state, cells[0])}
 
@@ -133,7 +155,7 @@ def parse(text: str, state: dict, seat: int) -> dict:
     line = " ".join(text.lower().replace(",", " ").replace(";", " ").split())
     line = re.sub(r"^(i |we )?(will |'ll )?", "", line).strip(" .!")
     if not line:
-        raise ParseError("Empty command. " + _expected(state))
+        raise ParseError(joined([_("Empty command."), _expected(state)], " "))
     if re.fullmatch(
         r"(pass|done|end|end turn|finish|stop|no more|nothing)( please| thanks)?", line
     ):
@@ -148,7 +170,7 @@ def parse(text: str, state: dict, seat: int) -> dict:
     if m:
         count = int(m.group(1))
         if count not in CARD_CHOICES:
-            raise ParseError("Choose 3, 4, 5 or 6 development cards, e.g. '4 cards'.")
+            raise ParseError(_("Choose 3, 4, 5 or 6 development cards, e.g. '4 cards'."))
         return {"type": "select", "cards": count}
     m = re.fullmatch(r"(?:take |bid )?(?:bidding )?(?:chip|bid) ?#?(\d+)", line)
     if m:
@@ -161,17 +183,24 @@ def parse(text: str, state: dict, seat: int) -> dict:
     if m:
         cells = _cells_in(m.group(2))
         if len(cells) != 1:
-            raise ParseError(f"Say where the tile goes, e.g. 'buy tile {m.group(1)}, place at E5'.")
+            raise ParseError(
+                _(
+                    "Say where the tile goes, e.g. 'buy tile {slot}, place at E5'.",
+                    slot=m.group(1),
+                )
+            )
         return {"type": "buy_tile", "slot": int(m.group(1)), "at": cells[0]}
     m = re.fullmatch(r"(?:buy )?card (\d+)(.*)", line)
     if m:
         slot = int(m.group(1))
         selection = state.get("selection", [])
         if not 1 <= slot <= len(selection) or selection[slot - 1] is None:
-            raise ParseError(f"There is no card on space {slot} of the selection.")
+            raise ParseError(_("There is no card on space {slot} of the selection.", slot=slot))
         item = selection[slot - 1]
         if "card" not in item:
-            raise ParseError(f"Space {slot} holds a land tile: 'buy tile {slot}, place at E5'.")
+            raise ParseError(
+                _("Space {slot} holds a land tile: 'buy tile {slot}, place at E5'.", slot=slot)
+            )
         use = _card_use(state, seat, item["card"], m.group(2), f"Card {slot}")
         return {"type": "buy_card", "slot": slot, **use}
     m = re.fullmatch(r"(?:play )?(?:stored|barn)(?: card)? ?(\d+)(.*)", line)
@@ -180,17 +209,24 @@ def parse(text: str, state: dict, seat: int) -> dict:
         stored = state["players"][seat]["stored"]
         if not 1 <= index <= len(stored):
             raise ParseError(
-                f"You have {len(stored)} stored card(s); say e.g. 'play stored 1, develop E5 E6'."
+                _(
+                    "You have {count} stored card(s); say e.g. 'play stored 1, develop E5 E6'.",
+                    count=len(stored),
+                )
             )
         use = _card_use(state, seat, stored[index - 1], m.group(2), f"Stored {index}")
         if use.get("store"):
-            raise ParseError("That card is already stored; play it with 'develop' or 'place at'.")
+            raise ParseError(
+                _("That card is already stored; play it with 'develop' or 'place at'.")
+            )
         return {"type": "play_stored", "stored": index, **use}
     m = re.fullmatch(r"move (?:the |my |a )?(pilgrim|ship|barn)s? (?:from )?(.*)", line)
     if m:
         cells = _cells_in(m.group(2))
         if len(cells) != 2:
-            raise ParseError(f"Say from where to where, e.g. 'move {m.group(1)} E5 to G2'.")
+            raise ParseError(
+                _("Say from where to where, e.g. 'move {figure} E5 to G2'.", figure=m.group(1))
+            )
         return {
             "type": "move",
             "figure": m.group(1),
@@ -201,100 +237,153 @@ def parse(text: str, state: dict, seat: int) -> dict:
     if m and m.group(1) in LAND_WORDS and state.get("phase") == "setup":
         cells = _cells_in(m.group(2))
         if len(cells) != 2:
-            raise ParseError("A starter tile covers two parcels: e.g. 'place settlement B2 C2'.")
+            raise ParseError(_("A starter tile covers two parcels: e.g. 'place settlement B2 C2'."))
         return {
             "type": "start_tile",
             "land": LAND_WORDS[m.group(1)],
             "cells": _sorted_cells(cells),
         }
-    raise ParseError(f"I did not understand {text.strip()!r}. " + _expected(state))
+    unclear = _("I did not understand {text}.", text=repr(text.strip()))
+    raise ParseError(joined([unclear, _expected(state)], " "))
 
 
-def _expected(state: dict) -> str:
+def _expected(state: dict) -> Text:
     phase = state.get("phase")
     if phase == "select":
-        return "Expected e.g. '4 cards' (3 to 6 development cards in the selection)."
+        return _("Expected e.g. '4 cards' (3 to 6 development cards in the selection).")
     if phase == "bid":
-        return "Expected e.g. 'chip 7' (a free bidding chip from 1 to 10)."
+        return _("Expected e.g. 'chip 7' (a free bidding chip from 1 to 10).")
     if phase == "setup":
-        return "Expected e.g. 'place settlement B2 C2' (a land and two neighbouring parcels)."
+        return _("Expected e.g. 'place settlement B2 C2' (a land and two neighbouring parcels).")
     if phase == "buy":
-        return (
+        return _(
             "Expected e.g. 'buy tile 2, place at E5', 'buy card 4, develop E5 E6', "
             "'buy card 4, place at E5', 'buy card 4, store', 'play stored 1, develop E5 E6', "
             "'move pilgrim E5 to G2', 'reveal tile' or 'pass'."
         )
-    return "The game is over."
+    return _("The game is over.")
 
 
 # --- narration ------------------------------------------------------------------------------
 
 
-def item_name(item: dict) -> str:
+def item_name(item: dict) -> Text:
     if "tile" in item:
-        return f"{LAND_NAMES[item['tile']]} tile"
+        return _("{land} tile", land=LAND_NAMES[item["tile"]])
     return CARDS[item["card"]].name
 
 
-def _use_narration(move: dict, card_id: int) -> str:
+def _use_narration(move: dict, card_id: int) -> Text:
     card = CARDS[card_id]
     if move.get("store"):
-        return "stored it in a barn"
+        return _("stored it in a barn")
     if "cells" in move:
-        return "developed " + " ".join(move["cells"])
-    return f"put the {card.kind} on {move['at']}"
+        return _("developed {cells}", cells=" ".join(move["cells"]))
+    return _("put the {figure} on {cell}", figure=FIGURE_NAMES[card.kind], cell=move["at"])
 
 
-def describe(before: dict, after: dict, seat: int | None, move: dict) -> str:
-    name = before["names"][seat] if seat is not None else "The game"
+def describe(before: dict, after: dict, seat: int | None, move: dict) -> Text:
+    """One history line: its clauses, each a sentence of the catalogue, joined by "; "."""
+    name = before["names"][seat] if seat is not None else _("The game")
     kind = move.get("type")
     if kind == "select":
-        text = f"{name} chose {move['cards']} development cards for the selection"
+        chose = _(
+            "{name} chose {count} development cards for the selection",
+            name=name,
+            count=move["cards"],
+        )
         if after["phase"] == "over":
-            short = "cards" if after["ended_by"] == "cards" else "land tiles"
-            return text + f"; there were not enough {short} left, and the game ended"
-        shown = ", ".join(f"{i}. {item_name(it)}" for i, it in enumerate(after["selection"], 1))
-        return text + f": {shown}"
+            if after["ended_by"] == "cards":
+                end = _("there were not enough cards left, and the game ended")
+            else:
+                end = _("there were not enough land tiles left, and the game ended")
+            return joined([chose, end], "; ")
+        shown = joined(
+            [
+                _("{number}. {item}", number=i, item=item_name(it))
+                for i, it in enumerate(after["selection"], 1)
+            ],
+            ", ",
+        )
+        return joined([chose, shown], ": ")
     if kind == "chip":
-        text = f"{name} took bidding chip {move['chip']}"
+        took = _("{name} took bidding chip {chip}", name=name, chip=move["chip"])
         if after["phase"] == "buy" and before["phase"] == "bid":
-            text += "; buying begins"
-        return text
+            return joined([took, _("buying begins")], "; ")
+        return took
     if kind == "start_tile":
-        return f"{name} laid the starter {LAND_NAMES[move['land']]} on {' '.join(move['cells'])}"
+        return _(
+            "{name} laid the starter {land} on {cells}",
+            name=name,
+            land=LAND_NAMES[move["land"]],
+            cells=" ".join(move["cells"]),
+        )
     cost = before["chips"][seat] if seat is not None and before["chips"] else 0
     if kind == "buy_tile":
         item = before["selection"][move["slot"] - 1]
-        text = (
-            f"{name} bought the {item_name(item)} on space {move['slot']} for {shillings(cost)} "
-            f"and laid it on {move['at']}"
+        text = _(
+            "{name} bought the {item} on space {slot} for {price} and laid it on {cell}",
+            name=name,
+            item=item_name(item),
+            slot=move["slot"],
+            price=shillings(cost),
+            cell=move["at"],
         )
     elif kind == "buy_card":
         card_id = before["selection"][move["slot"] - 1]["card"]
-        text = (
-            f"{name} bought {CARDS[card_id].name} on space {move['slot']} for {shillings(cost)} "
-            f"and {_use_narration(move, card_id)}"
+        text = _(
+            "{name} bought {card} on space {slot} for {price} and {use}",
+            name=name,
+            card=CARDS[card_id].name,
+            slot=move["slot"],
+            price=shillings(cost),
+            use=_use_narration(move, card_id),
         )
     elif kind == "play_stored":
         card_id = before["players"][seat]["stored"][move["stored"] - 1]
-        text = (
-            f"{name} took {CARDS[card_id].name} out of a barn and {_use_narration(move, card_id)}"
+        text = _(
+            "{name} took {card} out of a barn and {use}",
+            name=name,
+            card=CARDS[card_id].name,
+            use=_use_narration(move, card_id),
         )
     elif kind == "move":
-        text = f"{name} moved a {move['figure']} from {move['from']} to {move['to']}"
+        text = _(
+            "{name} moved a {figure} from {start} to {end}",
+            name=name,
+            figure=FIGURE_NAMES[move["figure"]],
+            start=move["from"],
+            end=move["to"],
+        )
     elif kind == "reveal":
         added = after["selection"][-1]
-        text = (
-            f"{name} used the ships to reveal an extra {move['what']}: "
-            f"{item_name(added)} on space {len(after['selection'])}"
-        )
+        item, slot = item_name(added), len(after["selection"])
+        if move["what"] == "tile":
+            text = _(
+                "{name} used the ships to reveal an extra tile: {item} on space {slot}",
+                name=name,
+                item=item,
+                slot=slot,
+            )
+        else:
+            text = _(
+                "{name} used the ships to reveal an extra card: {item} on space {slot}",
+                name=name,
+                item=item,
+                slot=slot,
+            )
     else:
-        text = f"{name} ended the buying turn"
+        text = _("{name} ended the buying turn", name=name)
     if after["round"] != before["round"] or after["phase"] == "over":
         starter = after["names"][after["start"]]
-        text += f"; income was paid and {starter} starts round {after['round']}"
-    elif kind != "pass" and after["turn"] != before["turn"]:
-        text += "; that ended the turn"
+        income = _(
+            "income was paid and {starter} starts round {round}",
+            starter=starter,
+            round=after["round"],
+        )
+        return joined([text, income], "; ")
+    if kind != "pass" and after["turn"] != before["turn"]:
+        return joined([text, _("that ended the turn")], "; ")
     return text
 
 
@@ -320,64 +409,84 @@ def _cell_text(cell: dict) -> str:
     return f"{cell['letter']}{land}{FIGURE_MARKS.get(cell['figure'], ' ')} "
 
 
-def _wrap_list(items: list[str], indent: str, width: int = 76) -> list[str]:
-    lines, line = [], indent
+def _indented(text, indent: str) -> Text:
+    """`text` (a Text) after `indent`, still a Text."""
+    return joined([indent, text], "")
+
+
+def _wrap_list(items: list, indent: str, width: int = 76) -> list[Text]:
+    """Items on lines of at most `width` characters (counted in English), "; " between."""
+    lines: list[Text] = []
+    line: list = []
+    length = len(indent)
     for item in items:
-        piece = item if line == indent else "; " + item
-        if len(line) + len(piece) > width and line != indent:
-            lines.append(line)
-            line, piece = indent, item
-        line += piece
-    if line != indent:
-        lines.append(line)
+        piece = len(item) + (2 if line else 0)
+        if line and length + piece > width:
+            lines.append(_indented(joined(line, "; "), indent))
+            line, length, piece = [], len(indent), len(item)
+        line.append(item)
+        length += piece
+    if line:
+        lines.append(_indented(joined(line, "; "), indent))
     return lines
 
 
-def render_text(view: dict) -> str:
-    lines = [f"NEW ENGLAND - round {view['round']} - {view['status']}"]
+def render_text(view: dict) -> Text:
+    lines: list = [
+        _("NEW ENGLAND - round {round} - {status}", round=view["round"], status=view["status"])
+    ]
     if view["seat"] is not None:
         me = view["players"][view["seat"]]
-        lines.append(f"You are {me['name']}, family {me['family']} ({me['letter']}).")
+        lines.append(
+            _(
+                "You are {name}, family {family} ({letter}).",
+                name=me["name"],
+                family=me["family"],
+                letter=me["letter"],
+            )
+        )
     lines.append("")
-    lines.append("     " + "".join(f"{c:<4}" for c in COLUMNS) + "  (sea north and east)")
+    columns = "     " + "".join(f"{c:<4}" for c in COLUMNS)
+    lines.append(joined([columns, _("(sea north and east)")], "  "))
     lines.append("    " + "~" * (4 * WIDTH + 1))
     for row in range(HEIGHT):
         cells = view["cells"][row * WIDTH : (row + 1) * WIDTH]
         lines.append(f"{row + 1:>2}  " + "".join(_cell_text(c) for c in cells) + " ~")
-    lines.append("Legend: A/H/P/W family; s/f/p settlement/field/pasture, S/F/P developed;")
-    lines.append(f"        * pilgrim, # barn, ^ ship; ~ sea ({CELL_NAMES[MISSING[0]]} is sea).")
+    lines.append(_("Legend: A/H/P/W family; s/f/p settlement/field/pasture, S/F/P developed;"))
+    sea = _("* pilgrim, # barn, ^ ship; ~ sea ({cell} is sea).", cell=CELL_NAMES[MISSING[0]])
+    lines.append(_indented(sea, "        "))
     if view.get("starters"):
-        lines.append("Starter tiles (two parcels, one tile: developed together, one figure):")
+        lines.append(_("Starter tiles (two parcels, one tile: developed together, one figure):"))
         lines.extend(_wrap_list(view["starters"], "  "))
     lines.append("")
     if view["selection"]:
-        lines.append("Selection (each purchase costs the buyer the value of his chip):")
+        lines.append(_("Selection (each purchase costs the buyer the value of his chip):"))
         for item in view["selection"]:
-            if item["taken"]:
-                lines.append(f"  {item['slot']:>2}. (bought)")
-            else:
-                lines.append(f"  {item['slot']:>2}. {item['text']}")
+            slot = f"  {item['slot']:>2}."
+            lines.append(joined([slot, _("(bought)") if item["taken"] else item["text"]], " "))
     chips = []
     for chip in view["chips"]:
         chips.append(f"{chip['value']}" + (f"={chip['letter']}" if chip["letter"] else ""))
-    lines.append("Bidding chips: " + "  ".join(chips))
+    lines.append(joined([_("Bidding chips:"), "  ".join(chips)], " "))
     lines.append("")
-    lines.append("Family        Money Points  Pilgrims Barns Ships  Stored cards")
+    # The columns line up in English; a translation keeps its words in the same columns.
+    lines.append(_("Family        Money Points  Pilgrims Barns Ships  Stored cards"))
     for p in view["players"]:
         marks = ("> " if p["to_act"] else "  ") + ("S " if p["start"] else "  ")
-        stored = ", ".join(p["stored"]) or "-"
-        lines.append(
+        stored = joined(p["stored"], ", ") if p["stored"] else "-"
+        columns = (
             f"{marks}{p['letter']} {p['name'][:9]:<9} {p['money']:>3} {p['points']:>6}  "
-            f"{p['figures']['pilgrim']:>8} {p['figures']['barn']:>5} {p['figures']['ship']:>5}  "
-            f"{stored}"
+            f"{p['figures']['pilgrim']:>8} {p['figures']['barn']:>5} {p['figures']['ship']:>5}"
         )
-    lines.append("  (> to act, S start player; points from cards in play, before bonuses)")
+        lines.append(joined([columns, stored], "  "))
+    legend = _("(> to act, S start player; points from cards in play, before bonuses)")
+    lines.append(_indented(legend, "  "))
     if view.get("result"):
         lines.append("")
-        lines.append("Final scores:")
+        lines.append(_("Final scores:"))
         for line in view["result"]:
-            lines.append("  " + line)
-    return "\n".join(lines)
+            lines.append(_indented(line, "  "))
+    return joined(lines, "\n")
 
 
 __all__ = ["HELP", "describe", "format_move", "parse", "render_text", "shape_picture"]

@@ -4,6 +4,7 @@ the page draws them. The bag's and the deck's order (`NewEngland.secrets`) are n
 from __future__ import annotations
 
 from games.engine import places
+from games.engine.words import Text, _
 
 from . import rules, text
 from .data import (
@@ -11,10 +12,12 @@ from .data import (
     CELL_NAMES,
     CHIPS,
     COLUMNS,
+    FIGURE_NAMES,
     HEIGHT,
     LAND_NAMES,
     MISSING,
     ROTATIONS,
+    SHAPE_NAMES,
     WIDTH,
     shillings,
 )
@@ -76,10 +79,15 @@ def build_view(state, seat, result) -> dict:
     for tile in tiles:
         if len(tile["cells"]) == 2:
             a, b = tile["cells"]
-            starters.append(
-                f"{letters[tile['owner']]} {LAND_NAMES[tile['land']]} "
-                f"{CELL_NAMES[a]}+{CELL_NAMES[b]}" + (" (developed)" if tile["developed"] else "")
-            )
+            starter = {
+                "letter": letters[tile["owner"]],
+                "land": LAND_NAMES[tile["land"]],
+                "cells": f"{CELL_NAMES[a]}+{CELL_NAMES[b]}",
+            }
+            if tile["developed"]:
+                starters.append(_("{letter} {land} {cells} (developed)", **starter))
+            else:
+                starters.append(_("{letter} {land} {cells}", **starter))
             joins.append(
                 {
                     "x": (a % WIDTH) * CELL_SIZE + 21,
@@ -110,6 +118,7 @@ def build_view(state, seat, result) -> dict:
                     laid = ROTATIONS[card.shape][0]
                     entry.update(
                         shape=card.shape,
+                        shape_name=SHAPE_NAMES[card.shape],
                         parcels=card.size,
                         shape_cells=[[c * 10, r * 10] for c, r in laid],
                         shape_width=max(c for c, _ in laid) * 10 + 10,
@@ -171,39 +180,57 @@ def build_view(state, seat, result) -> dict:
         lines = []
         for rank, s, tied in places(result.as_json()):
             lines.append(
-                f"{rank}.{'=' if tied else ''} {state['names'][s]} ({families[s]}): "
-                f"{result.scores[s]} points "
-                f"({result.details['cards'][s]} from cards, {result.details['bonus'][s]} "
-                f"bonus), {shillings(state['players'][s]['money'])}"
+                _(
+                    "{place} {name} ({family}): {points} points ({cards} from cards, "
+                    "{bonus} bonus), {money}",
+                    place=f"{rank}.{'=' if tied else ''}",
+                    name=state["names"][s],
+                    family=families[s],
+                    points=result.scores[s],
+                    cards=result.details["cards"][s],
+                    bonus=result.details["bonus"][s],
+                    money=shillings(state["players"][s]["money"]),
+                )
             )
         view["result"] = lines
     return view
 
 
-def _item_text(item: dict) -> str:
+def _item_text(item: dict) -> Text:
     if "tile" in item:
-        return f"land tile: {LAND_NAMES[item['tile']]}"
+        return _("land tile: {land}", land=LAND_NAMES[item["tile"]])
     card = CARDS[item["card"]]
     if card.kind == "land":
-        return (
-            f"card: {LAND_NAMES[card.land]} {card.shape} [{text.shape_picture(card.shape)}]"
-            f" {card.points} points"
+        return _(
+            "card: {land} {shape} [{picture}] {points} points",
+            land=LAND_NAMES[card.land],
+            shape=SHAPE_NAMES[card.shape],
+            picture=text.shape_picture(card.shape),
+            points=card.points,
         )
-    return f"card: {card.kind}, {card.points} point{'s' if card.points != 1 else ''}"
+    if card.points == 1:
+        return _("card: {figure}, 1 point", figure=FIGURE_NAMES[card.kind])
+    return _("card: {figure}, {points} points", figure=FIGURE_NAMES[card.kind], points=card.points)
 
 
-def _status(state) -> str:
+def _status(state) -> Text:
     phase = state["phase"]
     names = state["names"]
     if phase == "over":
-        short = "development cards" if state["ended_by"] == "cards" else "land tiles"
-        return f"game over (not enough {short} for the selection)"
+        if state["ended_by"] == "cards":
+            return _("game over (not enough development cards for the selection)")
+        return _("game over (not enough land tiles for the selection)")
     who = names[state["turn"]]
     if phase == "setup":
-        return f"setup: {who} places a starter tile"
+        return _("setup: {who} places a starter tile", who=who)
     if phase == "select":
-        return f"phase 1: {who} chooses the selection"
+        return _("phase 1: {who} chooses the selection", who=who)
     if phase == "bid":
-        return f"phase 2: {who} takes a bidding chip"
+        return _("phase 2: {who} takes a bidding chip", who=who)
     cost = rules.price(state, state["turn"])
-    return f"phase 3: {who} buys at {shillings(cost)} ({state['purchases']} of 2 bought)"
+    return _(
+        "phase 3: {who} buys at {price} ({count} of 2 bought)",
+        who=who,
+        price=shillings(cost),
+        count=state["purchases"],
+    )

@@ -18,7 +18,14 @@ def render(view, seat):
     if not settings.configured:  # run without pytest-django
         settings.configure()
         django.setup()
-    engine = Engine(dirs=[str(TEMPLATES)], libraries={"board": "games.templatetags.board"})
+    engine = Engine(
+        dirs=[str(TEMPLATES)],
+        libraries={
+            "board": "games.templatetags.board",
+            "i18n": "django.templatetags.i18n",
+            "game_words": "games.templatetags.game_words",
+        },
+    )
     template = engine.get_template("games/new-england/board.html")
     return template.render(Context({"view": view, "seat": seat, "legal_commands": []}))
 
