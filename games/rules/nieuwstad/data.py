@@ -343,31 +343,58 @@ CARDS: dict[str, Card] = {
         Card("blackdeath", pgettext("nieuwstad", "Black Death"), "event", "event", ("",)),
     )
 }
-CARD_TEXT = {
-    "boatbuilding": "Place a loose Boat on the lake with your seal; no points, no Burghers.",
-    "fire": "A House (not a Manor house) burns down; Burghers -2. Not once the Watchtower stands.",
-    "watch": "In reaction to Crime: protect the chosen district.",
-    "neighbourhood": "End of game: 1 point per 3 guilders.",
-    "crime": "Steal 1 guilder or 1 wood from each player in a district (not the Prison's).",
-    "woodfestival": "End of game: 1 point per 3 wood (a plank counts 2).",
-    "housebuilding": "Master Builder phase: 2 guilders and 2 wood off a House or Manor house.",
-    "incometax": "At income: nobody receives income this round.",
-    "knowledge": "Face up: your privileges count double whenever you choose a character.",
-    "midsummer": "In a district: each may pay 1 food for 2 points; absent residents lose 1.",
-    "rottenfish": "All players' fresh fish returns to the supply.",
-    "painting": "End of game: 3 points.",
-    "locusts": "All grain on Grain fields returns to the supply.",
-    "gatherer": "Receive 2 wood.",
-    "statue": "End of game: 4 points.",
-    "districtparty": "End of game: 1 point per own building in a district, +3 if it is full.",
-    "wolves": "All livestock on Pastures returns to the supply.",
-    "smallbirth": "Burghers +1 per House and Manor house.",
-    "greatbirth": "Burghers +2 per House and Manor house.",
-    "crusade": "Burghers -10.",
-    "vikings": "Boats destroyed; Burghers -3 per city building by the water. 1 guilder per "
-    "Boat and building prevents it. Not once the Watchtower stands.",
-    "blackdeath": "Owners lose 1 point per city building; half the Burghers die. 5 guilders "
-    "and 3 food prevent it. Not once the Hospice stands.",
+CARD_TEXT = {  # [rulebook], in short
+    "boatbuilding": pgettext(
+        "nieuwstad", "Place a loose Boat on the lake with your seal; no points, no Burghers."
+    ),
+    "fire": pgettext(
+        "nieuwstad",
+        "A House (not a Manor house) burns down; Burghers -2. Not once the Watchtower stands.",
+    ),
+    "watch": pgettext("nieuwstad", "In reaction to Crime: protect the chosen district."),
+    "neighbourhood": pgettext("nieuwstad", "End of game: 1 point per 3 guilders."),
+    "crime": pgettext(
+        "nieuwstad", "Steal 1 guilder or 1 wood from each player in a district (not the Prison's)."
+    ),
+    "woodfestival": pgettext("nieuwstad", "End of game: 1 point per 3 wood (a plank counts 2)."),
+    "housebuilding": pgettext(
+        "nieuwstad", "Master Builder phase: 2 guilders and 2 wood off a House or Manor house."
+    ),
+    "incometax": pgettext("nieuwstad", "At income: nobody receives income this round."),
+    "knowledge": pgettext(
+        "nieuwstad", "Face up: your privileges count double whenever you choose a character."
+    ),
+    "midsummer": pgettext(
+        "nieuwstad", "In a district: each may pay 1 food for 2 points; absent residents lose 1."
+    ),
+    "rottenfish": pgettext("nieuwstad", "All players' fresh fish returns to the supply."),
+    "painting": pgettext("nieuwstad", "End of game: 3 points."),
+    "locusts": pgettext("nieuwstad", "All grain on Grain fields returns to the supply."),
+    "gatherer": pgettext("nieuwstad", "Receive 2 wood."),
+    "statue": pgettext("nieuwstad", "End of game: 4 points."),
+    "districtparty": pgettext(
+        "nieuwstad", "End of game: 1 point per own building in a district, +3 if it is full."
+    ),
+    "wolves": pgettext("nieuwstad", "All livestock on Pastures returns to the supply."),
+    "smallbirth": pgettext("nieuwstad", "Burghers +1 per House and Manor house."),
+    "greatbirth": pgettext("nieuwstad", "Burghers +2 per House and Manor house."),
+    "crusade": pgettext("nieuwstad", "Burghers -10."),
+    "vikings": pgettext(
+        "nieuwstad",
+        "Boats destroyed; Burghers -3 per city building by the water. 1 guilder per Boat and building prevents it. Not once the Watchtower stands.",
+    ),
+    "blackdeath": pgettext(
+        "nieuwstad",
+        "Owners lose 1 point per city building; half the Burghers die. 5 guilders and 3 food prevent it. Not once the Hospice stands.",
+    ),
+}
+TIMING_NAMES = {  # when a card is played, as the hand's table says it
+    "bailiff": pgettext("nieuwstad", "bailiff"),
+    "builder": pgettext("nieuwstad", "builder"),
+    "income": pgettext("nieuwstad", "income"),
+    "reaction": pgettext("nieuwstad", "reaction"),
+    "end": pgettext("nieuwstad", "end"),
+    "event": pgettext("nieuwstad", "event"),
 }
 END_CARDS = ("neighbourhood", "woodfestival", "painting", "statue", "districtparty")
 BLACK_DEATH_COST = (5, 3)  # guilders, food [rulebook]

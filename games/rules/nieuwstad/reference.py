@@ -8,7 +8,7 @@ cards in the viewer's hand as tables.
 from __future__ import annotations
 
 from games.engine.menus import MenuParts, ReferenceSection
-from games.engine.words import pgettext
+from games.engine.words import Text, _, joined, pgettext
 
 from . import text as T
 from .data import (
@@ -20,28 +20,34 @@ from .data import (
     FOREST_NAMES,
     FOREST_TILES,
     PASTIES,
+    PASTY_NAMES,
     SALE_PRICES,
+    TIMING_NAMES,
 )
+from .rules import guilders_text
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 or word.endswith("wood") else "s")
+def points_text(count: int) -> Text:
+    return _("1 point") if count == 1 else _("{count} points", count=count)
 
 
-def cost_text(key: str) -> str:
+def cost_text(key: str) -> Text:
     b = ALL_BUILDINGS[key]
-    return f"{plural(b.guilders, 'guilder')} + {b.wood} wood"
+    return _("{guilders} + {wood} wood", guilders=guilders_text(b.guilders), wood=b.wood)
 
 
-def burghers_text(key: str) -> str:
+def burghers_text(key: str) -> Text:
     burghers = ALL_BUILDINGS[key].burghers
-    return f"{burghers:+d} Burghers" if burghers else "no Burghers"
+    return _("{count} Burghers", count=f"{burghers:+d}") if burghers else _("no Burghers")
 
 
-def building_note(key: str) -> str:
+def building_note(key: str) -> Text:
     b = ALL_BUILDINGS[key]
-    spaces = "on the lake" if key == "boat" else plural(b.size, "space")
-    return f"{cost_text(key)}; {plural(b.points, 'point')}; {burghers_text(key)}; {spaces}"
+    if key == "boat":
+        spaces = _("on the lake")
+    else:
+        spaces = _("1 space") if b.size == 1 else _("{count} spaces", count=b.size)
+    return joined([cost_text(key), points_text(b.points), burghers_text(key), spaces], "; ")
 
 
 def menu_parts(state, seat: int, move: dict) -> MenuParts:
@@ -66,7 +72,7 @@ def menu_parts(state, seat: int, move: dict) -> MenuParts:
         return MenuParts(
             "take forest",
             move["cell"],
-            note="a face-down tile of two spaces: 3 wood, 4 wood, or 2 wood and 1 game",
+            note=_("a face-down tile of two spaces: 3 wood, 4 wood, or 2 wood and 1 game"),
         )
     if kind == "sell" or kind == "pasty":
         return MenuParts("sell", T.format_move(state, seat, move).removeprefix("sell "))
@@ -77,7 +83,22 @@ def menu_parts(state, seat: int, move: dict) -> MenuParts:
     return MenuParts(T.format_move(state, seat, move))
 
 
-KIND_SHORT = {"red": "starting", "green": "outer area", "blue": "community", "brown": "city"}
+KIND_SHORT = {
+    "red": _("starting"),
+    "green": _("outer area"),
+    "blue": _("community"),
+    "brown": _("city"),
+}
+STALL_WORDS = {  # the stalls as the sales table names them
+    "butcher": pgettext("nieuwstad", "butcher"),
+    "baker": pgettext("nieuwstad", "baker"),
+    "fishmonger": pgettext("nieuwstad", "fishmonger"),
+    "inn": pgettext("nieuwstad", "inn"),
+}
+
+
+def gives_text(guilders: int, points: int) -> Text:
+    return joined([guilders_text(guilders), points_text(points)], ", ")
 
 
 def reference(view: dict) -> list[ReferenceSection]:
@@ -91,10 +112,10 @@ def reference(view: dict) -> list[ReferenceSection]:
                 str(b.wood),
                 str(b.points),
                 f"{b.burghers:+d}" if b.burghers else "0",
-                "lake" if key == "boat" else str(b.size),
+                _("lake") if key == "boat" else str(b.size),
                 "-" if key == "boat" else str(left.get(b.name, 0)),
                 " ".join(b.edges) if b.edges else "-",
-                KIND_SHORT[b.colour] + (", stall" if b.stall else ""),
+                _("{kind}, stall", kind=KIND_SHORT[b.colour]) if b.stall else KIND_SHORT[b.colour],
             ]
         )
     sections = [
@@ -116,15 +137,21 @@ def reference(view: dict) -> list[ReferenceSection]:
             ],
             rows=rows,
             notes=[
-                "Gld (guilders) and Wood: the cost. Pts: points. Burgh: Burghers gained or "
-                "lost. Size: spaces "
-                "covered (two neighbouring spaces are written C2+D2). Left: in the supply.",
-                "Sides: front, right, back, left as the building faces; S stone, z sand, "
-                "G the City Gate's green edge. Each side must match the road it touches; "
-                "fields (-) have no roads. Kind: starting buildings, outer area only, "
-                "community buildings (built together), city; a stall sells goods.",
-                "The player who chose the Master Builder builds 1 guilder or 1 wood cheaper "
-                "(twice with Knowledge is Power): the menu's 'less 1 wood' endings.",
+                _(
+                    "Gld (guilders) and Wood: the cost. Pts: points. Burgh: Burghers gained or "
+                    "lost. Size: spaces covered (two neighbouring spaces are written C2+D2). "
+                    "Left: in the supply."
+                ),
+                _(
+                    "Sides: front, right, back, left as the building faces; S stone, z sand, "
+                    "G the City Gate's green edge. Each side must match the road it touches; "
+                    "fields (-) have no roads. Kind: starting buildings, outer area only, "
+                    "community buildings (built together), city; a stall sells goods."
+                ),
+                _(
+                    "The player who chose the Master Builder builds 1 guilder or 1 wood cheaper "
+                    "(twice with Knowledge is Power): the menu's 'less 1 wood' endings."
+                ),
             ],
             # in every turn email too, as on the page: the email alone must be enough to
             # decide, and these three tables are what a build or a sale is decided on
@@ -146,11 +173,11 @@ def reference(view: dict) -> list[ReferenceSection]:
                 pgettext("reference", "Each gives"),
             ],
             rows=[
-                [T.GOOD_NAMES[good], stall, f"{plural(g, 'guilder')}, {plural(p, 'point')}"]
+                [T.GOOD_NAMES[good], STALL_WORDS[stall], gives_text(g, p)]
                 for good, (stall, g, p) in SALE_PRICES.items()
             ]
             + [
-                [f"{filling} pasty", "inn", f"{plural(g, 'guilder')}, {plural(p, 'point')}"]
+                [PASTY_NAMES[filling], STALL_WORDS["inn"], gives_text(g, p)]
                 for filling, (_good, g, p) in PASTIES.items()
             ],
             brief=True,
@@ -170,7 +197,11 @@ def reference(view: dict) -> list[ReferenceSection]:
                     pgettext("reference", "What it does"),
                 ],
                 rows=[
-                    [name, CARDS[by_name[name]].timing, CARD_TEXT.get(by_name[name], "")]
+                    [
+                        name,
+                        TIMING_NAMES[CARDS[by_name[name]].timing],
+                        CARD_TEXT.get(by_name[name], ""),
+                    ]
                     for name in dict.fromkeys(hand)
                     if name in by_name
                 ],

@@ -866,34 +866,37 @@ def parse_trade(text: str, state, seat: int, head: str) -> dict:
     return {"type": "sell", "good": good, "count": count, "at": at}
 
 
-def help_text() -> str:
-    return "\n".join(
+def help_text() -> Text:
+    """The commands, one a line; the commands in English (every language reads them), what
+    they do in the reader's language."""
+    return joined(
         [
-            "Commands (one per line):",
-            "  woodcutter | master builder | farmer | bailiff | merchant | rent master",
-            "  count repeating farmer        choose a character (the Count repeats one)",
-            "  take forest C4                clear a forest tile",
-            "  build house at D5 facing north [less 1 wood]   (two spaces: at C2+D2)",
-            "  build pasture at A3 | build boat",
-            "  propose town hall at C2+D2 facing north with Anna, Bram   (an even split)",
-            "  propose hospice at D3 facing south: Cor pays 3 g and 1 wood for 3 points,",
-            "      Anna pays 1 g and 3 wood for 1 point   (any shares of cost and points)",
-            "  accept | decline              answer a proposal",
-            "  counter: Cor pays 2 g and 2 wood for 2 points, Anna pays 2 g and 2 wood for",
-            "      2 points                  a counter-offer (once each; 'counter at E3",
-            "      facing south: ...' moves it too; 'counter with an even split')",
-            "  farm [extra fish]             the Farmer (extra: the chooser's privilege)",
-            "  buy 0 cards | buy 1 card | buy 2 cards",
-            "  play gatherer | play fire on D5 | play crime in NW taking wood",
-            "  play midsummer night festival in NE | play house building",
-            "  sell 3 grain at market | sell 2 bread at baker | sell meat pasty at inn",
-            "  sell 2 wood at timber trade | buy 2 wood at timber trade | use sawmill",
-            "  convert 2 grain               (bread, at the Baker; also fish, livestock, game)",
-            "  watch | no watch | tax | no tax   secret answers in a reaction window",
-            "  join with fish | skip         the Midsummer Night Festival",
-            "  pledge 2 [with fish, grain]   against Vikings or the Black Death",
-            "  pass | done",
-        ]
+            _("Commands (one per line):"),
+            _("  woodcutter | master builder | farmer | bailiff | merchant | rent master"),
+            _("  count repeating farmer        choose a character (the Count repeats one)"),
+            _("  take forest C4                clear a forest tile"),
+            _("  build house at D5 facing north [less 1 wood]   (two spaces: at C2+D2)"),
+            _("  build pasture at A3 | build boat"),
+            _("  propose town hall at C2+D2 facing north with Anna, Bram   (an even split)"),
+            _("  propose hospice at D3 facing south: Cor pays 3 g and 1 wood for 3 points,"),
+            _("      Anna pays 1 g and 3 wood for 1 point   (any shares of cost and points)"),
+            _("  accept | decline              answer a proposal"),
+            _("  counter: Cor pays 2 g and 2 wood for 2 points, Anna pays 2 g and 2 wood for"),
+            _("      2 points                  a counter-offer (once each; 'counter at E3"),
+            _("      facing south: ...' moves it too; 'counter with an even split')"),
+            _("  farm [extra fish]             the Farmer (extra: the chooser's privilege)"),
+            _("  buy 0 cards | buy 1 card | buy 2 cards"),
+            _("  play gatherer | play fire on D5 | play crime in NW taking wood"),
+            _("  play midsummer night festival in NE | play house building"),
+            _("  sell 3 grain at market | sell 2 bread at baker | sell meat pasty at inn"),
+            _("  sell 2 wood at timber trade | buy 2 wood at timber trade | use sawmill"),
+            _("  convert 2 grain               (bread, at the Baker; also fish, livestock, game)"),
+            _("  watch | no watch | tax | no tax   secret answers in a reaction window"),
+            _("  join with fish | skip         the Midsummer Night Festival"),
+            _("  pledge 2 [with fish, grain]   against Vikings or the Black Death"),
+            _("  pass | done"),
+        ],
+        "\n",
     )
 
 
