@@ -141,12 +141,12 @@ def bids_revealed(state: State) -> bool:
     return reveal is not None and reveal["turn"] == state["turn"]
 
 
-def owner_name(state: State, owner: int) -> str:
-    return (
-        pgettext("blankenburg", "Master builder")
-        if owner == MASTER_BUILDER
-        else state["names"][owner]
-    )
+def owner_name(state: State, owner: int) -> Text:
+    """The master builder in the reader's language, or a player's name as a Text said as it
+    is (a name is never looked up in a catalogue, as a plain string shown with |said is)."""
+    if owner == MASTER_BUILDER:
+        return pgettext("blankenburg", "Master builder")
+    return joined([state["names"][owner]])
 
 
 def owner_colour(owner: int) -> str:
