@@ -84,6 +84,9 @@ class Match(models.Model):
     head_digest = models.CharField(max_length=64, blank=True)
     to_act = models.JSONField(default=list, blank=True)
     prompt = models.CharField(max_length=200, blank=True)
+    # The prompt's message and parameters (games.engine.words.Text.as_json), so that a page
+    # says it in its reader's language; `prompt` keeps the English.
+    prompt_words = models.JSONField(default=dict, blank=True)
     result = models.JSONField(null=True, blank=True)
 
     class Meta:
@@ -123,6 +126,16 @@ class Match(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED)
+
+    @property
+    def prompt_text(self):
+        """The prompt as the game said it (a Text: `|said` puts it in the reader's
+        language), or as stored (a match from before prompt_words)."""
+        from games.engine.words import Text
+
+        if isinstance(self.prompt, Text) or not self.prompt_words:
+            return self.prompt
+        return Text.from_json(self.prompt_words)
 
 
 class Seat(models.Model):

@@ -482,7 +482,12 @@ def _save_seats(seats: Iterable[Seat], fields: list[str]) -> None:
 
 
 def _save_match(match: Match, fields: list[str]) -> None:
-    """The match's projections, by name: one UPDATE without reading the row back."""
+    """The match's projections, by name: one UPDATE without reading the row back. The
+    prompt goes with its words (a Text's message and parameters, for the reader's language)."""
+    if "prompt" in fields:
+        prompt = match.prompt
+        match.prompt_words = prompt.as_json() if isinstance(prompt, Text) else {}
+        fields = [*fields, "prompt_words"]
     Match.objects.filter(pk=match.pk).update(**{name: getattr(match, name) for name in fields})
 
 

@@ -42,6 +42,20 @@ class Text(str):
     def __reduce__(self):
         return (Text, (self.template, self.params, self.context))
 
+    def as_json(self) -> dict:
+        """The message, its context and its parameters (Texts among them as theirs), as JSON
+        keeps them: a projection that stores a Text (the match's prompt) says it later."""
+        params = {k: v.as_json() if isinstance(v, Text) else v for k, v in self.params.items()}
+        return {"text": self.template, "context": self.context, "params": params}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Text:
+        params = {
+            k: cls.from_json(v) if isinstance(v, dict) and "text" in v else v
+            for k, v in data.get("params", {}).items()
+        }
+        return cls(data["text"], params, data.get("context", ""))
+
 
 def _(template: str, **params) -> Text:
     """`template`, a message id with {named} parameters, filled in; marked for the

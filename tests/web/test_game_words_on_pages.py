@@ -115,3 +115,38 @@ def test_a_new_england_board_its_text_board_and_history_in_german():
     assert "NEUENGLAND - Runde 1" in page  # the text board
     assert "Bidding chips:" not in page and "Gebotschips:" in page
     assert "wählte 3 Erschließungskarten für die Auslage" in page  # the history
+
+
+def test_a_prompt_with_numbers_is_said_in_the_readers_language_in_the_lobby():
+    """The stored prompt keeps its message and parameters (Match.prompt_words), so the
+    lobby and the banners say "nog tot 2 stukken kopen voor 3 shilling" to a Dutch player."""
+    import random
+
+    from games import selectors
+
+    users = [User.objects.create_user(n, f"{n}@example.com", "pw") for n in ("gijs", "hans", "ida")]
+    for user in users:
+        Preferences.objects.update_or_create(user=user, defaults={"language": "nl"})
+    match = services.create_match(
+        creator=users[0],
+        game_slug="new-england",
+        players=3,
+        invite_emails=[u.email for u in users[1:]],
+        seed="ne-prompt",
+    )
+    for user in users[1:]:
+        services.join_match(match_id=match.pk, user=user)
+    rng = random.Random(1)
+    match.refresh_from_db()
+    while not match.prompt_words.get("params"):  # to the buying, whose prompt has a price
+        seat = match.seats.get(number=match.to_act[0])
+        move = match.game.bot_move(selectors.load_state(match), seat.number, rng)
+        assert services.submit_move(match_id=match.pk, seat=seat.number, move=move, source="web").ok
+        match.refresh_from_db()
+    assert match.prompt.startswith("buy up to")  # the English, as the API and feeds read it
+    browser = Client()
+    browser.force_login(match.seats.get(number=match.to_act[0]).user)
+    lobby = browser.get(reverse("lobby")).content.decode()
+    assert "stukken kopen voor" in lobby and "buy up to" not in lobby
+    page = browser.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "buy up to" not in page
