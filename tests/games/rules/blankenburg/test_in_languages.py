@@ -223,7 +223,7 @@ def test_names_in_a_sentence_are_said_in_the_language():
         building=PLANS[11].name,
         prestige=1,
     )
-    assert localize(built, "nl") == "Anna bouwde de Kapel (+1 prestige)"
+    assert localize(built, "nl") == "Anna bouwde Kapel (+1 prestige)"
     assert localize(built, "de") == "Anna baute Kapelle (+1 Prestige)"
     sold = _(
         "{who} sold {count} {resource} for {gain} silver",
