@@ -7,12 +7,16 @@ readers: it is told only what a spectator may know."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from games.language import localize
 from games.models import Match, MoveKind, Seat
 from games.services import ServiceError
+from players.language import language_of
 
 from .emails import match_label, match_url
 from .models import Channel, HookKind, Kind, MatchHook, Notification, Status
@@ -46,40 +50,57 @@ def _title(match: Match) -> str:
     return f"{match_label(match)} ({match.game.title})"
 
 
-def _rows(match: Match, key: str, text: str, chat: bool = False) -> list[Notification]:
+def _rows(match: Match, key: str, text_for, chat: bool = False) -> list[Notification]:
+    """A row for each of the match's channels (with chat, those that chose it), its text
+    written by `text_for()` in the language of who connected the channel."""
     now = timezone.now()
-    hooks = match.hooks.all() if not chat else match.hooks.filter(chat=True)
-    return [
-        Notification(
-            kind=Kind.CHANNEL,
-            channel=Channel.WEBHOOK,
-            status=Status.PENDING,
-            dedupe_key=f"hook:{hook.pk}:{key}"[:200],
-            address=hook.url,
-            match=match,
-            seq=match.head_seq,
-            context={"text": text, "hook": hook.kind},
-            send_after=now,
+    hooks = match.hooks.select_related("added_by")
+    if chat:
+        hooks = hooks.filter(chat=True)
+    rows = []
+    for hook in hooks:
+        language = language_of(hook.added_by) if hook.added_by else settings.LANGUAGE_CODE
+        with translation.override(language):
+            text = text_for()
+        rows.append(
+            Notification(
+                kind=Kind.CHANNEL,
+                channel=Channel.WEBHOOK,
+                status=Status.PENDING,
+                dedupe_key=f"hook:{hook.pk}:{key}"[:200],
+                address=hook.url,
+                match=match,
+                seq=match.head_seq,
+                context={"text": text, "hook": hook.kind, "language": language},
+                send_after=now,
+            )
         )
-        for hook in hooks
-    ]
+    return rows
 
 
 def moves_text(match: Match, seats: list[Seat], moves: list) -> str:
+    """What the moves did, in the active language."""
     names = {s.number: s.name for s in seats}
     played = [m for m in moves if m.kind in (MoveKind.MOVE, MoveKind.TIMEOUT, MoveKind.RESIGN)]
     who = ", ".join(dict.fromkeys(names.get(m.seat, "?") for m in played if m.seat is not None))
     waiting = ", ".join(names[s] for s in match.to_act if s in names)
-    text = f"{_title(match)}: {len(played)} move{'s' if len(played) != 1 else ''} by {who}."
+    text = ngettext(
+        "%(match)s: %(count)s move by %(who)s.",
+        "%(match)s: %(count)s moves by %(who)s.",
+        len(played),
+    ) % {"match": _title(match), "count": len(played), "who": who}
     if waiting:
-        text += f" Now: {waiting} ({match.prompt})."
+        text += " " + _("Now: %(waiting)s (%(prompt)s).") % {
+            "waiting": waiting,
+            "prompt": localize(match.prompt_text),
+        }
     return f"{text} {match_url(match)}"
 
 
 def rows_for_moves(match: Match, seats: list[Seat], moves: list) -> list[Notification]:
     if not match.hooked or not moves:
         return []
-    return _rows(match, f"moves:{moves[-1].seq}", moves_text(match, seats, moves))
+    return _rows(match, f"moves:{moves[-1].seq}", lambda: moves_text(match, seats, moves))
 
 
 def rows_for_end(match: Match, seats: list[Seat]) -> list[Notification]:
@@ -88,13 +109,24 @@ def rows_for_end(match: Match, seats: list[Seat]) -> list[Notification]:
     names = {s.number: s.name for s in seats}
     ranking = (match.result or {}).get("ranking") or []
     order = ", ".join(names.get(s, "?") for s in ranking)
-    text = f"{_title(match)} is over" + (f": {order}." if order else ".")
-    return _rows(match, "end", f"{text} {match_url(match)}")
+
+    def text() -> str:
+        if order:
+            over = _("%(match)s is over: %(order)s.") % {"match": _title(match), "order": order}
+        else:
+            over = _("%(match)s is over.") % {"match": _title(match)}
+        return f"{over} {match_url(match)}"
+
+    return _rows(match, "end", text)
 
 
 def rows_for_chat(match: Match, message, seats: list[Seat]) -> list[Notification]:
     if not match.hooked:
         return []
     names = {s.number: s.name for s in seats}
-    text = f"{_title(match)}, {names.get(message.seat, 'a player')}: {message.text}"
+
+    def text() -> str:
+        who = names.get(message.seat) or _("a player")
+        return f"{_title(match)}, {who}: {message.text}"
+
     return _rows(match, f"chat:{message.pk}", text, chat=True)

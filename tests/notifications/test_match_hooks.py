@@ -98,3 +98,22 @@ def test_only_a_player_connects_a_public_address(settings, anna, ben, django_use
     settings.NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS = False
     with pytest.raises(services.ServiceError):
         add_hook(match, anna, "http://127.0.0.1:9/hook")
+
+
+def test_a_channel_hears_the_match_in_the_language_of_who_connected_it(
+    settings, channel_url, anna, ben
+):
+    from players.models import Preferences
+
+    settings.NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS = True
+    Preferences.objects.update_or_create(user=ben, defaults={"language": "de"})
+    match = start_match(anna, ben)
+    add_hook(match, ben, channel_url, "discord", chat=False)
+    add_hook(match, anna, channel_url + "2", "discord", chat=False)
+    play_to_the_end(match, [anna, ben])
+    rows = Notification.objects.filter(kind=Kind.CHANNEL).order_by("pk")
+    german = [r.context["text"] for r in rows if r.address == channel_url]
+    english = [r.context["text"] for r in rows if r.address == channel_url + "2"]
+    assert len(german) == len(english) >= 2
+    assert "Zug von" in german[0] and "move by" in english[0]
+    assert " ist vorbei" in german[-1] and " is over" in english[-1]
