@@ -240,7 +240,7 @@ def test_the_text_board_and_help_in_german_and_dutch():
     state = GAME.setup(NAMES[:3], GAME.validate_options(3, {}), event_rng("board", 0))
     board = GAME.render_text(GAME.view(state, 0))
     german = localize(board, "de")
-    assert german.startswith("DIE BAUMEISTER VON BLANKENBURG - Zug 1, ")
+    assert german.startswith("BUILDERS OF BLANKENBURG - Zug 1, ")  # the title is a name
     assert "SPIELER" in german and "GEBOTSRAD" in german
     dutch = localize(board, "nl")
     assert "BIEDWIEL" in dutch and "Stapels: basis" in dutch
