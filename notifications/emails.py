@@ -496,7 +496,7 @@ def webhook_text(row: Notification) -> str:
         return row.context.get("text", "")
     match = row.match
     label = match_label(match) if match else settings.SITE_NAME
-    prompt = match.prompt if match else ""
+    prompt = localize(match.prompt_text) if match else ""
     if row.kind == Kind.REMINDER:
         deadline = row.context.get("deadline", "")
         seat = _seat_row(row)

@@ -14,11 +14,15 @@ from datetime import UTC, datetime, time, timedelta
 from django.contrib.syndication.views import Feed
 from django.dispatch import Signal
 from django.http import Http404
+from django.utils import translation
 from django.utils.feedgenerator import Atom1Feed
+from django.utils.translation import gettext
 from icalendar import Calendar, Event
 
 from games import clock
+from games.language import localize
 from games.models import MatchStatus, Seat
+from players.language import language_of
 from players.preferences import prefs_for, zone
 
 from .emails import absolute, match_label, match_url
@@ -47,19 +51,27 @@ def waiting_seats(user) -> list[Seat]:
 
 
 def calendar_for(user) -> bytes:
+    """The player's deadlines, in their language and time zone."""
+    with translation.override(language_of(user)):
+        return _calendar(user)
+
+
+def _calendar(user) -> bytes:
     tz = zone(prefs_for(user))
     cal = Calendar()
     cal.add("prodid", "-//Postal Boards//deadlines//EN")
     cal.add("version", "2.0")
-    cal.add("x-wr-calname", "Postal Boards: my deadlines")
+    cal.add("x-wr-calname", gettext("Postal Boards: my deadlines"))
     for seat in waiting_seats(user):
         deadline = clock.effective_deadline(seat)
         if deadline is None:
             continue
         event = Event()
         event.add("uid", f"deadline-{seat.match_id}-{seat.number}-{seat.deadline_seq}@pbm")
-        event.add("summary", f"Deadline: your move in {match_label(seat.match)}")
-        event.add("description", f"{seat.match.prompt}\n{match_url(seat.match)}")
+        summary = gettext("Deadline: your move in %(label)s") % {"label": match_label(seat.match)}
+        event.add("summary", summary)
+        prompt = localize(seat.match.prompt_text)
+        event.add("description", f"{prompt}\n{match_url(seat.match)}")
         event.add("url", match_url(seat.match))
         event.add("dtstart", (deadline - REMINDER_LENGTH).astimezone(tz))
         event.add("dtend", deadline.astimezone(tz))
@@ -85,10 +97,12 @@ class TurnsFeed(Feed):
     description_template = None
 
     def get_object(self, request, token: str):
-        return user_for(token)
+        user = user_for(token)
+        translation.activate(language_of(user))  # the feed in its owner's language
+        return user
 
     def title(self, user):
-        return "Postal Boards: your turns"
+        return gettext("Postal Boards: your turns")
 
     def link(self, user):
         return absolute("/lobby/")
@@ -97,10 +111,10 @@ class TurnsFeed(Feed):
         return sorted(waiting_seats(user), key=lambda s: s.waiting_since or s.deadline_at)
 
     def item_title(self, seat):
-        return f"Your turn in {match_label(seat.match)}"
+        return gettext("Your turn in %(label)s") % {"label": match_label(seat.match)}
 
     def item_description(self, seat):
-        return seat.match.prompt
+        return localize(seat.match.prompt_text)
 
     def item_link(self, seat):
         return match_url(seat.match)

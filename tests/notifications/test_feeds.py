@@ -75,3 +75,18 @@ def test_a_new_address_revokes_the_old_and_turning_off_revokes_both(client, anna
     client.post("/n/preferences/", {"action": "feed-off"})
     assert client.get(new_calendar).status_code == 404
     assert client.get(new_atom).status_code == 404
+
+
+def test_the_calendar_and_the_feed_speak_their_owners_language(client, anna, ben):
+    Preferences.objects.create(user=anna, language="de")
+    start_match(anna, ben, days_per_move=2)
+    calendar_url, atom_url = addresses(client, anna)
+    client.logout()
+    cal = Calendar.from_ical(client.get(calendar_url).content)
+    assert str(cal["x-wr-calname"]) == "Postal Boards: meine Fristen"
+    assert str(cal.walk("VEVENT")[0]["summary"]).startswith("Frist: dein Zug in ")
+    feed = ET.fromstring(client.get(atom_url, HTTP_ACCEPT_LANGUAGE="en").content)
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    assert feed.findtext("a:title", namespaces=ns) == "Postal Boards: deine Züge"
+    titles = [e.findtext("a:title", namespaces=ns) for e in feed.findall("a:entry", ns)]
+    assert titles and all(t.startswith("Du bist dran in ") for t in titles)
