@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from anyascii import anyascii
 
 from .contract import ParseError
+from .words import _
 
 # Items of a list of names: "Anna, Bram and Cor", "Anna & Bram; Cor".
 _SEPARATORS = re.compile(r"\s*(?:[,;&/+]|\band\b|\ben\b|\bund\b|\bet\b)\s*", re.IGNORECASE)
@@ -77,7 +78,7 @@ def find_player(
     """The one seat among `candidates` that `text` names; ParseError otherwise."""
     wanted = " ".join(text.split())
     if not letters(wanted):
-        raise ParseError(f"Name a player: {_choices(names, candidates)}.")
+        raise ParseError(_("Name a player: {names}.", names=_choices(names, candidates)))
     for form in FORMS:
         typed = form(wanted)
         if not typed:
@@ -93,9 +94,19 @@ def find_player(
                 return seats[0]
             if len(seats) > 1:
                 raise ParseError(
-                    f"“{wanted}” could be {_choices(names, seats)}: write more of the name."
+                    _(
+                        "“{wanted}” could be {names}: write more of the name.",
+                        wanted=wanted,
+                        names=_choices(names, seats),
+                    )
                 )
-    raise ParseError(f"No player is called “{wanted}”. The players: {_choices(names, candidates)}.")
+    raise ParseError(
+        _(
+            "No player is called “{wanted}”. The players: {names}.",
+            wanted=wanted,
+            names=_choices(names, candidates),
+        )
+    )
 
 
 def find_players(
@@ -113,8 +124,8 @@ def find_players(
             continue
         seat = find_player(item, names, candidates, colours)
         if seat in seats:
-            raise ParseError(f"{names[seat]} is named twice.")
+            raise ParseError(_("{who} is named twice.", who=names[seat]))
         seats.append(seat)
     if not seats:
-        raise ParseError(f"Name the players: {_choices(names, candidates)}.")
+        raise ParseError(_("Name the players: {names}.", names=_choices(names, candidates)))
     return seats

@@ -518,7 +518,8 @@ def svg_shapes(state) -> dict:
                 "fill": SEAT_FILL[COLOURS[owner]] if owner is not None else "#ffffff",
                 "label": _("Boat {number}", number=i + 1),
                 "lines": [{"y": y * CELL + 30 + 49, "text": _("Boat {number}", number=i + 1)}],
-                "owner": R.name(state, owner) if owner is not None else _("free"),
+                # a name said as it is (the board's |said looks no player's name up)
+                "owner": joined([R.name(state, owner)]) if owner is not None else _("free"),
             }
         )
     for j, owner in enumerate(state["loose_boats"]):
@@ -534,7 +535,7 @@ def svg_shapes(state) -> dict:
                     {"y": y * CELL + 30 + 49, "text": _("Boat")},
                     {"y": y * CELL + 30 + 61, "text": _("by card")},
                 ],
-                "owner": R.name(state, owner),
+                "owner": joined([R.name(state, owner)]),
             }
         )
     columns = [
