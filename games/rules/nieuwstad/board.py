@@ -6,6 +6,7 @@ forest tile `tile:<key>`."""
 from __future__ import annotations
 
 from games.engine import Step
+from games.engine.words import _
 
 from . import geometry as B
 from . import reference as REF
@@ -13,7 +14,12 @@ from . import text as T
 from .data import CARDS, DIR_NAMES, GOOD_NAMES
 
 BOARD_TARGETS = ("cell", "tile")
-ACTIONS = {"build": "Build", "propose": "Propose a building with partners", "sell": "Sell"}
+STALL_NAMES = {"market": _("market"), "timbertrade": _("timber trade")}  # where a sale is made
+ACTIONS = {
+    "build": _("Build"),
+    "propose": _("Propose a building with partners"),
+    "sell": _("Sell"),
+}
 
 
 def cell_target(state, cell: str) -> str:
@@ -31,7 +37,11 @@ def move_steps(state, seat: int, move: dict, command: str) -> list[Step]:
     if kind == "forest":
         key = B.geometry(state["board"]).tile_key.get(move["cell"], move["cell"])
         partner = B.geometry(state["board"]).partner.get(key, "")
-        return [Step("tile", f"tile:{key}", f"forest {key}/{partner}".rstrip("/"))]
+        if partner:
+            return [
+                Step("tile", f"tile:{key}", _("forest {first}/{second}", first=key, second=partner))
+            ]
+        return [Step("tile", f"tile:{key}", _("forest {first}", first=key))]
     if kind in ("build", "propose"):
         steps = [
             Step("action", f"act:{kind}", ACTIONS[kind]),
@@ -45,10 +55,14 @@ def move_steps(state, seat: int, move: dict, command: str) -> list[Step]:
         steps += [Step("cell", f"cell:{c}", c) for c in move["cells"]]
         if move.get("facing"):
             steps.append(
-                Step("facing", f"facing:{move['facing']}", f"facing {DIR_NAMES[move['facing']]}")
+                Step(
+                    "facing",
+                    f"facing:{move['facing']}",
+                    _("facing {direction}", direction=DIR_NAMES[move["facing"]]),
+                )
             )
         if kind == "build" and "discount" in move:
-            paid = T.discount_text(move["discount"]).strip() or "full price"
+            paid = T.discount_text(move["discount"]).strip() or _("full price")
             steps.append(Step("discount", f"discount:{move['discount'] or 'none'}", paid))
         if kind == "propose":
             # Who shares it, and on what terms, differs between rules versions: the last step
@@ -56,19 +70,19 @@ def move_steps(state, seat: int, move: dict, command: str) -> list[Step]:
             steps.append(Step("terms", f"cmd:{command}", command))
         return steps
     if kind == "sell" and "good" in move:
-        at = {"market": "market", "timbertrade": "timber trade"}.get(move["at"], move["at"])
+        at = STALL_NAMES.get(move["at"]) or REF.STALL_WORDS.get(move["at"], move["at"])
         return [
-            Step("action", "act:sell", "Sell"),
+            Step("action", "act:sell", ACTIONS["sell"]),
             Step("good", f"good:{move['good']}", GOOD_NAMES[move["good"]]),
-            Step("at", f"at:{move['at']}", f"at {at}"),
+            Step("at", f"at:{move['at']}", _("at {stall}", stall=at)),
             Step("count", f"count:{move['count']}", f"{move['count']}"),
         ]
     if kind == "choose" and "repeat" not in move:  # a character tile beside the board
         return [Step("character", f"character:{move['character']}", command)]
     if kind == "play" and move.get("target") in B.geometry(state["board"]).area:
         return [
-            Step("card", f"card:{move['card']}", f"play {CARDS[move['card']].name}"),
-            Step("cell", cell_target(state, move["target"]), f"on {move['target']}"),
+            Step("card", f"card:{move['card']}", _("play {card}", card=CARDS[move["card"]].name)),
+            Step("cell", cell_target(state, move["target"]), _("on {cell}", cell=move["target"])),
             *[
                 Step(k, f"{k}:{move[k]}", f"{k} {move[k]}")
                 for k in ("district", "take")
