@@ -43,6 +43,7 @@ def update() -> None:
                 locale=LANGUAGES,
                 ignore_patterns=ignored,
                 no_obsolete=True,
+                no_wrap=True,  # one line per message: diffs show what changed
                 verbosity=0,
             )
         finally:

@@ -20,7 +20,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from games import builder, selectors
 from games.clock import effective_deadline
@@ -242,7 +242,7 @@ class BoardPlay:
     @property
     def so_far(self) -> str:
         """The steps taken so far, in words ('Build › Bakery › E5')."""
-        return " \u203a ".join(label for label, _url in self.undo)
+        return " \u203a ".join(localize(label) for label, _url in self.undo)
 
 
 @dataclass
@@ -367,9 +367,13 @@ class PanelRow:
 # another seat's money shows as "hidden" where the rules hide it (Blankenburg's purse) and a
 # hand as the count every seat may see.
 PANEL_FIELDS = (
-    (("points", "Points"), ("prestige", "Prestige")),
-    (("guilders", "Guilders"), ("silver", "Silver"), ("money", "Money")),
-    (("cards", "Cards"), ("hand_size", "Plans in hand")),
+    (("points", gettext_noop("Points")), ("prestige", gettext_noop("Prestige"))),
+    (
+        ("guilders", gettext_noop("Guilders")),
+        ("silver", gettext_noop("Silver")),
+        ("money", gettext_noop("Money")),
+    ),
+    (("cards", gettext_noop("Cards")), ("hand_size", gettext_noop("Plans in hand"))),
 )
 
 
@@ -388,11 +392,12 @@ def panel_rows(view: dict[str, Any], seats: list[Seat]) -> list[PanelRow]:
                     value = entry[key]
                     if isinstance(value, list):
                         value = len(value)
-                    stats.append((label, "hidden" if value is None else str(value)))
+                    shown = gettext("hidden") if value is None else str(value)
+                    stats.append((gettext(label), shown))
                     break
         goods = _goods(entry)
         if goods:
-            stats.append(("Goods", goods))
+            stats.append((gettext("Goods"), goods))
         colour = next(
             (c for c in (entry.get("fill"), entry.get("colour")) if str(c).startswith("#")), ""
         )

@@ -9,6 +9,13 @@
 (function () {
   "use strict";
 
+  // The words it writes, from the page (templates/play/match.html: #board-words), in the
+  // reader's language; English without them.
+  function word(key, english) {
+    const words = document.getElementById("board-words");
+    return (words && words.dataset[key]) || english;
+  }
+
   function scaleOf(svg) {
     const box = svg.viewBox && svg.viewBox.baseVal;
     if (!box || !box.width) return 1;
@@ -27,7 +34,7 @@
     const button = scroll.parentElement.querySelector(":scope > .zoom-bar button");
     if (button) {
       button.setAttribute("aria-pressed", zoomed ? "true" : "false");
-      button.textContent = zoomed ? "Fit the board" : "Zoom in";
+      button.textContent = zoomed ? word("fit", "Fit the board") : word("zoomIn", "Zoom in");
       button.parentElement.hidden = !zoomed && !scroll.classList.contains("small-labels");
       button.nextElementSibling.hidden = !scroll.classList.contains("pans");
     }
@@ -54,7 +61,7 @@
     button.addEventListener("click", () => toggle(scroll));
     const cue = document.createElement("span");
     cue.className = "pan-cue";
-    cue.textContent = "Drag the board sideways to see the rest; double-tap to fit it.";
+    cue.textContent = word("pan", "Drag the board sideways to see the rest; double-tap to fit it.");
     bar.append(button, cue);
     scroll.before(bar);
     svg.addEventListener("dblclick", (event) => {

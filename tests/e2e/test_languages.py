@@ -3,10 +3,11 @@ sign-in, lobby, settings, a match as a player, a tournament, and the local mailb
 turn mail) show no English word of our interface, and nothing makes the page scroll sideways
 (German words are long).
 
-Scope: the platform's chrome. The games' own words (board, narration, prompts, menus, the board
-text in a mail) come from the games' catalogue and are checked with the games; their elements
-are left out here (GAME_TEXT), as are proper names (the games' titles, the site's, players'),
-and the match page's chat (templates/games/chat.html, not yet marked when this was written)."""
+Two checks. The main pages: the platform's words; the games' own words (board, narration,
+prompts, menus, the board text in a mail) are left out (GAME_TEXT), as are proper names (the
+games' titles, the site's, players') and the chat. A New England match page, its game words
+included: board, history, text board, reference, help and choices (commands quoted as code,
+which English always reads, aside)."""
 
 import re
 
@@ -146,3 +147,79 @@ def test_the_main_pages_speak_the_language_and_fit_a_phone(
     assert {k: v for k, v in wide.items() if v} == {}
     greeting = {"nl": "Hallo Dora,", "de": "Hallo Dora,", "fr": "Bonjour Dora,"}[language]
     assert greeting in mail_text
+
+
+# The games' own English words a board, its history and its reference would show untranslated
+# (not "families", "shilling", "chip" or "phase": Dutch or German words too).
+GAME_ENGLISH = ENGLISH | {
+    "bidding", "tile", "tiles", "card", "cards", "selection", "family",
+    "pilgrim", "pilgrims", "barn", "barns", "ship", "ships", "points", "money",
+    "parcel", "parcels", "buy", "bought", "developed", "shape", "took", "chose",
+    "development", "settlement", "field", "pasture", "sea", "stored", "legend",
+    "shillings", "each", "begins", "income", "paid", "starts",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["nl", "de"])
+def test_a_new_england_match_page_speaks_the_language_game_words_included(
+    browser: Browser, live_server, settings, language
+):
+    """Everything on the match page, the game's board, history, text board, reference and
+    choices included (only commands quoted as code, which English always reads, left out)."""
+    import random
+
+    from games.selectors import load_state
+
+    users = get_user_model()
+    players = [users.objects.create_user(f"{n}@example.com", f"{n}@example.com", PASSWORD)
+               for n in ("dora", "bram", "cees")]  # fmt: skip
+    for user, name in zip(players, ("Dora", "Bram", "Cees"), strict=True):
+        user.first_name = name
+        user.save()
+        Preferences.objects.update_or_create(user=user, defaults={"language": language})
+    match = services.create_match(
+        creator=players[0], game_slug="new-england", players=3,
+        invite_emails=[u.email for u in players[1:]], seed="languages-ne",
+    )  # fmt: skip
+    for user in players[1:]:
+        services.join_match(match_id=match.pk, user=user)
+    rng = random.Random(3)
+    for _ in range(12):  # into the buying: a history, chips taken, a price
+        match.refresh_from_db()
+        seat = match.to_act[0]
+        move = match.game.bot_move(load_state(match), seat, rng)
+        assert services.submit_move(match_id=match.pk, seat=seat, move=move, source="web").ok
+    match.refresh_from_db()
+    me = match.seats.get(number=match.to_act[0]).user
+    context = browser.new_context(locale=language, viewport=PHONE)
+    page = context.new_page()
+    page.goto(live_server.url + "/login/")
+    page.fill("input[name=username]", me.email)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("main button[type=submit]").click()
+    expect(page).to_have_url(live_server.url + "/lobby/")
+    page.goto(live_server.url + f"/matches/{match.pk}/")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    text = page.evaluate(
+        """() => {
+          document.querySelectorAll('details').forEach(d => { d.open = true; });
+          const body = document.body.cloneNode(true);
+          body.querySelectorAll('code, script, style, .chat-card').forEach(e => e.remove());
+          return body.innerText + ' ' + body.textContent + ' ' + [...document.querySelectorAll(
+            '[aria-label], [title]')].map(e => (e.getAttribute('aria-label') || '') + ' '
+            + (e.getAttribute('title') || '')).join(' ');
+        }"""
+    )
+    for name in ["New England", "Postal Boards", "Dora", "Bram", "Cees"] + [
+        g.title for g in available_games()
+    ]:
+        text = text.replace(name, " ")
+    text = re.sub(r"\S+@\S+", " ", text)
+    english = sorted({w for w in re.findall(r"[^\W\d_]+", text) if w.lower() in GAME_ENGLISH})
+    wide = sideways_scroll(page)
+    context.close()
+    where = {
+        w: re.findall(rf".{{0,40}}(?<![^\W\d_]){w}(?![^\W\d_]).{{0,40}}", text)[:2] for w in english
+    }
+    assert english == [], where
+    assert wide == 0

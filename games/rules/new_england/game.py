@@ -33,7 +33,7 @@ class NewEngland(Game):
     board_targets = BOARD_TARGETS
     command_words = COMMAND_WORDS
     standing_orders = (
-        StandingOrder("pass-when-broke", "End my buying turn when I cannot afford a purchase"),
+        StandingOrder("pass-when-broke", _("End my buying turn when I cannot afford a purchase")),
     )
 
     # --- setting up and playing -----------------------------------------------------------
