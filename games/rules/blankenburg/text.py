@@ -702,7 +702,7 @@ def parse_plans(clean, words, state, seat):
         return {"type": "pass"}
     clean = re.sub(r"\s*keep (1|one)$", "", clean)
     words = clean.split()
-    if words[0] in ("buy", "draw", "take") and len(words) >= 2 and words[1] in ("basic", "grand"):
+    if len(words) >= 2 and words[0] in ("buy", "draw", "take") and words[1] in ("basic", "grand"):
         deck = words[1]
         rest = " ".join(words[2:]).removeprefix("plan").strip()
         discard: list[int] = []

@@ -619,3 +619,10 @@ def test_parse_round_trip_and_errors():
     assert GAME.parse("three", state, 0) == {"type": "bid", "silver": 3}
     with pytest.raises(IllegalMove, match="bid N"):
         GAME.parse("lots", state, 0)
+
+
+def test_keep_alone_while_buying_plans_is_refused_with_what_to_send():
+    state = build_game()
+    state["phase"] = "plans"
+    with pytest.raises(IllegalMove, match="buy basic plan"):
+        GAME.parse("keep 1", state, 0)  # once raised IndexError: nothing left after "keep 1"
