@@ -9,6 +9,7 @@ from django.core.validators import validate_email
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import Game, available_games
+from games.language import localize
 from games.models import TimeoutPolicy
 from players.forms import normalise_email
 
@@ -98,16 +99,16 @@ class MatchCreateForm(forms.Form):
                 field = forms.BooleanField(
                     required=False,
                     initial=option.default,
-                    label=option.label,
-                    help_text=option.help,
+                    label=localize(option.label),
+                    help_text=localize(option.help),
                 )
             else:
                 field = forms.TypedChoiceField(
                     choices=[(str(c), str(c)) for c in option.choices],
                     coerce=_coercer(option.choices),
                     initial=str(option.default),
-                    label=option.label,
-                    help_text=option.help,
+                    label=localize(option.label),
+                    help_text=localize(option.help),
                 )
             self.fields[name] = field
             self.option_fields.append(name)

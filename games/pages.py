@@ -589,7 +589,7 @@ def replay_frame(match: Match, user, seq: int, operator: bool = False) -> Replay
         boards=boards,
         board_template=board_template(match.game_slug),
         history=selectors.recent_history(match, viewer, upto=seq),
-        round_name=game.round_name,
+        round_name=localize(game.round_name),
         rounds=rounds,
         chart=(
             score_chart(scores, [s.name for s in seats], game.seat_colours(state))

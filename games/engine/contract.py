@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .menus import MenuLine, MenuParts, ReferenceSection, group_moves
+from .words import pgettext
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -325,7 +326,7 @@ class Game:
 
     # What the rulebook calls one pass of the game's cycle ("Round", Blankenburg's "Turn"),
     # as the replay's jump list and score chart name it; see `round_of`.
-    round_name: str = "Round"
+    round_name: str = pgettext("round", "Round")
 
     # Prefixes of the step targets its board template draws ("cell" for "cell:D7"); the
     # page offers the other targets as buttons beside the board.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.engine import Game, Option, Result, StandingOrder, shared_groups
+from games.engine.words import _, pgettext
 
 from . import bots, moves, reference, rules, text
 from .board import BOARD_TARGETS, move_steps
@@ -18,40 +19,46 @@ class Blankenburg(Game):
     min_players = 2
     max_players = 6
     version = 1
-    round_name = "Turn"
+    round_name = pgettext("round", "Turn")
     options = (
         Option(
             "board",
-            "Board side",
+            _("Board side"),
             "front",
             choices=("front", "back"),
-            help="The alternate (back) side adds four dual-district spaces and brings the "
-            "City Planner into the character deck; recommended for five or six players.",
+            help=_(
+                "The alternate (back) side adds four dual-district spaces and brings the "
+                "City Planner into the character deck; recommended for five or six players."
+            ),
         ),
         Option(
             "master_builder",
-            "Master builder",
+            _("Master builder"),
             False,
             player_counts=(2,),
-            help="A game-controlled third builder that competes for spaces and guests.",
+            help=_("A game-controlled third builder that competes for spaces and guests."),
         ),
         Option(
             "six_player_rules",
-            "Six-player rules",
+            _("Six-player rules"),
             True,
             choices=(True,),
             player_counts=(6,),
-            help="One of each resource on the wheel, five dice, a zero bid gains four silver, "
-            "a random sixth citizen. Always on with six players.",
+            help=_(
+                "One of each resource on the wheel, five dice, a zero bid gains four silver, "
+                "a random sixth citizen. Always on with six players."
+            ),
         ),
     )
     move_fields = moves.MOVE_FIELDS
     board_targets = BOARD_TARGETS
     command_words = COMMAND_WORDS
     standing_orders = (
-        StandingOrder("skip-build", "Finish my building turn when I can neither build nor repair"),
-        StandingOrder("decline-offers", "Decline every offer from events and visitors"),
-        StandingOrder("pass-market", "Pass in the marketplace (no plans, no resources)"),
+        StandingOrder(
+            "skip-build", _("Finish my building turn when I can neither build nor repair")
+        ),
+        StandingOrder("decline-offers", _("Decline every offer from events and visitors")),
+        StandingOrder("pass-market", _("Pass in the marketplace (no plans, no resources)")),
     )
 
     def setup(self, players, options, rng) -> State:

@@ -22,11 +22,13 @@ class NewEngland(Game):
     options = (
         Option(
             "setup",
-            "Starting position",
+            _("Starting position"),
             "fixed",
             choices=("fixed", "placed"),
-            help="fixed: the predetermined layout; placed: players lay their starter tiles "
-            "in three rounds, counter-clockwise from the start player's right.",
+            help=_(
+                "fixed: the predetermined layout; placed: players lay their starter tiles "
+                "in three rounds, counter-clockwise from the start player's right."
+            ),
         ),
     )
     move_fields = MOVE_FIELDS
