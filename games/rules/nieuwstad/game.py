@@ -35,12 +35,12 @@ from .view import SEAT_FILL, build_view
 from .words import COMMAND_WORDS
 
 STANDING_ORDERS = (
-    StandingOrder("no-watch", "Never play Citizens' Watch (answer 'no watch' at once)"),
-    StandingOrder("no-tax", "Never play Income Tax (answer 'no tax' at once)"),
-    StandingOrder("no-pledge", "Never pay against Vikings or the Black Death"),
-    StandingOrder("decline-proposals", "Decline every proposal to build together"),
-    StandingOrder("skip-festival", "Stay away from every Midsummer Night Festival"),
-    StandingOrder("no-cards", "Buy no action cards and play none in the Bailiff phase"),
+    StandingOrder("no-watch", _("Never play Citizens' Watch (answer 'no watch' at once)")),
+    StandingOrder("no-tax", _("Never play Income Tax (answer 'no tax' at once)")),
+    StandingOrder("no-pledge", _("Never pay against Vikings or the Black Death")),
+    StandingOrder("decline-proposals", _("Decline every proposal to build together")),
+    StandingOrder("skip-festival", _("Stay away from every Midsummer Night Festival")),
+    StandingOrder("no-cards", _("Buy no action cards and play none in the Bailiff phase")),
 )
 
 
@@ -66,13 +66,13 @@ class Nieuwstad(Game):
     options = (
         Option(
             "blue_alone",
-            "Community (blue) buildings may be built alone (Tycho's 2-player variant)",
+            _("Community (blue) buildings may be built alone (Tycho's 2-player variant)"),
             False,
             player_counts=(2,),
         ),
         Option(
             "joint",
-            "Everything may be built together (Tycho's variant: shared costs and points)",
+            _("Everything may be built together (Tycho's variant: shared costs and points)"),
             False,
         ),
     )
@@ -285,8 +285,10 @@ class NieuwstadV2(Nieuwstad):
         *Nieuwstad.options,
         Option(
             "resow",
-            "Balance variant (not the rulebook): every Farmer phase harvests each field "
-            "and sows it again",
+            _(
+                "Balance variant (not the rulebook): every Farmer phase harvests each field "
+                "and sows it again"
+            ),
             False,
         ),
     )
