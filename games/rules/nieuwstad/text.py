@@ -722,6 +722,8 @@ def parse_counter(raw: str, state, seat: int) -> dict:
     pending = state["pending"]
     if pending is None or pending["kind"] != "proposal":
         raise ParseError(_("There is no proposal to answer with a counter-offer."))
+    if R.ruleset(state) < 2:  # no counter-offers in the first rules (check_counter says so)
+        raise ParseError(_("Answer the proposal: 'accept' or 'decline'."))
     if ":" not in raw and re.search(
         r"\bwith\b.*\b(even|split|what each|can pay)\b", normalise(raw)
     ):

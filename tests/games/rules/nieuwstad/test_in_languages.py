@@ -145,9 +145,7 @@ def said_in_match(game, players: int, seed: str, options: dict) -> dict[str, lis
                         game.apply(copy.deepcopy(state), who, move, event_rng(seed, seq))
                     except IllegalMove as refusal:
                         said["refusal"].append(refusal.message)
-            for command in COMMANDS:
-                if game.version < 2 and command.startswith("counter"):
-                    continue  # version 1 has no counter-offers (its parser fails on one)
+            for command in COMMANDS:  # version 1 refuses a counter-offer too
                 try:
                     game.parse(command, state, seat)
                 except ParseError as refusal:
