@@ -377,7 +377,7 @@ PANEL_FIELDS = (
 )
 
 
-def panel_rows(view: dict[str, Any], seats: list[Seat]) -> list[PanelRow]:
+def panel_rows(view: dict[str, Any], seats: list[Seat], game: Game) -> list[PanelRow]:
     players = view.get("players") if view else None
     if not isinstance(players, list):
         return [PanelRow(seat, "", []) for seat in seats]
@@ -395,7 +395,7 @@ def panel_rows(view: dict[str, Any], seats: list[Seat]) -> list[PanelRow]:
                     shown = gettext("hidden") if value is None else str(value)
                     stats.append((gettext(label), shown))
                     break
-        goods = _goods(entry)
+        goods = _goods(entry, game.goods_names)
         if goods:
             stats.append((gettext("Goods"), goods))
         colour = next(
@@ -405,15 +405,18 @@ def panel_rows(view: dict[str, Any], seats: list[Seat]) -> list[PanelRow]:
     return rows
 
 
-def _goods(entry: dict[str, Any]) -> str:
-    """'2 wood, 1 fish': Nieuwstad's goods list, Blankenburg's resources and gold."""
+def _goods(entry: dict[str, Any], names: dict[str, str]) -> str:
+    """'2 wood, 1 fish': Nieuwstad's goods list, Blankenburg's resources and gold, named as
+    the game names them, in the reader's language."""
     counts: list[tuple[str, Any]] = []
     if isinstance(entry.get("goods"), list):
         goods = [g for g in entry["goods"] if isinstance(g, dict)]
         counts = [(g.get("good", ""), g.get("count")) for g in goods]
     elif isinstance(entry.get("res"), dict):
         counts = [*entry["res"].items(), ("gold", entry.get("gold"))]
-    return ", ".join(f"{n} {name}" for name, n in counts if isinstance(n, int) and n > 0)
+    return ", ".join(
+        f"{n} {localize(names.get(key, key))}" for key, n in counts if isinstance(n, int) and n > 0
+    )
 
 
 def board_template(slug: str) -> str | None:
@@ -498,7 +501,7 @@ def match_page(
         result_lines=result_lines(match, seats),
         result_notes=result_notes(match),
         reference=reference,
-        panel=panel_rows(view, seats),
+        panel=panel_rows(view, seats, game),
         skip_confirm=bool(commands) and prefs_for(user).skip_confirm,
         order_offers=order_offers(game, state, playing) if commands else [],
         standing_orders=[

@@ -327,6 +327,9 @@ class Game:
     # What the rulebook calls one pass of the game's cycle ("Round", Blankenburg's "Turn"),
     # as the replay's jump list and score chart name it; see `round_of`.
     round_name: str = pgettext("round", "Round")
+    # The names of the goods a player entry of the view counts (its "goods" or "res" keys),
+    # as the players panel says them; a key without one is shown as it is.
+    goods_names: dict[str, str] = {}
 
     # Prefixes of the step targets its board template draws ("cell" for "cell:D7"); the
     # page offers the other targets as buttons beside the board.

@@ -150,3 +150,24 @@ def test_a_prompt_with_numbers_is_said_in_the_readers_language_in_the_lobby():
     assert "stukken kopen voor" in lobby and "buy up to" not in lobby
     page = browser.get(reverse("match_detail", args=[match.pk])).content.decode()
     assert "buy up to" not in page
+
+
+def test_the_players_panel_names_the_goods_in_the_readers_language():
+    from django.utils import translation
+
+    from games.pages import panel_rows
+    from games.selectors import load_state
+
+    anna = User.objects.create_user("anna", "anna@example.com", "pw")
+    ben = User.objects.create_user("ben", "ben@example.com", "pw")
+    match = services.create_match(
+        creator=anna, game_slug="blankenburg", players=2, invite_emails=[ben.email], seed="goods"
+    )
+    services.join_match(match_id=match.pk, user=ben)
+
+    game, seats = match.game, list(match.seats.order_by("number"))
+    view = game.view(load_state(match), 0)
+    with translation.override("de"):
+        stats = dict(panel_rows(view, seats, game)[0].stats)
+    assert stats["Waren"] == "1 Holz, 1 Stein", stats  # the start's wood and stone
+    assert stats["Silber"] == "12" and "Pläne auf der Hand" in stats, stats

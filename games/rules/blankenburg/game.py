@@ -7,7 +7,16 @@ from games.engine.words import _, pgettext
 
 from . import bots, moves, reference, rules, text
 from .board import BOARD_TARGETS, move_steps
-from .data import CITIZENS, EVENTS, GOLD_TOTAL, PLANS, RESOURCE_TOTAL, RESOURCES, VISITORS
+from .data import (
+    CITIZENS,
+    EVENTS,
+    GOLD_TOTAL,
+    PLANS,
+    RESOURCE_NAMES,
+    RESOURCE_TOTAL,
+    RESOURCES,
+    VISITORS,
+)
 from .rules import State
 from .view import PLAYER_COLOURS, build_view, secrets
 from .words import COMMAND_WORDS
@@ -52,6 +61,7 @@ class Blankenburg(Game):
     )
     move_fields = moves.MOVE_FIELDS
     board_targets = BOARD_TARGETS
+    goods_names = RESOURCE_NAMES
     command_words = COMMAND_WORDS
     standing_orders = (
         StandingOrder(

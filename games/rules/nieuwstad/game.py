@@ -27,6 +27,7 @@ from .data import (
     COLOURS,
     DARK_SEALS,
     FOREST_NAMES,
+    GOOD_NAMES,
     GOODS,
     LIGHT_SEALS,
     deck_for,
@@ -79,6 +80,7 @@ class Nieuwstad(Game):
     standing_orders = STANDING_ORDERS
     move_fields = M.MOVE_FIELDS
     board_targets = BOARD_TARGETS
+    goods_names = GOOD_NAMES
     command_words = COMMAND_WORDS
 
     def setup(self, players, options, rng):
