@@ -233,6 +233,13 @@ def in_language(game: Game, command: str, language: str | None = None) -> str:
 # --- what the games say -------------------------------------------------------------------
 
 
+def help_in(game: Game, language: str | None = None) -> str:
+    """The game's help in `language` (the active one by default): its sentences from the
+    catalogue, its example commands in the language's command words, which read back."""
+    language = language or current_language()
+    return in_language(game, localize(game.help_text(), language), language)
+
+
 def localize(value: Any, language: str | None = None) -> Any:
     """`value` in `language` (the active one by default): a Text (games.engine.words) from
     the games' catalogue with its parameters, themselves translated; lists, tuples and

@@ -27,7 +27,7 @@ from django.utils.translation import ngettext
 
 from games import commands, selectors, vacation_bank
 from games.board_image import inline_boards
-from games.language import in_language, localize
+from games.language import help_in, in_language, localize
 from games.models import ChatMessage, Match, MatchStatus, Seat, TimeControl, TimeoutPolicy
 from players.language import CODES, language_of
 from players.preferences import local_time, prefs_for
@@ -206,7 +206,7 @@ def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
         "reference_text": (
             commands.reference_text(game, view, brief=True, language=spoken) if asked else ""
         ),
-        "help_text": localize(game.help_text(), spoken).rstrip(),
+        "help_text": help_in(game, spoken).rstrip(),
         "waiting_on": ", ".join(waiting_on),
         "deadline": deadline,
         "deadline_in": deadline_in,

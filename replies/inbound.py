@@ -632,7 +632,7 @@ def _as_command(result: services.MoveResult, line: str) -> str:
 
 def _help_text(match: Match) -> str:
     game = match.game
-    text = language.localize(game.help_text()).strip()
+    text = language.help_in(game).strip()
     heading = gettext("Commands of %(game)s:") % {"game": game.title}
     return (f"{heading}\n{text}\n" if text else "") + gettext(
         "Any move may also be given by its number in the list of choices."

@@ -8,7 +8,7 @@ from django import template
 from django.utils import translation
 
 from games.engine.words import Text
-from games.language import localize
+from games.language import help_in, localize
 
 register = template.Library()
 
@@ -20,3 +20,9 @@ def said(value):
     if isinstance(value, str) and value:
         return translation.gettext(value)
     return value
+
+
+@register.filter
+def help_said(game):
+    """`{{ game|help_said }}`: the game's help in the reader's language (games.language)."""
+    return help_in(game)

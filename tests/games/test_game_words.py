@@ -97,3 +97,16 @@ def test_every_prompt_of_a_match_is_said_in_the_language(slug, lang):
         said.add(spoken)
         state = game.apply(state, seat, move, event_rng(log.seed, seq))
     assert len(said) >= 3
+
+
+@pytest.mark.parametrize("slug", ["nieuwstad", "new-england", "blankenburg"])
+def test_the_help_gives_its_commands_in_the_readers_words(slug):
+    game = get_game(slug)
+    english = str(game.help_text())
+    for lang in ("nl", "de", "fr"):
+        said = language.help_in(game, lang)
+        assert said != english
+        assert language.to_english(game, said, lang) != said  # its commands read as commands
+    assert language.help_in(game, "en") == english
+    words = {"nieuwstad": "baue Haus bei D5", "new-england": "kaufe Karte 4", "blankenburg": "baue"}
+    assert words[slug] in language.help_in(game, "de")
