@@ -614,9 +614,7 @@ def _public_points(game: Game, state: State) -> list[int] | None:
 
 
 def result_notes(match: Match) -> list[str]:
-    """What the result says beyond the ranking: each seat's final score as a sum (where the
-    game's score has parts) and how ties were broken."""
-    return [str(n) for n in (match.result or {}).get("notes", [])]
+    return selectors.result_notes(match)
 
 
 def timeline(match: Match) -> tuple[list[tuple[int, int]], list[tuple[int | str, list[int]]]]:

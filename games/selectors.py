@@ -444,3 +444,21 @@ def takeover_seats(user, limit: int = 20) -> list[Seat]:
         .select_related("match", "user")
         .order_by("takeover_offered_at")[:limit]
     )
+
+
+def result_notes(match: Match) -> list[str]:
+    """What the result says beyond the ranking (each seat's final score as a sum, how ties
+    were broken), in the reader's language: the game's notes said again from the final
+    position (the stored result keeps their English), then what the platform added."""
+    stored = [str(n) for n in (match.result or {}).get("notes", [])]
+    if not stored or match.status != MatchStatus.FINISHED:
+        return stored
+    try:
+        result = match.game.result(load_state(match))
+    except Exception:  # an unknown game or rules version: the stored English
+        log.exception("match %s: the result could not be read again", match.pk)
+        return stored
+    english = [str(n) for n in result.notes] if result is not None else []
+    if not english or stored[: len(english)] != english:
+        return stored  # a result the rules did not give (abandoned, everyone resigned)
+    return [localize(n) for n in result.notes] + stored[len(english) :]

@@ -224,7 +224,6 @@ def _seat_row(row: Notification) -> Seat | None:
 
 
 def _result(match: Match) -> dict:
-    result = match.result or {}
     ranking = [
         {
             "place": line.place,
@@ -237,7 +236,7 @@ def _result(match: Match) -> dict:
     return {
         "ranking": ranking,
         "winners": [entry["name"] for entry in ranking if entry["place"] == 1],
-        "notes": [wrap(n, "  ") for n in result.get("notes", [])],
+        "notes": [wrap(n, "  ") for n in selectors.result_notes(match)],
         "seed": match.seed if match.is_over else "",
         "commitment": match.seed_commitment,
     }

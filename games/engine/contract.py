@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .menus import MenuLine, MenuParts, ReferenceSection, group_moves
-from .words import pgettext
+from .words import joined, pgettext
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -112,15 +112,15 @@ class Result:
         }
 
 
-def score_line(name: str, parts: list[tuple[str, int]]) -> str:
+def score_line(name: str, parts: list[tuple[str, int]]):
     """One seat's final score as a sum a player can check: "Anna: 12 points + 3 Painting =
     15". `parts` are (what, points); a part that takes points away is subtracted."""
     total = sum(points for _what, points in parts)
-    terms = ""
+    terms = []
     for index, (what, points) in enumerate(parts):
         sign = "- " if points < 0 else ("+ " if index else "")
-        terms += f"{' ' if index else ''}{sign}{abs(points)} {what}"
-    return f"{name}: {terms} = {total}"
+        terms.append(joined([f"{sign}{abs(points)}", what], " "))  # `what` may be a Text
+    return joined([name, ": ", joined(terms, " "), f" = {total}"], "")
 
 
 def shared_groups(ranking: list[int], same) -> list[list[int]]:

@@ -204,3 +204,21 @@ def test_a_crowded_chart_labels_fewer_rounds_and_a_very_long_one_pans():
     assert min(b - a for a, b in zip(xs, xs[1:], strict=False)) >= LABEL_SPACING
     assert chart(5)["ticks"] and [t["label"] for t in chart(5)["ticks"]] == [1, 2, 3, 4, 5, "end"]
     assert chart(80)["width"] > 214  # 6 px a round at least: the box pans
+
+
+@pytest.mark.parametrize("slug, players", [("new-england", 3), ("blankenburg", 2)])
+def test_the_final_scores_are_said_in_the_readers_language(anna, slug, players):
+    """The stored result keeps the English; the page and the end mail say the game's notes
+    again, in the reader's language."""
+    from django.utils import translation
+
+    from games.selectors import result_notes
+
+    match = bot_match(anna, slug, players)
+    english = [str(n) for n in match.result["notes"]]
+    assert result_notes(match) == english
+    with translation.override("de"):
+        german = result_notes(match)
+    assert len(german) == len(english) and german != english
+    words = {"new-england": "aus Karten", "blankenburg": "Mehrheiten"}
+    assert any(words[slug] in n for n in german), german

@@ -13,6 +13,14 @@ from .view import FAMILY_COLOURS, build_view
 from .words import COMMAND_WORDS
 
 
+def _both(names: list[str], group: list[int]):
+    """ "a and b and c", each "and" said in the reader's language."""
+    said = names[group[0]]
+    for seat in group[1:]:
+        said = _("{first} and {second}", first=said, second=names[seat])
+    return said
+
+
 class NewEngland(Game):
     slug = "new-england"
     title = "New England"
@@ -116,21 +124,34 @@ class NewEngland(Game):
         # and nothing more: a tie on both is a shared place, not seat order.
         shared = shared_groups(order, lambda a, b: (total[a], money[a]) == (total[b], money[b]))
         breakdown = [
-            [("from cards", details["cards"][s]), ("figure majorities", details["bonus"][s])]
+            [
+                (_("from cards"), details["cards"][s]),
+                (_("figure majorities"), details["bonus"][s]),
+            ]
             for s in range(len(total))
         ]
         notes = [score_line(names[s], parts) for s, parts in enumerate(breakdown)]
         for a, b in zip(order, order[1:]):
             if total[a] == total[b] and money[a] != money[b]:
                 notes.append(
-                    f"{names[a]} and {names[b]} tie on {total[a]} points; money decides "
-                    f"({money[a]} to {shillings(money[b])})."
+                    _(
+                        "{first} and {second} tie on {points} points; money decides "
+                        "({money} to {other}).",
+                        first=names[a],
+                        second=names[b],
+                        points=total[a],
+                        money=money[a],
+                        other=shillings(money[b]),
+                    )
                 )
         for group in shared:
-            who = " and ".join(names[s] for s in group)
             notes.append(
-                f"{who} tie on {total[group[0]]} points and {shillings(money[group[0]])}: "
-                f"they share a place."
+                _(
+                    "{who} tie on {points} points and {money}: they share a place.",
+                    who=_both(names, group),
+                    points=total[group[0]],
+                    money=shillings(money[group[0]]),
+                )
             )
         details["money"] = money
         details["breakdown"] = breakdown
