@@ -53,7 +53,7 @@ def score_parts(total: int, cards: dict[str, int]) -> list[tuple[str, int]]:
         (BUILDINGS[key].name if key in BUILDINGS else CARDS[key].name, points)
         for key, points in cards.items()
     ]
-    return [("points in play", total - sum(cards.values())), *named]
+    return [(_("points in play"), total - sum(cards.values())), *named]
 
 
 class Nieuwstad(Game):
