@@ -171,3 +171,25 @@ def test_the_players_panel_names_the_goods_in_the_readers_language():
         stats = dict(panel_rows(view, seats, game)[0].stats)
     assert stats["Waren"] == "1 Holz, 1 Stein", stats  # the start's wood and stone
     assert stats["Silber"] == "12" and "Pläne auf der Hand" in stats, stats
+
+
+def test_the_buildings_names_on_the_nieuwstad_board_are_in_the_readers_language():
+    """Each building's name in its box, said in the reader's language and broken into lines
+    that fit the box ('Säge-' 'werk'), as the English is ('Fish-' 'monger')."""
+    import re
+
+    from django.template.loader import get_template
+    from django.utils import translation
+
+    from games.engine import get_game, playout
+
+    game = get_game("nieuwstad")
+    view = game.view(playout.play(game, 3, seed="cap").final, 0)
+    template = get_template("games/nieuwstad/board.html")
+    caption = re.compile(r'<text x="\d+" y="\d+" font-size="12" fill="#000"[^>]*>([^<]*)</text>')
+    english = caption.findall(template.render({"view": view, "seat": 0}))
+    with translation.override("de"):
+        german = caption.findall(template.render({"view": view, "seat": 0}))
+    assert "Church" in english and "Fish-" in english and "monger" in english
+    assert "Kirche" in german and "Church" not in german
+    assert "Säge-" in german and "werk" in german

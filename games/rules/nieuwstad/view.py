@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.engine.captions import LINE, fitted_lines
 from games.engine.words import Text, _, joined
 
 from . import geometry as B
@@ -58,51 +59,6 @@ AREA_FILL = {"city": "#ead9a8", "country": "#b9d98c", "lake": "#7fb3e0", "market
 FOREST_FILL = "#2f6b2a"
 CELL = 64  # SVG pixels per space
 CROP_FILL = "#6b4a12"  # a dot on a field: one grain or livestock growing there
-
-# Advance widths of a 12 px sans-serif (Liberation Sans, Arial's metrics, measured in
-# Chromium); any other glyph counts as 6.7. A phone's sans-serif (Roboto, San Francisco) may
-# run a little wider: LABEL_SLACK.
-GLYPHS_12 = dict.fromkeys("fIijlt.'", 3.2) | dict.fromkeys("r-()", 4.0)
-GLYPHS_12 |= dict.fromkeys("cksvxyzJ", 6.0) | dict.fromkeys("FTZß", 7.33)
-GLYPHS_12 |= dict.fromkeys("ABEKPSVXY", 8.0) | dict.fromkeys("CDHNRUw", 8.67)
-GLYPHS_12 |= dict.fromkeys("GOQ", 9.33) | dict.fromkeys("mM", 10.0) | {"W": 11.33, " ": 3.33}
-LABEL_SLACK = 1.08
-LINE = 13  # SVG pixels from one 12 px line of a caption to the next
-VOWELS = set("aeiouyäöüéèêëàâîïôûAEIOUY")
-
-
-def text_width(text: str) -> float:
-    """The width of `text` at 12 px, a little generous (LABEL_SLACK)."""
-    return LABEL_SLACK * sum(GLYPHS_12.get(c, 6.7) for c in text)
-
-
-def caption_lines(text: str, width: float) -> list[str]:
-    """`text` broken into lines no wider than `width` at 12 px: between words, and a word too
-    long for a line between two consonants near its middle, with a hyphen ("Watch-tower")."""
-    lines: list[str] = []
-    for word in text.split():
-        if lines and text_width(f"{lines[-1]} {word}") <= width:
-            lines[-1] += f" {word}"
-            continue
-        while text_width(word) > width:
-            cuts = [
-                i
-                for i in range(2, len(word) - 1)
-                if word[i - 1] not in VOWELS
-                and word[i] not in VOWELS
-                and text_width(word[:i] + "-") <= width
-            ] or [i for i in range(2, len(word) - 1) if text_width(word[:i] + "-") <= width]
-            if not cuts:
-                break
-            # Near the middle, and before a consonant and a vowel, where a syllable starts.
-            cut = min(
-                cuts,
-                key=lambda i: abs(i - len(word) / 2) + 0.75 * (word[i + 1] not in VOWELS),
-            )
-            lines.append(word[:cut] + "-")
-            word = word[cut:]
-        lines.append(word)
-    return lines
 
 
 def phase_text(state) -> Text:
@@ -375,6 +331,7 @@ def svg_shapes(state) -> dict:
     board = BOARDS[state["board"]]
     geo = B.geometry(state["board"])
     rects, edges, labels, crops, marks = [], [], [], [], []
+    captions: list[dict] = []  # the buildings' names, each in lines that fit its box
     for cell, area in geo.area.items():
         x, y = cell_xy(cell)
         px, py = x * CELL + 30, y * CELL + 30
@@ -445,21 +402,20 @@ def svg_shapes(state) -> dict:
         )
         # The building's name in full, in lines that fit its box (below its space's name and
         # its seal); lines beyond the box's room are squeezed into the last one (`fit`).
-        lines = caption_lines(building.name, w - 4)
+        # (said in the reader's language and broken there: games/engine/captions.py and the
+        # `caption_said` filter; the English lines here, for anything that reads the view).
         room = (h - 32) // LINE + 1
-        if len(lines) > room:
-            lines[room - 1 :] = [" ".join(lines[room - 1 :])]
-        for i, line in enumerate(lines):
-            labels.append(
-                {
-                    "x": px + 2,
-                    "y": py + 29 + LINE * i,
-                    "text": joined([line]),  # a piece of the English name, said as it is
-                    "size": 12,
-                    "fill": "#000",
-                    "fit": w - 4 if text_width(line) > w - 4 else None,
-                }
-            )
+        lines = fitted_lines(building.name, w - 4, room)
+        captions.append(
+            {
+                "x": px + 2,
+                "y": py + 29,
+                "width": w - 4,
+                "room": room,
+                "name": building.name,
+                "lines": lines,
+            }
+        )
         # Its code in the middle, shown instead of the name where the fitted board would draw
         # the name under 12 px (static/js/board.js sizes it; the legend under the board
         # names it); a little low, clear of the seal.
@@ -575,6 +531,7 @@ def svg_shapes(state) -> dict:
         "rects": rects,
         "edges": edges,
         "labels": labels,
+        "captions": captions,
         "districts": district_lines,
         "boats": boats,
         "columns": columns,
