@@ -258,10 +258,16 @@ class PieceGroup:
 
     @property
     def title(self) -> str:
-        return PIECE_TITLES.get(self.kind, self.kind.replace("_", " ").capitalize())
+        if self.kind in PIECE_TITLES:
+            return gettext(PIECE_TITLES[self.kind])
+        return self.kind.replace("_", " ").capitalize()
 
 
-PIECE_TITLES = {"cmd": "Your choices", "act": "Actions", "end": "Your choices"}
+PIECE_TITLES = {
+    "cmd": gettext_noop("Your choices"),
+    "act": gettext_noop("Actions"),
+    "end": gettext_noop("Your choices"),
+}
 AMOUNT_KINDS = ("bid", "count")  # targets `<kind>:<number>`, offered as one amount control
 
 

@@ -88,10 +88,11 @@ def render_text(view: dict) -> Text:
     else:
         lines.append(_("Boats on the lake: {boats}", boats=boats))
     lines.append("")
-    header = (
-        "  # Player       Gld Pts " + " ".join(f"{h:>2}" for _g, h in GOOD_COLUMNS) + " Seal Dk Cd"
-    )
-    lines.append(header)
+    # "Player" said in the reader's language in the same 12 columns; the codes after it are the
+    # legend's.
+    player = Text("  # {player:<12} ", {"player": _("Player")}, JOINED)
+    codes = "Gld Pts " + " ".join(f"{h:>2}" for _g, h in GOOD_COLUMNS) + " Seal Dk Cd"
+    lines.append(joined([player, Text(codes, None, JOINED)], ""))  # the codes: as they are
     for p in view["players"]:
         flags = ("*" if p["start"] else " ") + ("K" if p["knowledge"] else " ")
         lines.append(
