@@ -7,7 +7,7 @@ import textwrap
 
 from games.engine import ParseError
 from games.engine.names import find_player, find_players, letters
-from games.engine.words import JOINED, Text, _, joined
+from games.engine.words import JOINED, Text, _, joined, pgettext
 
 from . import moves as M
 from . import rules as R
@@ -64,8 +64,8 @@ def render_text(view: dict) -> Text:
             a, b = cell_text(cell)
             top.append(a)
             bottom.append(b)
-        lines.append(f"{r + 1:>2} |" + "|".join(top) + "|")
-        lines.append("   |" + "|".join(bottom) + "|")
+        lines.append(joined([f"{r + 1:>2} |", joined(top, "|"), "|"], ""))
+        lines.append(joined(["   |", joined(bottom, "|"), "|"], ""))
         lines.append(border)
     lines.append(_("Legend: ##### forest (face down)  ... cleared  ~~~~~ lake  out = outer area"))
     lines.append(_("  NW/NE/SE/SW = city districts. A forest tile covers two spaces."))
@@ -200,28 +200,45 @@ def _entry_lines(lead: Text, entries: list) -> list[Text]:
     return out
 
 
-def cell_text(cell: dict | None) -> tuple[str, str]:
+# The grid's words, said in the reader's language in their fixed columns (the legend names
+# them): the lake, the market, the land outside the town, a field's crop.
+GRID_WORDS = {
+    "lake": pgettext("nieuwstad-grid", "lake"),
+    "market": pgettext("nieuwstad-grid", "MARKET"),
+    "out": pgettext("nieuwstad-grid", "out"),
+    "crop": pgettext("nieuwstad-grid", "crop"),
+}
+
+
+def _fixed(template: str, **params) -> Text:
+    """A cell's line: `template`'s format specs keep it 7 columns wide in any language."""
+    return Text(template, params, JOINED)
+
+
+def cell_text(cell: dict | None) -> tuple:
     if cell is None:
         return "       ", "       "
     area = cell["area"]
     if area == "lake":
-        return " ~~~~~ ", "  lake "
+        return " ~~~~~ ", _fixed("{word:>6.6} ", word=GRID_WORDS["lake"])
     if area == "market":
-        return "MARKET ", "       "
-    place = cell["district"] or "out"
+        return _fixed("{word:<6.6} ", word=GRID_WORDS["market"]), "       "
+    place = cell["district"] or GRID_WORDS["out"]
     if cell["forest"]:
-        return " ##### ", f" {place:<6}"
+        return " ##### ", _fixed(" {place:<6.6}", place=place)
     if not cell["code"]:
-        return "  ...  ", f" {place:<6}"
+        return "  ...  ", _fixed(" {place:<6.6}", place=place)
     owner = "*" if cell["owner"] is None else str(cell["owner"] + 1)
     top = f" {cell['code']}{ARROWS[cell['facing']]}{owner} "
     if cell["edges"]:
-        bottom = f"{place:<2} {cell['edges']}"
+        bottom = f"{place:<2} {cell['edges']}"[:7].ljust(7)
     elif cell["crop"]:
-        bottom = f" crop {cell['crop']}"
+        return top[:7].ljust(7), _fixed(
+            " {word:<4.4}{crop:>2}", word=GRID_WORDS["crop"], crop=cell["crop"]
+        )
     else:
-        bottom = f" {place:<6}"
-    return top[:7].ljust(7), bottom[:7].ljust(7)
+        return top[:7].ljust(7), _fixed(" {place:<6.6}", place=place)
+    return top[:7].ljust(7), bottom
 
 
 # --- writing commands ------------------------------------------------------------------------

@@ -25,9 +25,12 @@ ENGLISH = re.compile(
     r"farmed|cleared|forest|proposed|declined|accepted|received|Round|starting|festival)\b"
 )
 NO_WORDS = re.compile(r"\b(" + "|".join(NAMES) + r"|[A-H]\d|[A-Z]{3})\b")  # a building's code
-# The text board's grid and its table of players keep their English tokens and headings
-# (fixed widths the legend below them explains in the reader's language).
-GRID = re.compile(r"^(\s*\d* *[|+]|  # Player|[* ][K ]\d )")
+# The text board's grid and its table of players keep their codes (a building's, a district's,
+# the roads'; the legend below them explains them in the reader's language).
+GRID = re.compile(
+    r"^(\s*\d* *[|+]|  # Player|[* ][K ]\d )"
+    r"|^(?:[ A-Z\d*^v<>.#~]{7}|[A-Z]{2} [SzG]{1,4} ?|[NS][EW])$"  # a grid cell's codes
+)
 COMMANDS = [
     "",
     "hello there",
