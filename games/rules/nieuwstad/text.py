@@ -146,7 +146,13 @@ def render_text(view: dict) -> Text:
             lines.append(
                 _(
                     "End-of-game points in hand/buildings now: {points}",
-                    points=", ".join(f"{k} {v}" for k, v in extra.items()),
+                    points=joined(
+                        [
+                            joined([CARDS[k].name if k in CARDS else BUILDINGS[k].name, v], " ")
+                            for k, v in extra.items()
+                        ],
+                        ", ",
+                    ),
                 )
             )
     if view.get("final"):
