@@ -233,6 +233,19 @@ def in_language(game: Game, command: str, language: str | None = None) -> str:
 # --- what the games say -------------------------------------------------------------------
 
 
+def refusal_in(game: Game, refusal: Any, language: str | None = None) -> str:
+    """A game's refusal in `language`, the commands it quotes ('accept' or 'decline') in the
+    language's command words where the translation quotes them as the English does."""
+    language = language or current_language()
+    said = localize(refusal, language)
+    if language == "en" or not isinstance(refusal, Text):
+        return said
+    for quoted in set(re.findall(r"'([^'\n]+)'", str(refusal))):
+        if f"'{quoted}'" in said:
+            said = said.replace(f"'{quoted}'", f"'{in_language(game, quoted, language)}'")
+    return said
+
+
 def help_in(game: Game, language: str | None = None) -> str:
     """The game's help in `language` (the active one by default): its sentences from the
     catalogue, its example commands in the language's command words, which read back."""

@@ -37,7 +37,7 @@ from games.engine import (
 )
 from games.engine.preview import reveals_hidden
 from games.engine.words import Text, joined
-from games.language import localize
+from games.language import localize, refusal_in
 from games.models import (
     Match,
     MatchStatus,
@@ -116,7 +116,10 @@ class MoveResult:
         what = self.worded or command
         # The refusals are marked with gettext_noop where they are made (they are also kept and
         # compared as English); they are said in the active language here.
-        message = localize(self.message) if isinstance(self.message, Text) else self.message
+        if isinstance(self.message, Text) and self.match is not None:
+            message = refusal_in(self.match.game, self.message)  # its commands in their words
+        else:
+            message = localize(self.message)
         message = gettext(message) if message else ""
         if self.outcome == Outcome.REPEAT:
             if what:

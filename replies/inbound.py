@@ -605,7 +605,7 @@ def _hint(match: Match, seat: Seat, line: str) -> str:
         state = selectors.load_state(match)
         commands.interpret(match.game, state, seat.number, line)
     except IllegalMove as error:
-        return language.localize(error.message)
+        return language.refusal_in(match.game, error.message)
     except Exception:
         return ""
     return ""

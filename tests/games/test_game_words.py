@@ -110,3 +110,22 @@ def test_the_help_gives_its_commands_in_the_readers_words(slug):
     assert language.help_in(game, "en") == english
     words = {"nieuwstad": "baue Haus bei D5", "new-england": "kaufe Karte 4", "blankenburg": "baue"}
     assert words[slug] in language.help_in(game, "de")
+
+
+def test_a_refusal_quotes_its_commands_in_the_readers_words():
+    from games.engine import IllegalMove
+
+    game = get_game("new-england")
+    state = game.setup(["a", "b", "c"], game.validate_options(3, {}), event_rng("refusal", 0))
+    state["phase"] = "buy"
+    with pytest.raises(IllegalMove) as refused:
+        game.parse("buy tile 2", state, 0)
+    assert str(refused.value.message) == (
+        "Say where the tile goes, e.g. 'buy tile 2, place at E5'."
+    )
+    german = language.refusal_in(game, refused.value.message, "de")
+    assert german == "Sag, wohin das Plättchen kommt, z. B. 'kaufe Plättchen 2, setze bei E5'."
+    assert language.to_english(game, "kaufe Plättchen 2, setze bei E5", "de") == (
+        "buy tile 2, place at E5"
+    )
+    assert language.refusal_in(game, refused.value.message, "en") == str(refused.value.message)
