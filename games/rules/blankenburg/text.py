@@ -205,13 +205,7 @@ def render_text(v: dict[str, Any]) -> Text:
     communal = [
         _(
             "{plan} ({kind} {district}, {cost}, P{prestige} I{income} C{capacity})",
-            plan=c["name"],
-            kind=KIND_NAMES[c["kind"]],
-            district=DISTRICT_NAMES[c["district"]],
-            cost=c["cost_text"],
-            prestige=c["prestige"],
-            income=c["income"],
-            capacity=c["capacity"],
+            **plan_facts(c),
         )
         for c in v["communal"]
         if c
@@ -327,17 +321,24 @@ def render_text(v: dict[str, Any]) -> Text:
     return joined(out, "\n")
 
 
+def plan_facts(c: dict[str, Any]) -> dict[str, Any]:
+    """A plan's name and facts, as the board's plan lines name them."""
+    return {
+        "plan": c["name"],
+        "kind": KIND_NAMES[c["kind"]],
+        "district": DISTRICT_NAMES[c["district"]],
+        "cost": c["cost_text"],
+        "prestige": c["prestige"],
+        "income": c["income"],
+        "capacity": c["capacity"],
+    }
+
+
 def plan_line(c: dict[str, Any]) -> Text:
     """A plan in the player's hand or drawn, on its own line."""
     return _(
         "    {plan}: {kind} {district}, cost {cost}, P{prestige} I{income} C{capacity}",
-        plan=c["name"],
-        kind=KIND_NAMES[c["kind"]],
-        district=DISTRICT_NAMES[c["district"]],
-        cost=c["cost_text"],
-        prestige=c["prestige"],
-        income=c["income"],
-        capacity=c["capacity"],
+        **plan_facts(c),
     )
 
 

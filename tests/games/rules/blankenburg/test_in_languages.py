@@ -10,10 +10,15 @@ import re
 import pytest
 
 from games.engine import IllegalMove, ParseError, event_rng
-from games.engine.words import JOINED, Text, _
-from games.language import localize, untranslated
+from games.engine.words import Text, _
+from games.language import localize
 from games.rules.blankenburg import GAME, GAME_V1
 from games.rules.blankenburg.data import PLANS, RESOURCE_NAMES, RESOURCES
+from tests.games.rules.languages_check import (
+    assert_all_texts,
+    assert_nothing_untranslated,
+    plain_parts,
+)
 
 LANGUAGES = ("nl", "de", "fr")
 NAMES = ["Anna", "Bram", "Cora", "Dirk", "Eva", "Femke"]
@@ -132,11 +137,7 @@ def said():
 
 
 def test_every_line_and_refusal_is_a_text(said):
-    assert said["describe"] and said["refusal"] and said["board"]
-    for kind in ("describe", "refusal", "board"):
-        plain = [value for value in said[kind] if not isinstance(value, Text)]
-        assert plain == [], f"{kind}: plain strings reach the player: {plain[:3]}"
-    assert isinstance(GAME.help_text(), Text)
+    assert_all_texts(said, GAME)
 
 
 def test_the_reference_notes_and_the_final_notes_are_texts(said):
@@ -153,34 +154,15 @@ def test_the_reference_notes_and_the_final_notes_are_texts(said):
                     assert isinstance(cell, Text) or not re.search(r"[a-z]{3}", cell), row
 
 
-def plain_parts(value) -> list[str]:
-    """The parts of joined lines (a history line's sentences, a board's lines and cells) that
-    are plain strings with words in them: English no catalogue can say. Players' names,
-    receipts and salts, space codes and the track's numerals are no words."""
-    found = []
-    if isinstance(value, Text):
-        for part in value.params.values():
-            if isinstance(part, Text):
-                found += plain_parts(part)
-            elif value.context == JOINED and isinstance(part, str):
-                rest = NO_WORDS.sub("", part)
-                if re.search(r"[A-Za-z]{2,}", rest):
-                    found.append(part)
-    return found
-
-
 def test_no_plain_english_inside_a_line_or_a_board(said):
     for kind in ("describe", "board"):
-        plain = sorted({part for value in said[kind] for part in plain_parts(value)})
+        plain = sorted({part for value in said[kind] for part in plain_parts(value, NO_WORDS)})
         assert plain == [], f"{kind}: {plain[:5]}"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_nothing_is_left_untranslated(said, language):
-    for kind, values in said.items():
-        missing = sorted({m for value in values for m in untranslated(value, language)})
-        assert missing == [], f"{kind} in {language}: {missing}"
-    assert untranslated(GAME.help_text(), language) == []
+    assert_nothing_untranslated(said, language, GAME)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

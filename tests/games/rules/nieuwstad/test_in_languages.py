@@ -11,10 +11,15 @@ import re
 import pytest
 
 from games.engine import IllegalMove, ParseError, check_move, event_rng
-from games.engine.words import JOINED, Text
-from games.language import localize, untranslated
+from games.engine.words import Text
+from games.language import localize
 from games.rules.nieuwstad import GAME, GAME_V1
 from games.rules.nieuwstad.data import BUILDINGS, CARDS, CHARACTERS, GOODS, STALL_SLOTS
+from tests.games.rules.languages_check import (
+    assert_all_texts,
+    assert_nothing_untranslated,
+    plain_parts,
+)
 
 LANGUAGES = ("nl", "de", "fr")
 NAMES = ["Anna", "Bram", "Cora", "Dirk"]
@@ -180,11 +185,7 @@ def said():
 
 
 def test_every_line_and_refusal_is_a_text(said):
-    assert said["describe"] and said["refusal"] and said["board"]
-    for kind in ("describe", "refusal", "board"):
-        plain = [value for value in said[kind] if not isinstance(value, Text)]
-        assert plain == [], f"{kind}: plain strings reach the player: {plain[:3]}"
-    assert isinstance(GAME.help_text(), Text)
+    assert_all_texts(said, GAME)
 
 
 def test_the_reference_and_the_reasons_not_open_are_texts(said):
@@ -200,33 +201,17 @@ def test_the_reference_and_the_reasons_not_open_are_texts(said):
                     assert isinstance(cell, Text) or not re.search(r"[a-z]{3}", cell), row
 
 
-def plain_parts(value) -> list[str]:
-    """The parts of joined lines (a history line's sentences, a board's lines) that are plain
-    strings with words in them: English no catalogue can say. Players' names, spaces and the
-    board's grid and table of players are no such words."""
-    found = []
-    if isinstance(value, Text):
-        for part in value.params.values():
-            if isinstance(part, Text):
-                found += plain_parts(part)
-            elif value.context == JOINED and isinstance(part, str) and not GRID.match(part):
-                if re.search(r"[A-Za-z]{2,}", NO_WORDS.sub("", part)):
-                    found.append(part)
-    return found
-
-
 def test_no_plain_english_inside_a_line_or_a_board(said):
     for kind in ("describe", "board", "refusal"):
-        plain = sorted({part for value in said[kind] for part in plain_parts(value)})
+        plain = sorted(
+            {part for value in said[kind] for part in plain_parts(value, NO_WORDS, GRID)}
+        )
         assert plain == [], f"{kind}: {plain[:5]}"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_nothing_is_left_untranslated(said, language):
-    for kind, values in said.items():
-        missing = sorted({m for value in values for m in untranslated(value, language)})
-        assert missing == [], f"{kind} in {language}: {missing}"
-    assert untranslated(GAME.help_text(), language) == []
+    assert_nothing_untranslated(said, language, GAME)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
