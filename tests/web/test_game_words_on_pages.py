@@ -85,22 +85,26 @@ def test_a_refusal_the_rules_give_as_a_text_is_said_in_the_readers_language():
     assert refusal.headline() == "Not applied: That command could not be read."
 
 
-def test_a_new_england_board_its_text_board_and_history_in_german():
-    users = [
-        User.objects.create_user(n, f"{n}@example.com", "pw") for n in ("dora", "emil", "fritz")
-    ]
+def new_england_in(language: str, names: tuple[str, ...], seed: str):
+    """A started match of New England among players who chose `language`."""
+    users = [User.objects.create_user(n, f"{n}@example.com", "pw") for n in names]
     for user in users:
-        Preferences.objects.update_or_create(user=user, defaults={"language": "de"})
+        Preferences.objects.update_or_create(user=user, defaults={"language": language})
     match = services.create_match(
         creator=users[0],
         game_slug="new-england",
-        players=3,
+        players=len(users),
         invite_emails=[u.email for u in users[1:]],
-        seed="ne-de",
+        seed=seed,
     )
     for user in users[1:]:
         services.join_match(match_id=match.pk, user=user)
     match.refresh_from_db()
+    return match
+
+
+def test_a_new_england_board_its_text_board_and_history_in_german():
+    match = new_england_in("de", ("dora", "emil", "fritz"), seed="ne-de")
     seat = match.seats.get(number=match.to_act[0])
     played = services.submit_move(
         match_id=match.pk, player=seat.user, command="3 Karten", source="web"
@@ -124,20 +128,8 @@ def test_a_prompt_with_numbers_is_said_in_the_readers_language_in_the_lobby():
 
     from games import selectors
 
-    users = [User.objects.create_user(n, f"{n}@example.com", "pw") for n in ("gijs", "hans", "ida")]
-    for user in users:
-        Preferences.objects.update_or_create(user=user, defaults={"language": "nl"})
-    match = services.create_match(
-        creator=users[0],
-        game_slug="new-england",
-        players=3,
-        invite_emails=[u.email for u in users[1:]],
-        seed="ne-prompt",
-    )
-    for user in users[1:]:
-        services.join_match(match_id=match.pk, user=user)
+    match = new_england_in("nl", ("gijs", "hans", "ida"), seed="ne-prompt")
     rng = random.Random(1)
-    match.refresh_from_db()
     while not match.prompt_words.get("params"):  # to the buying, whose prompt has a price
         seat = match.seats.get(number=match.to_act[0])
         move = match.game.bot_move(selectors.load_state(match), seat.number, rng)
