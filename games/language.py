@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+import textwrap
 import unicodedata
 from contextlib import nullcontext
 from typing import Any
@@ -25,7 +26,7 @@ from django.conf import settings
 from django.utils import translation
 
 from games.engine import Game, ParseError
-from games.engine.words import ANSWER_WORDS, COMMAND, JOINED, Text
+from games.engine.words import ANSWER_WORDS, COMMAND, JOINED, WRAPPED, Text
 
 # A word: letters (and apostrophes inside, as in French "d'accord"); "E4" and "12" are not.
 _WORD = re.compile(r"(?<![\w'’])[^\W\d_]+(?:['’][^\W\d_]+)*(?![\w'’])")
@@ -279,6 +280,8 @@ def _localized(value: Any) -> Any:
 def _say(text: Text) -> str:
     if not text.template:
         return ""
+    if text.context == WRAPPED:
+        return _rewrapped(text)
     if text.context == JOINED:
         template = text.template
     elif text.context:
@@ -292,6 +295,22 @@ def _say(text: Text) -> str:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):  # a translation that lost a {parameter}
         return str(text)
+
+
+def _rewrapped(line: Text) -> str:
+    """A text board's line laid out by the rules (games.engine.words.Wrapped): as it is in
+    English, else said and wrapped to the board's width again."""
+    words, width, indent = line.params["p0"], line.params["width"], line.params["indent"]
+    said = _localized(words)
+    if said == str(words):
+        return str(line)
+    if len(said) <= width:
+        return said
+    # A line's own leading spaces (a list's indent) stay on its first line.
+    wrapped = textwrap.wrap(
+        said, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+    )
+    return "\n".join(wrapped)
 
 
 def untranslated(value: Any, language: str) -> list[str]:

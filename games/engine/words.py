@@ -14,6 +14,7 @@ from __future__ import annotations
 
 COMMAND = "command"
 JOINED = "joined"  # the context of a Text made by `joined`: in no catalogue, said as it is
+WRAPPED = "wrapped"  # the context of a `Wrapped` line: its one part said, then wrapped
 
 # The one-word answers every game reads (games.commands.YES and NO); each game's words.py
 # marks them for the catalogue.
@@ -72,3 +73,22 @@ def joined(parts, sep: str = " ") -> Text:
         sep.replace("{", "{{").replace("}", "}}").join(f"{{p{i}}}" for i in range(len(parts)))
     )
     return Text(template, {f"p{i}": part for i, part in enumerate(parts)}, JOINED)
+
+
+class Wrapped(Text):
+    """A line of a text board laid out to `width` columns: its value is the English as the
+    rules wrapped it; another language says the Text it was made from and wraps that to the
+    same width, continuation lines indented by `indent` (how long a translation is cannot
+    be known in the rules)."""
+
+    __slots__ = ()
+
+    def __new__(cls, english: str, text: Text, width: int, indent: str):
+        line = str.__new__(cls, english)
+        line.template, line.context = "{p0}", WRAPPED
+        line.params = {"p0": text, "width": width, "indent": indent}
+        return line
+
+    def __reduce__(self):
+        p = self.params
+        return (Wrapped, (str(self), p["p0"], p["width"], p["indent"]))

@@ -13,7 +13,7 @@ from django.utils import translation
 
 from games import commands, language
 from games.engine import event_rng, get_game, playout
-from games.engine.words import Text, _, pgettext
+from games.engine.words import Text, Wrapped, _, pgettext
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "games" / "rules" / "locale"
 
@@ -53,6 +53,27 @@ def test_a_text_is_its_english_as_a_str_and_survives_copies():
     for copied in (copy.deepcopy(text), pickle.loads(pickle.dumps(text))):
         assert copied == text and copied.template == text.template
         assert language.localize(copied, "nl") == "Anna built a Huis"
+
+
+def test_a_wrapped_line_keeps_its_english_layout_and_is_wrapped_again_when_said():
+    long_line = _(
+        "{who} built a {what}", who=" ".join(["Anna"] * 8), what=pgettext("nieuwstad", "House")
+    )
+    english = "Anna Anna Anna Anna\n    Anna Anna Anna Anna\n    built a House"
+    line = Wrapped(english, long_line, 24, "    ")
+    for copied in (line, copy.deepcopy(line), pickle.loads(pickle.dumps(line))):
+        assert copied == english and language.localize(copied, "en") == english
+        assert language.localize(copied, "nl").splitlines() == [
+            "Anna Anna Anna Anna Anna",
+            "    Anna Anna Anna built",
+            "    a Huis",
+        ]
+    short = Wrapped(
+        "Anna built a House", _("{who} built a {what}", who="Anna", what="House"), 24, "  "
+    )
+    assert (
+        language.localize(short, "nl") == "Anna built a House"
+    )  # said as it is: no word of its own
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from games.engine import ParseError
-from games.engine.words import JOINED, Text, _, joined, pgettext
+from games.engine.words import JOINED, Text, Wrapped, _, joined, pgettext
 
 from . import rules
 from .data import (
@@ -155,7 +155,7 @@ def render_text(v: dict[str, Any]) -> Text:
         pair = entries[k : k + 2]
         english = "  " + "".join(f"{e[:37]:<38}" for e in pair).rstrip()
         said = layout("  " + "".join(f"{{p{i}:<38.37}}" for i in range(len(pair))), *pair)
-        lines.append(shaped(english, said))
+        lines.append(Wrapped(english, said, WIDTH, "    "))
     if v["board"] == "back":
         lines.append(
             _("  Y residential (+3) G commercial (+3) R civic (+2) B religious (+2) D dual")
@@ -312,13 +312,7 @@ def render_text(v: dict[str, Any]) -> Text:
     lines.append("")
     lines.append(_("Resources: W wood, S stone, G glass, M marble, I iron. P prestige, I income,"))
     lines.append(_("C capacity. Send 'help' for the commands."))
-    out = [
-        line
-        if isinstance(line, Shaped) or len(line) <= WIDTH
-        else shaped("\n".join(wrap(line, indent="    ")), line)
-        for line in lines
-    ]
-    return joined(out, "\n")
+    return joined([fitted(line) for line in lines], "\n")
 
 
 def plan_facts(c: dict[str, Any]) -> dict[str, Any]:
@@ -353,25 +347,13 @@ def layout(template: str, *parts: Any) -> Text:
     return Text(template, {f"p{i}": part for i, part in enumerate(parts)}, JOINED)
 
 
-class Shaped(Text):
-    """A line whose English is laid out here (wrapped at WIDTH, cut to a column) and which
-    another language says as the Text it was made from, not laid out: how long a translation
-    is cannot be known in the rules."""
-
-    __slots__ = ()
-
-    def __new__(cls, english: str, text: Text):
-        shaped = str.__new__(cls, english)
-        shaped.template, shaped.params, shaped.context = "{p0}", {"p0": text}, JOINED
-        return shaped
-
-    def __reduce__(self):
-        return (Shaped, (str(self), self.params["p0"]))
-
-
-def shaped(english: str, text: Text) -> Text:
-    """`text`, or a Shaped line if its English is laid out otherwise."""
-    return text if english == text else Shaped(english, text)
+def fitted(line: str) -> str:
+    """A line of the board, its English wrapped at WIDTH. A Text stays what it was made from
+    too, so another language wraps its own words (games.engine.words.Wrapped)."""
+    if isinstance(line, Wrapped):
+        return line
+    english = line if len(line) <= WIDTH else "\n".join(wrap(line, indent="    "))
+    return Wrapped(english, line, WIDTH, "    ") if isinstance(line, Text) else english
 
 
 def wrapped(text: Text, indent: str = "  ") -> Text:
@@ -380,7 +362,7 @@ def wrapped(text: Text, indent: str = "  ") -> Text:
     pieces = []
     for line in wrap(text, indent):
         pieces.extend(wrap(line, indent="    ") if len(line) > WIDTH else [line])
-    return shaped("\n".join(pieces), text)
+    return Wrapped("\n".join(pieces), text, WIDTH, indent)
 
 
 def wrap(text: str, indent: str = "  ") -> list[str]:

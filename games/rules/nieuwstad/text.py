@@ -7,7 +7,7 @@ import textwrap
 
 from games.engine import ParseError
 from games.engine.names import find_player, find_players, letters
-from games.engine.words import JOINED, Text, _, joined, pgettext
+from games.engine.words import JOINED, Text, Wrapped, _, joined, pgettext
 
 from . import moves as M
 from . import rules as R
@@ -166,26 +166,17 @@ def render_text(view: dict) -> Text:
                 ),
             )
         )
-    wrapped: list = []
-    for line in lines:
-        if len(line) <= WIDTH:
-            wrapped.append(line)
-        else:
-            wrapped.append(_wrapped(line))
-    return joined(wrapped, "\n")
+    return joined([_fitted(line) for line in lines], "\n")
 
 
-def _wrapped(line: str) -> Text:
-    """A line too long for the board's width, its English wrapped as it always was. A Text
-    keeps its message id and parameters, so another language says the line whole (its own
-    words would break elsewhere): the wrapped English is this Text's value, the platform
-    says its template (a joined Text of the one line)."""
-    english = "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent="    "))
-    if not isinstance(line, Text):
-        return english
-    said = str.__new__(Text, english)
-    said.template, said.params, said.context = "{p0}", {"p0": line}, JOINED
-    return said
+def _fitted(line: str) -> str:
+    """A line of the board, its English wrapped at WIDTH as it always was. A Text stays what
+    it was made from too, so another language wraps its own words (its lines break
+    elsewhere): games.engine.words.Wrapped."""
+    english = line
+    if len(line) > WIDTH:
+        english = "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent="    "))
+    return Wrapped(english, line, WIDTH, "    ") if isinstance(line, Text) else english
 
 
 def _entry_lines(lead: Text, entries: list) -> list[Text]:

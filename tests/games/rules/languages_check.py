@@ -40,3 +40,15 @@ def assert_nothing_untranslated(said: dict[str, list], language: str, game) -> N
         missing = sorted({m for value in values for m in untranslated(value, language)})
         assert missing == [], f"{kind} in {language}: {missing}"
     assert untranslated(game.help_text(), language) == []
+
+
+def wide_lines(board, language: str, width: int = 78) -> list[str]:
+    """The lines of a text board said in `language` that are wider than the board: only a
+    word longer than a line may make one (a line is broken at spaces only)."""
+    from games.language import localize
+
+    return [
+        line
+        for line in localize(board, language).splitlines()
+        if len(line) > width and " " in line.strip()
+    ]

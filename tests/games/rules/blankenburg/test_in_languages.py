@@ -18,6 +18,7 @@ from tests.games.rules.languages_check import (
     assert_all_texts,
     assert_nothing_untranslated,
     plain_parts,
+    wide_lines,
 )
 
 LANGUAGES = ("nl", "de", "fr")
@@ -170,6 +171,14 @@ def test_no_english_word_in_the_history_or_on_the_board(said, language):
     for value in said["describe"] + said["board"]:
         text = localize(value, language).replace("'salt:turn:bid'", "")  # the receipt's recipe
         assert not ENGLISH.search(text), (language, ENGLISH.search(text).group(), text[:400])
+
+
+@pytest.mark.parametrize("language", ("en",) + LANGUAGES)
+def test_the_text_board_fits_its_width_in_every_language(said, language):
+    """A line that a translation makes longer than the board is wrapped again (a mail
+    client shows 78 columns), and the English is laid out as it always was."""
+    wide = [line for board in said["board"] for line in wide_lines(board, language)]
+    assert wide == [], wide[:3]
 
 
 def test_a_bid_told_in_dutch_and_german():

@@ -19,6 +19,7 @@ from tests.games.rules.languages_check import (
     assert_all_texts,
     assert_nothing_untranslated,
     plain_parts,
+    wide_lines,
 )
 
 LANGUAGES = ("nl", "de", "fr")
@@ -223,6 +224,14 @@ def test_no_english_word_in_the_history(said, language):
 
 def first_line(said, english: str) -> Text:
     return next(line for line in said["describe"] if english in str(line))
+
+
+@pytest.mark.parametrize("language", ("en",) + LANGUAGES)
+def test_the_text_board_fits_its_width_in_every_language(said, language):
+    """A line that a translation makes longer than the board is wrapped again (a mail
+    client shows 78 columns), and the English is laid out as it always was."""
+    wide = [line for board in said["board"] for line in wide_lines(board, language)]
+    assert wide == [], wide[:3]
 
 
 def test_history_lines_in_dutch_and_german(said):
