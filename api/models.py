@@ -9,27 +9,34 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Scope(models.TextChoices):
-    READ = "read", "Read: see my matches, views, history, the archive and ratings"
-    PLAY = "play", "Play: also move, chat, create and join matches"
-    BOT = "bot", "Bot: play as a bot account"
+    READ = "read", _("Read: see my matches, views, history, the archive and ratings")
+    PLAY = "play", _("Play: also move, chat, create and join matches")
+    BOT = "bot", _("Bot: play as a bot account")
 
 
 class ApiToken(models.Model):
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("user"),
     )
-    name = models.CharField(max_length=60)
-    scope = models.CharField(max_length=8, choices=Scope.choices)
-    prefix = models.CharField(max_length=12)  # shown on the account page to tell tokens apart
-    key_hash = models.CharField(max_length=64, unique=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_used_at = models.DateTimeField(null=True, blank=True)
-    revoked_at = models.DateTimeField(null=True, blank=True)
+    name = models.CharField(_("name"), max_length=60)
+    scope = models.CharField(_("scope"), max_length=8, choices=Scope.choices)
+    # Shown on the account page to tell tokens apart.
+    prefix = models.CharField(_("prefix"), max_length=12)
+    key_hash = models.CharField(_("key hash"), max_length=64, unique=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("api token")
+        verbose_name_plural = _("api tokens")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -51,9 +58,14 @@ class EventStream(models.Model):
         on_delete=models.CASCADE,
         primary_key=True,
         related_name="event_stream",
+        verbose_name=_("user"),
     )
-    last_id = models.PositiveBigIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    last_id = models.PositiveBigIntegerField(_("last id"), default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("event stream")
+        verbose_name_plural = _("event streams")
 
     def __str__(self) -> str:
         return f"event stream of {self.user} (last {self.last_id})"
@@ -64,14 +76,27 @@ class AccountEvent(models.Model):
     message, invitation) that caused it, so it exists exactly when that committed. Append
     only: the stream resumes after any `number` a client saw."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    number = models.PositiveBigIntegerField()
-    kind = models.CharField(max_length=20)
-    match = models.ForeignKey("games.Match", null=True, on_delete=models.CASCADE, related_name="+")
-    data = models.JSONField(encoder=DjangoJSONEncoder)
-    created_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    number = models.PositiveBigIntegerField(_("number"))
+    kind = models.CharField(_("kind"), max_length=20)
+    match = models.ForeignKey(
+        "games.Match",
+        null=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("match"),
+    )
+    data = models.JSONField(_("data"), encoder=DjangoJSONEncoder)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("account event")
+        verbose_name_plural = _("account events")
         constraints = [
             models.UniqueConstraint(fields=["user", "number"], name="account_event_number")
         ]
@@ -89,9 +114,14 @@ class BotSummary(models.Model):
         on_delete=models.CASCADE,
         primary_key=True,
         related_name="bot_summary",
+        verbose_name=_("bot"),
     )
-    daily = models.BooleanField(default=False)
-    last_sent_on = models.DateField(null=True, blank=True)
+    daily = models.BooleanField(_("daily"), default=False)
+    last_sent_on = models.DateField(_("last sent on"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("bot summary")
+        verbose_name_plural = _("bot summaries")
 
     def __str__(self) -> str:
         return f"daily summary for {self.bot} ({'on' if self.daily else 'off'})"

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CommunityConfig(AppConfig):
     name = "community"
-    verbose_name = "Ratings, profiles and the archive"
+    verbose_name = _("Ratings, profiles and the archive")

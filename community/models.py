@@ -16,18 +16,23 @@ class Rating(models.Model):
     """A player's current Weng-Lin (Plackett-Luce) rating in one game."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="ratings",
+        verbose_name=_("user"),
     )
-    game_slug = models.CharField(max_length=40)
-    mu = models.FloatField()
-    sigma = models.FloatField()
+    game_slug = models.CharField(_("game slug"), max_length=40)
+    mu = models.FloatField(_("mu"))
+    sigma = models.FloatField(_("sigma"))
     # mu - 3 sigma: what the leaderboard sorts by, so a newcomer's wide uncertainty
     # does not put them on top after one lucky win.
-    ordinal = models.FloatField()
-    matches = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField()
+    ordinal = models.FloatField(_("ordinal"))
+    matches = models.PositiveIntegerField(_("matches"), default=0)
+    updated_at = models.DateTimeField(_("updated at"))
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         constraints = [
             models.UniqueConstraint(fields=["user", "game_slug"], name="one_rating_per_game")
         ]
@@ -41,21 +46,30 @@ class RatingChange(models.Model):
     """What one finished match did to one player's rating."""
 
     match = models.ForeignKey(
-        "games.Match", on_delete=models.CASCADE, related_name="rating_changes"
+        "games.Match",
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("match"),
     )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("user"),
     )
-    game_slug = models.CharField(max_length=40)
-    place = models.PositiveSmallIntegerField()  # 1 is first; players sharing a place share it
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
-    ordinal_after = models.FloatField()
-    finished_at = models.DateTimeField()
+    game_slug = models.CharField(_("game slug"), max_length=40)
+    # 1 is first; players sharing a place share it.
+    place = models.PositiveSmallIntegerField(_("place"))
+    mu_before = models.FloatField(_("mu before"))
+    sigma_before = models.FloatField(_("sigma before"))
+    mu_after = models.FloatField(_("mu after"))
+    sigma_after = models.FloatField(_("sigma after"))
+    ordinal_after = models.FloatField(_("ordinal after"))
+    finished_at = models.DateTimeField(_("finished at"))
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["finished_at", "match_id"]
         constraints = [
             models.UniqueConstraint(fields=["match", "user"], name="one_change_per_match_player")
@@ -70,12 +84,20 @@ class ProfileSettings(models.Model):
     """What a player shows of themselves to others."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile_settings"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="profile_settings",
+        verbose_name=_("user"),
     )
     hidden = models.BooleanField(
+        _("hidden"),
         default=False,
         help_text=_("Others see only your name: no statistics, ratings history or matches."),
     )
+
+    class Meta:
+        verbose_name = _("profile settings")
+        verbose_name_plural = _("profile settings")
 
     def __str__(self) -> str:
         return f"{self.user}: {'hidden' if self.hidden else 'public'}"

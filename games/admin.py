@@ -24,6 +24,8 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import hidden_state, pages, selectors, services
@@ -50,18 +52,18 @@ class NoSecretLookups:
         return [f for f in fields if not SECRET_FIELDS & set(f.lstrip("^=@").split("__"))]
 
 
-WITHHELD = "(hidden while the match is in play)"
+WITHHELD = _("(hidden while the match is in play)")
 
 
 @cache
-def withheld(name: str):
-    """A read-only column that stands in for field `name` and shows WITHHELD (one function
-    per name, so every list of fields holds the same one)."""
+def withheld(model, name: str):
+    """A read-only column that stands in for `model`'s field `name`, under its label, and
+    shows WITHHELD (one function per field, so every list of fields holds the same one)."""
 
     def show(obj) -> str:
         return WITHHELD
 
-    show.short_description = name.replace("_", " ")
+    show.short_description = model._meta.get_field(name).verbose_name
     show.__name__ = f"withheld_{name}"
     return show
 
@@ -80,7 +82,7 @@ class WithholdsSecrets:
     def _swap(self, request, obj, fields):
         if not self._withheld(request, obj):
             return fields
-        return [withheld(f) if f in self.secret_fields else f for f in fields]
+        return [withheld(self.model, f) if f in self.secret_fields else f for f in fields]
 
     def get_fields(self, request, obj=None):
         return self._swap(request, obj, super().get_fields(request, obj))
@@ -107,7 +109,7 @@ def record_operator_action(request: HttpRequest, obj, message: str) -> None:
 
 
 class GameFilter(admin.SimpleListFilter):
-    title = "game"
+    title = _("game")
     parameter_name = "game"
 
     def lookups(self, request, model_admin):
@@ -131,11 +133,11 @@ class WaitingOnFilter(admin.SimpleListFilter):
     """Who an active match waits for: a person, a bot (a stuck bot is worth a look), or no
     one (an active match nobody owes a move in is a bug)."""
 
-    title = "waiting on"
+    title = _("waiting on")
     parameter_name = "waiting_on"
 
     def lookups(self, request, model_admin):
-        return [("human", "a human"), ("bot", "a bot"), ("nobody", "nobody")]
+        return [("human", _("a human")), ("bot", _("a bot")), ("nobody", _("nobody"))]
 
     def queryset(self, request, queryset):
         if not self.value():
@@ -161,11 +163,11 @@ class WaitingOnFilter(admin.SimpleListFilter):
 
 
 class OverdueFilter(admin.SimpleListFilter):
-    title = "deadline"
+    title = _("deadline")
     parameter_name = "overdue"
 
     def lookups(self, request, model_admin):
-        return [("yes", "overdue")]
+        return [("yes", _("overdue"))]
 
     def queryset(self, request, queryset):
         if self.value() == "yes":
@@ -231,7 +233,8 @@ def narrate(moves: list[Move]) -> None:
         try:
             lines = selectors.history(rows[0].match, None, upto=max(seqs), since=min(seqs) - 1)
         except Exception as error:  # noqa: BLE001 - a broken log is what operators come to see
-            lines, failure = [], f"(cannot be narrated: the log does not replay: {error})"
+            failure = gettext("(cannot be narrated: the log does not replay: %(error)s)")
+            lines, failure = [], failure % {"error": error}
         else:
             failure = ""
         texts = {line["seq"]: line["text"] for line in lines}
@@ -269,7 +272,7 @@ class MoveInline(WithholdsSecrets, NarratedMove, SeatFromOne, ReadOnlyInline):
     secret_fields = ("payload",)  # a sealed bid, a card kept: the narration says what is public
     formset = LatestMovesFormSet
     template = "admin/games/match/moves_inline.html"  # says where the older moves are
-    verbose_name_plural = f"moves (the last {MOVES_SHOWN})"
+    verbose_name_plural = format_lazy(_("moves (the last {shown})"), shown=MOVES_SHOWN)
     fields = [
         "seq",
         "seat_no",
@@ -353,6 +356,10 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
         fields = [f.name for f in Match._meta.fields if f.name not in self.exclude]
         return [*fields, "waiting_for", "standing", "raw_result", *self.readonly_fields]
 
+    @admin.display(description=_("game title"))
+    def game_title(self, match: Match) -> str:
+        return match.game_title
+
     @admin.display(description=_("players"))
     def players(self, match: Match) -> str:
         # Named as in "to act" (and everywhere in the admin): "Anna (seat 1)"; the account's
@@ -369,7 +376,7 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
 
     @admin.display(description=_("seed"))
     def revealed_seed(self, match: Match) -> str:
-        return match.seed if match.is_over else "(secret until the match is over)"
+        return match.seed if match.is_over else gettext("(secret until the match is over)")
 
     @admin.display(description=_("result"))
     def standing(self, match: Match) -> str:
@@ -379,14 +386,15 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
             return "-"
         return format_html_join(
             mark_safe("<br>"),
-            "{}. {} (seat {}){}{}",
+            "{}{}{}",
             (
                 (
-                    line.place,
-                    line.name,
-                    line.seat + 1,
-                    "" if line.score is None else f" - {line.score} points",
-                    " (shared place)" if line.shared else "",
+                    gettext("%(place)s. %(name)s (seat %(seat)s)")
+                    % {"place": line.place, "name": line.name, "seat": line.seat + 1},
+                    ""
+                    if line.score is None
+                    else " - " + gettext("%(score)s points") % {"score": line.score},
+                    " " + gettext("(shared place)") if line.shared else "",
                 )
                 for line in lines
             ),
@@ -397,26 +405,27 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
         if not match.result:
             return "-"
         return format_html(
-            "<details><summary>JSON (seats counted from 0)</summary><pre>{}</pre></details>",
+            "<details><summary>{}</summary><pre>{}</pre></details>",
+            gettext("JSON (seats counted from 0)"),
             json.dumps(match.result, indent=1, sort_keys=True),
         )
 
     @admin.display(description=_("tools"))
     def links(self, match: Match) -> str:
-        return format_html(
-            '<a href="{}">Replay move by move</a> · <a href="{}">Move log ({} moves)</a> · '
-            '<a href="{}">Operator move</a> · <a href="{}">Player page</a> · '
-            '<a href="{}">Player replay</a>{}',
-            reverse("admin:games_match_replay", args=[match.pk]),
-            move_log_url(match),
-            match.head_seq,
-            reverse("admin:games_match_operator_move", args=[match.pk]),
-            reverse("match_detail", args=[match.pk]),
-            reverse("match_replay", args=[match.pk]),
-            ""
-            if match.is_over
-            else format_html(' · <a href="{}">Hidden state</a>', _open_url(match)),
-        )
+        tools = [
+            (reverse("admin:games_match_replay", args=[match.pk]), gettext("Replay move by move")),
+            (
+                move_log_url(match),
+                ngettext("Move log (%(count)s move)", "Move log (%(count)s moves)", match.head_seq)
+                % {"count": match.head_seq},
+            ),
+            (reverse("admin:games_match_operator_move", args=[match.pk]), gettext("Operator move")),
+            (reverse("match_detail", args=[match.pk]), gettext("Player page")),
+            (reverse("match_replay", args=[match.pk]), gettext("Player replay")),
+        ]
+        if not match.is_over:
+            tools.append((_open_url(match), gettext("Hidden state")))
+        return format_html_join(" · ", '<a href="{}">{}</a>', tools)
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         match = self.get_object(request, object_id)
@@ -451,8 +460,8 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
         if closed:
             self.message_user(
                 request,
-                "Not exported, in play with their hidden state closed to you: "
-                + ", ".join(str(m) for m in closed),
+                gettext("Not exported, in play with their hidden state closed to you: %(matches)s")
+                % {"matches": ", ".join(str(m) for m in closed)},
                 messages.ERROR,
             )
         matches = [m for m in matches if m not in closed]
@@ -515,7 +524,7 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
             **self.admin_site.each_context(request),
             **({} if match.is_over else _hidden_state_context(request, match)),
             "opts": self.model._meta,
-            "title": f"Replay of {match}",
+            "title": gettext("Replay of %(match)s") % {"match": match},
             "match": match,
             "frame": frame,
             "previous": frame.seq - 1 if frame.seq > 0 else None,
@@ -542,7 +551,7 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": f"Open the hidden state of {match}",
+            "title": gettext("Open the hidden state of %(match)s") % {"match": match},
             "match": match,
             "form": form,
             "lasts": int(hidden_state.OPENING_LASTS.total_seconds() // 60),
@@ -575,13 +584,16 @@ class MatchAdmin(NoSecretLookups, ReadOnlyAdmin):
                     f"Operator move for {seats[seat]} at seq {result.applied[0].seq}: "
                     f"{form.cleaned_data['command']!r}. Reason: {reason}",
                 )
-                self.message_user(request, f"Move appended at seq {result.applied[0].seq}.")
+                self.message_user(
+                    request,
+                    gettext("Move appended at seq %(seq)s.") % {"seq": result.applied[0].seq},
+                )
                 return redirect("admin:games_match_change", match.pk)
             form.add_error("command", result.message)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": f"Operator move in {match}",
+            "title": gettext("Operator move in %(match)s") % {"match": match},
             "match": match,
             "to_act": [str(seats[n]) for n in match.to_act if 0 <= n < len(seats)],
             "form": form,

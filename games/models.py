@@ -31,15 +31,19 @@ class TimeControl(models.TextChoices):
 
 
 class Match(models.Model):
-    game_slug = models.CharField(max_length=40, db_index=True)
-    rules_version = models.PositiveIntegerField()
-    options = models.JSONField(default=dict, blank=True)
-    player_count = models.PositiveSmallIntegerField()
+    game_slug = models.CharField(_("game slug"), max_length=40, db_index=True)
+    rules_version = models.PositiveIntegerField(_("rules version"))
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    player_count = models.PositiveSmallIntegerField(_("player count"))
     # Secret until the match ends; players see only the commitment.
-    seed = models.CharField(max_length=64)
-    seed_commitment = models.CharField(max_length=64)
+    seed = models.CharField(_("seed"), max_length=64)
+    seed_commitment = models.CharField(_("seed commitment"), max_length=64)
     status = models.CharField(
-        max_length=10, choices=MatchStatus.choices, default=MatchStatus.OPEN, db_index=True
+        _("status"),
+        max_length=10,
+        choices=MatchStatus.choices,
+        default=MatchStatus.OPEN,
+        db_index=True,
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -47,50 +51,55 @@ class Match(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="created_matches",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     # Time control and what a deadline does.
     time_control = models.CharField(
-        max_length=10, choices=TimeControl.choices, default=TimeControl.PER_MOVE
+        _("time control"), max_length=10, choices=TimeControl.choices, default=TimeControl.PER_MOVE
     )
-    days_per_move = models.PositiveSmallIntegerField(default=3)
-    bank_days = models.PositiveSmallIntegerField(default=0)
-    increment_days = models.PositiveSmallIntegerField(default=0)
-    weekends_off = models.BooleanField(default=False)
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"), default=3)
+    bank_days = models.PositiveSmallIntegerField(_("bank days"), default=0)
+    increment_days = models.PositiveSmallIntegerField(_("increment days"), default=0)
+    weekends_off = models.BooleanField(_("weekends off"), default=False)
     timeout_policy = models.CharField(
-        max_length=10, choices=TimeoutPolicy.choices, default=TimeoutPolicy.DEFAULT_MOVE
+        _("timeout policy"),
+        max_length=10,
+        choices=TimeoutPolicy.choices,
+        default=TimeoutPolicy.DEFAULT_MOVE,
     )
-    forfeit_after = models.PositiveSmallIntegerField(default=3)
+    forfeit_after = models.PositiveSmallIntegerField(_("forfeit after"), default=3)
     # The most vacation days the clock may spend for one player in this match when a turn
     # waits past its deadline (games.vacation_bank); None: as many as their bank holds.
-    vacation_cap = models.PositiveSmallIntegerField(null=True, blank=True)
+    vacation_cap = models.PositiveSmallIntegerField(_("vacation cap"), null=True, blank=True)
     # Chosen by the creator. A rated match changes its players' ratings when it ends (only
     # if every seat is a person); a watchable one can be followed by anyone while in play,
     # from the public view. Finished matches are public in the archive either way.
-    rated = models.BooleanField(default=False)
+    rated = models.BooleanField(_("rated"), default=False)
     # Whether a chat channel follows the match (notifications.MatchHook): read with the
     # match's lock, so a move of a match without one asks nothing more.
-    hooked = models.BooleanField(default=False)
-    watchable = models.BooleanField(default=False)
+    hooked = models.BooleanField(_("hooked"), default=False)
+    watchable = models.BooleanField(_("watchable"), default=False)
     # Chosen by the creator: a player may take back their last decision under the policy
     # in docs/takebacks.md.
-    takebacks = models.BooleanField(default=False)
+    takebacks = models.BooleanField(_("takebacks"), default=False)
 
     # Projections of the log.
-    head_seq = models.PositiveIntegerField(default=0)
-    head_digest = models.CharField(max_length=64, blank=True)
-    to_act = models.JSONField(default=list, blank=True)
-    prompt = models.CharField(max_length=200, blank=True)
+    head_seq = models.PositiveIntegerField(_("head seq"), default=0)
+    head_digest = models.CharField(_("head digest"), max_length=64, blank=True)
+    to_act = models.JSONField(_("to act"), default=list, blank=True)
+    prompt = models.CharField(_("prompt"), max_length=200, blank=True)
     # The prompt's message and parameters (games.engine.words.Text.as_json), so that a page
     # says it in its reader's language; `prompt` keeps the English.
-    prompt_words = models.JSONField(default=dict, blank=True)
-    result = models.JSONField(null=True, blank=True)
+    prompt_words = models.JSONField(_("prompt words"), default=dict, blank=True)
+    result = models.JSONField(_("result"), null=True, blank=True)
 
     class Meta:
-        verbose_name_plural = "matches"
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
         ordering = ["-created_at"]
         indexes = [
             # The admin's match list, newest first, a page at a time.
@@ -139,9 +148,11 @@ class Match(models.Model):
 
 
 class Seat(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match")
+    )
     # Before the start: order of joining; at the start the order is drawn from the seed.
-    number = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField(_("number"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -149,34 +160,37 @@ class Seat(models.Model):
         on_delete=models.SET_NULL,
         related_name="seats",
         db_index=False,  # seat_user_match (user, match) serves lookups by player
+        verbose_name=_("user"),
     )
-    invited_email = models.EmailField(blank=True)
-    is_bot = models.BooleanField(default=False)
-    resigned = models.BooleanField(default=False)
-    display_name = models.CharField(max_length=60, blank=True)
-    standing_orders = models.JSONField(default=list, blank=True)
-    timeouts = models.PositiveSmallIntegerField(default=0)
+    invited_email = models.EmailField(_("invited email"), blank=True)
+    is_bot = models.BooleanField(_("is bot"), default=False)
+    resigned = models.BooleanField(_("resigned"), default=False)
+    display_name = models.CharField(_("display name"), max_length=60, blank=True)
+    standing_orders = models.JSONField(_("standing orders"), default=list, blank=True)
+    timeouts = models.PositiveSmallIntegerField(_("timeouts"), default=0)
     # The decision (deadline_seq) whose forfeit the player was warned of by email, with a
     # day's grace: nobody forfeits a seat without a warning first.
-    forfeit_warned_seq = models.PositiveIntegerField(null=True, blank=True)
+    forfeit_warned_seq = models.PositiveIntegerField(_("forfeit warned seq"), null=True, blank=True)
     # A seat that timed out, offered by another player to a substitute (the lobby lists it).
-    takeover_offered_at = models.DateTimeField(null=True, blank=True)
+    takeover_offered_at = models.DateTimeField(_("takeover offered at"), null=True, blank=True)
     # Voted out by the other players after timing out again and again: its decisions are
     # played at once by the rules' default move.
-    skipped = models.BooleanField(default=False)
+    skipped = models.BooleanField(_("skipped"), default=False)
     # The deadline for this seat's current decision, and the position it belongs to.
-    deadline_at = models.DateTimeField(null=True, blank=True)
-    deadline_seq = models.PositiveIntegerField(null=True, blank=True)
-    waiting_since = models.DateTimeField(null=True, blank=True)
+    deadline_at = models.DateTimeField(_("deadline at"), null=True, blank=True)
+    deadline_seq = models.PositiveIntegerField(_("deadline seq"), null=True, blank=True)
+    waiting_since = models.DateTimeField(_("waiting since"), null=True, blank=True)
     # The reminder schedule, kept by notifications.reminders.send_reminders and nothing else:
     # the decision (its deadline_seq) it was worked out for, and when a reminder for it may
     # next be due (None: none will be). A seat asked again has a deadline_seq newer than its
     # reminder_seq, which puts it in seat_reminder_unscheduled until the next tick looks at
     # it, so the service layer need not know reminders exist.
-    reminder_seq = models.PositiveIntegerField(null=True, blank=True)
-    remind_at = models.DateTimeField(null=True, blank=True)
+    reminder_seq = models.PositiveIntegerField(_("reminder seq"), null=True, blank=True)
+    remind_at = models.DateTimeField(_("remind at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["match", "number"]
         indexes = [
             models.Index(
@@ -274,24 +288,35 @@ class Move(models.Model):
 
     # No index of its own: the unique (match, seq) serves every lookup by match, and each
     # index is one more write on every move.
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="moves", db_index=False)
-    seq = models.PositiveIntegerField()
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=10, choices=MoveKind.choices, default=MoveKind.MOVE)
-    payload = models.JSONField(default=dict)
-    source = models.CharField(max_length=10, choices=MoveSource.choices)
-    created_at = models.DateTimeField(auto_now_add=True)
-    idempotency_key = models.CharField(max_length=255, null=True, blank=True)
-    digest = models.CharField(max_length=64)
-    note = models.CharField(max_length=500, blank=True)  # an operator's reason, a timeout's cause
+    match = models.ForeignKey(
+        Match,
+        on_delete=models.PROTECT,
+        related_name="moves",
+        db_index=False,
+        verbose_name=_("match"),
+    )
+    seq = models.PositiveIntegerField(_("seq"))
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    kind = models.CharField(
+        _("kind"), max_length=10, choices=MoveKind.choices, default=MoveKind.MOVE
+    )
+    payload = models.JSONField(_("payload"), default=dict)
+    source = models.CharField(_("source"), max_length=10, choices=MoveSource.choices)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    idempotency_key = models.CharField(_("idempotency key"), max_length=255, null=True, blank=True)
+    digest = models.CharField(_("digest"), max_length=64)
+    # An operator's reason, a timeout's cause.
+    note = models.CharField(_("note"), max_length=500, blank=True)
     # The seat's clock when it made this entry: when it was asked and its deadline. A takeback
     # puts them back (docs/takebacks.md). Platform data, not game state: not in the digest.
-    asked_at = models.DateTimeField(null=True, blank=True)
-    deadline_at = models.DateTimeField(null=True, blank=True)
+    asked_at = models.DateTimeField(_("asked at"), null=True, blank=True)
+    deadline_at = models.DateTimeField(_("deadline at"), null=True, blank=True)
 
     objects = MoveQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         ordering = ["match", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["match", "seq"], name="move_unique_seq"),
@@ -319,12 +344,16 @@ class Move(models.Model):
 class Snapshot(models.Model):
     """A cached state after move `seq`. Rebuilt from the log on demand; never the truth."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
-    seq = models.PositiveIntegerField()
-    state = models.JSONField()
-    digest = models.CharField(max_length=64)
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="snapshots", verbose_name=_("match")
+    )
+    seq = models.PositiveIntegerField(_("seq"))
+    state = models.JSONField(_("state"))
+    digest = models.CharField(_("digest"), max_length=64)
 
     class Meta:
+        verbose_name = _("snapshot")
+        verbose_name_plural = _("snapshots")
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="snapshot_unique_seq")]
 
 
@@ -333,15 +362,23 @@ class LogCheck(models.Model):
     before it (`--since`): where the log stood when it began, and what it found broken, so
     the next `--since` run checks only the matches written since and those still broken."""
 
-    started_at = models.DateTimeField()
-    finished_at = models.DateTimeField(null=True, blank=True)
-    whole = models.BooleanField(help_text=_("Every started match, not only what changed."))
+    started_at = models.DateTimeField(_("started at"))
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    whole = models.BooleanField(
+        _("whole"), help_text=_("Every started match, not only what changed.")
+    )
     # Every move and snapshot with an id up to these was in the log when the run began.
-    moves_upto = models.BigIntegerField()
-    snapshots_upto = models.BigIntegerField()
-    matches = models.PositiveIntegerField(default=0)
-    moves = models.PositiveBigIntegerField(default=0)
-    failed = models.JSONField(default=list, blank=True, help_text=_("Ids of the broken matches."))
+    moves_upto = models.BigIntegerField(_("moves upto"))
+    snapshots_upto = models.BigIntegerField(_("snapshots upto"))
+    matches = models.PositiveIntegerField(_("matches"), default=0)
+    moves = models.PositiveBigIntegerField(_("moves"), default=0)
+    failed = models.JSONField(
+        _("failed"), default=list, blank=True, help_text=_("Ids of the broken matches.")
+    )
+
+    class Meta:
+        verbose_name = _("log check")
+        verbose_name_plural = _("log checks")
 
     def __str__(self) -> str:
         return f"log check of {self.started_at:%Y-%m-%d %H:%M}: {len(self.failed)} broken"
@@ -351,13 +388,17 @@ class SeatClock(models.Model):
     """A seat's time bank: seconds left, and when and at which position it was last asked.
     Settled each time the seat is asked again (games.clock)."""
 
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
-    seat = models.PositiveSmallIntegerField()
-    bank_seconds = models.PositiveIntegerField()
-    asked_at = models.DateTimeField(null=True, blank=True)
-    asked_seq = models.PositiveIntegerField(null=True, blank=True)
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.CASCADE, related_name="+", verbose_name=_("match")
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    bank_seconds = models.PositiveIntegerField(_("bank seconds"))
+    asked_at = models.DateTimeField(_("asked at"), null=True, blank=True)
+    asked_seq = models.PositiveIntegerField(_("asked seq"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("seat clock")
+        verbose_name_plural = _("seat clocks")
         db_table = "notifications_seatclock"  # made by the notifications app
         constraints = [
             models.UniqueConstraint(fields=["match", "seat"], name="seatclock_unique_seat")
@@ -367,16 +408,27 @@ class SeatClock(models.Model):
 class ChatMessage(models.Model):
     """A player's message on a match's board. Not part of the game log."""
 
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="chat_messages")
-    seat = models.PositiveSmallIntegerField()
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    match = models.ForeignKey(
+        "games.Match",
+        on_delete=models.CASCADE,
+        related_name="chat_messages",
+        verbose_name=_("match"),
     )
-    text = models.TextField(max_length=2000)
-    source = models.CharField(max_length=10, default="web")
-    created_at = models.DateTimeField(auto_now_add=True)
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("author"),
+    )
+    text = models.TextField(_("text"), max_length=2000)
+    source = models.CharField(_("source"), max_length=10, default="web")
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
         db_table = "notifications_chatmessage"  # made by the notifications app
         ordering = ["created_at", "pk"]
 
@@ -388,16 +440,26 @@ class HiddenStateOpening(models.Model):
     """An operator opened a match's hidden state before its end: who, when, at which
     position and why (games.hidden_state). Written once, read in the admin."""
 
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="+")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    match = models.ForeignKey(
+        Match, on_delete=models.PROTECT, related_name="+", verbose_name=_("match")
     )
-    username = models.CharField(max_length=150)  # kept if the account goes
-    reason = models.CharField(max_length=500)
-    seq = models.PositiveIntegerField(help_text=_("The match's last move when it was opened."))
-    opened_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    username = models.CharField(_("username"), max_length=150)  # kept if the account goes
+    reason = models.CharField(_("reason"), max_length=500)
+    seq = models.PositiveIntegerField(
+        _("seq"), help_text=_("The match's last move when it was opened.")
+    )
+    opened_at = models.DateTimeField(_("opened at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("hidden state opening")
+        verbose_name_plural = _("hidden state openings")
         ordering = ["-opened_at", "-pk"]
         permissions = [
             (
@@ -414,25 +476,41 @@ class SeatHolder(models.Model):
     """Who held a seat from which move on, once a substitute took it over: ratings count
     the match for whoever made most of the seat's moves (community.ratings)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seat_holders")
-    seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    from_seq = models.PositiveIntegerField()  # moves after this one are theirs
-    until_seq = models.PositiveIntegerField(null=True, blank=True)  # None: still theirs
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="seat_holders", verbose_name=_("match")
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
+    from_seq = models.PositiveIntegerField(_("from seq"))  # moves after this one are theirs
+    # None: still theirs.
+    until_seq = models.PositiveIntegerField(_("until seq"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("seat holder")
+        verbose_name_plural = _("seat holders")
         ordering = ["match", "seat", "from_seq"]
 
 
 class SkipVote(models.Model):
     """A player's vote to skip a seat that keeps timing out (BGA's expel)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="skip_votes")
-    seat = models.PositiveSmallIntegerField()
-    voter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    at = models.DateTimeField(auto_now_add=True)
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="skip_votes", verbose_name=_("match")
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    voter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("voter"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("skip vote")
+        verbose_name_plural = _("skip votes")
         constraints = [
             models.UniqueConstraint(fields=["match", "seat", "voter"], name="skip_vote_once")
         ]

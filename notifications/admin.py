@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.admin import ReadOnlyAdmin, SeatFromOne, WithholdsSecrets
 from games.models import ChatMessage
@@ -57,7 +58,13 @@ class PreferencesAdmin(ReadOnlyAdmin):
         users = [prefs.user for prefs in queryset.select_related("user")]
         count = sum(mark_working(user=user) for user in users)
         count += sum(mark_webhook_working(user=user) for user in users)
-        self.message_user(request, f"{count} address(es) marked working.")
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)s address marked working.", "%(count)s addresses marked working.", count
+            )
+            % {"count": count},
+        )
 
 
 @admin.register(Vacation)

@@ -63,20 +63,27 @@ class Notification(models.Model):
     and the transaction that writes it stays short.
     """
 
-    kind = models.CharField(max_length=10, choices=Kind.choices)
-    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.EMAIL)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    channel = models.CharField(
+        _("channel"), max_length=10, choices=Channel.choices, default=Channel.EMAIL
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
     # Unique per message that should exist once: a retried writer cannot make a second one.
     # (A constraint, not unique=True: that adds a second index for LIKE, which nothing asks.)
-    dedupe_key = models.CharField(max_length=200)
+    dedupe_key = models.CharField(_("dedupe key"), max_length=200)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.CASCADE,
         related_name="notifications",
+        verbose_name=_("user"),
     )
-    address = models.CharField(max_length=500, help_text=_("Email address or webhook URL."))
+    address = models.CharField(
+        _("address"), max_length=500, help_text=_("Email address or webhook URL.")
+    )
     match = models.ForeignKey(
         "games.Match",
         null=True,
@@ -84,26 +91,31 @@ class Notification(models.Model):
         on_delete=models.CASCADE,
         related_name="notifications",
         db_index=False,  # notification_by_seat (match, seat, kind) serves lookups by match
+        verbose_name=_("match"),
     )
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    seq = models.PositiveIntegerField(null=True, blank=True)
-    context = models.JSONField(default=dict, blank=True)
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    seq = models.PositiveIntegerField(_("seq"), null=True, blank=True)
+    context = models.JSONField(_("context"), default=dict, blank=True)
 
-    created_at = models.DateTimeField(auto_now_add=True)
-    send_after = models.DateTimeField(help_text=_("Held until then (quiet hours, retry backoff)."))
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    lease_until = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    send_after = models.DateTimeField(
+        _("send after"), help_text=_("Held until then (quiet hours, retry backoff).")
+    )
+    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
+    lease_until = models.DateTimeField(_("lease until"), null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     # When the first attempt failed (or its sender was lost): retries go on until
     # OUTBOX_RETRY_FOR after it, and a notice delivered late gives the seat that time back.
-    first_failed_at = models.DateTimeField(null=True, blank=True)
+    first_failed_at = models.DateTimeField(_("first failed at"), null=True, blank=True)
     # Sent as the mail's Message-ID; nothing looks a notice up by it, so it has no index.
-    message_id = models.CharField(max_length=200, default=new_message_id)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    provider_message_id = models.CharField(max_length=300, blank=True)
-    last_error = models.TextField(blank=True)
+    message_id = models.CharField(_("message id"), max_length=200, default=new_message_id)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    provider_message_id = models.CharField(_("provider message id"), max_length=300, blank=True)
+    last_error = models.TextField(_("last error"), blank=True)
 
     class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
         ordering = ["-created_at"]
         indexes = [
             models.Index(
@@ -125,10 +137,17 @@ class FeedToken(models.Model):
     """The secret in a player's calendar and Atom feed addresses; a new one revokes the old."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="feed_token"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="feed_token",
+        verbose_name=_("user"),
     )
-    token = models.CharField(max_length=64, unique=True, default=new_feed_token)
-    created_at = models.DateTimeField(auto_now=True)
+    token = models.CharField(_("token"), max_length=64, unique=True, default=new_feed_token)
+    created_at = models.DateTimeField(_("created at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("feed token")
+        verbose_name_plural = _("feed tokens")
 
 
 class HookKind(models.TextChoices):
@@ -141,14 +160,26 @@ class MatchHook(models.Model):
     """A chat channel told of a match's moves, turns, end (and chat, if chosen): a Discord or
     Slack incoming webhook, or any JSON webhook. Sent through the outbox, as mail is."""
 
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="hooks")
-    url = models.URLField(max_length=500)
-    kind = models.CharField(max_length=10, choices=HookKind.choices, default=HookKind.DISCORD)
-    chat = models.BooleanField(default=False)
-    added_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.CASCADE, related_name="hooks", verbose_name=_("match")
     )
-    added_at = models.DateTimeField(auto_now_add=True)
+    url = models.URLField(_("url"), max_length=500)
+    kind = models.CharField(
+        _("kind"), max_length=10, choices=HookKind.choices, default=HookKind.DISCORD
+    )
+    chat = models.BooleanField(_("chat"), default=False)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("added by"),
+    )
+    added_at = models.DateTimeField(_("added at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("match hook")
+        verbose_name_plural = _("match hooks")
 
 
 class PushSubscription(models.Model):
@@ -156,9 +187,16 @@ class PushSubscription(models.Model):
     a message is encrypted with). Removed when the push service says it is gone."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="push_subscriptions",
+        verbose_name=_("user"),
     )
-    endpoint = models.URLField(max_length=1000, unique=True)
-    p256dh = models.CharField(max_length=200)
-    auth = models.CharField(max_length=100)
-    created_at = models.DateTimeField(auto_now_add=True)
+    endpoint = models.URLField(_("endpoint"), max_length=1000, unique=True)
+    p256dh = models.CharField(_("p256dh"), max_length=200)
+    auth = models.CharField(_("auth"), max_length=100)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")

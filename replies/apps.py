@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class RepliesConfig(AppConfig):
     name = "replies"
-    verbose_name = "Replies"
+    verbose_name = _("Replies")
 
     def ready(self) -> None:
         from anymail.signals import inbound

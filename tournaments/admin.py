@@ -1,5 +1,6 @@
 from django.contrib import admin, messages
 from django.utils.html import format_html_join
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.services import ServiceError
@@ -54,12 +55,26 @@ class TournamentAdmin(admin.ModelAdmin):
     def standings(self, tournament):
         rows = services.current_standings(tournament) if tournament.pk else []
         names = {e.user_id: str(e.user) for e in tournament.entries.select_related("user")}
+        line = gettext(
+            "%(place)s. %(name)s: %(points)s points, score %(score)s, "
+            "head to head %(head_to_head)s, seed %(seed)s"
+        )
         return (
             format_html_join(
                 "",
-                "<div>{}. {}: {} points, score {}, head to head {}, seed {}</div>",
+                "<div>{}</div>",
                 (
-                    (n, names.get(r.player, "?"), float(r.points), r.score, r.head_to_head, r.seed)
+                    (
+                        line
+                        % {
+                            "place": n,
+                            "name": names.get(r.player, "?"),
+                            "points": float(r.points),
+                            "score": r.score,
+                            "head_to_head": r.head_to_head,
+                            "seed": r.seed,
+                        },
+                    )
                     for n, r in enumerate(rows, start=1)
                 ),
             )
@@ -74,7 +89,8 @@ class TournamentAdmin(admin.ModelAdmin):
             try:
                 services.start(tournament.pk, by=str(request.user), reason="started from the admin")
             except ServiceError as error:
-                self.message_user(request, f"{tournament}: {error.message}", messages.ERROR)
+                said = gettext(error.message) if error.message else error.message
+                self.message_user(request, f"{tournament}: {said}", messages.ERROR)
 
 
 @admin.register(Entry)

@@ -23,30 +23,44 @@ class TournamentStatus(models.TextChoices):
 
 
 class Tournament(models.Model):
-    name = models.CharField(max_length=80)
-    game_slug = models.CharField(max_length=40)
-    format = models.CharField(max_length=12, choices=Format.choices)
-    table_size = models.PositiveSmallIntegerField(default=2)
-    rounds = models.PositiveSmallIntegerField(default=0)  # 0: as the format has (round robin)
+    name = models.CharField(_("name"), max_length=80)
+    game_slug = models.CharField(_("game slug"), max_length=40)
+    format = models.CharField(_("format"), max_length=12, choices=Format.choices)
+    table_size = models.PositiveSmallIntegerField(_("table size"), default=2)
+    # 0: as the format has (round robin).
+    rounds = models.PositiveSmallIntegerField(_("rounds"), default=0)
     status = models.CharField(
-        max_length=10, choices=TournamentStatus.choices, default=TournamentStatus.SIGNUP
+        _("status"),
+        max_length=10,
+        choices=TournamentStatus.choices,
+        default=TournamentStatus.SIGNUP,
     )
     # Sign-up closes at this moment or with this many players, whichever comes first.
-    signup_until = models.DateTimeField(null=True, blank=True)
-    max_players = models.PositiveSmallIntegerField(null=True, blank=True)
-    days_per_move = models.PositiveSmallIntegerField(default=3)
+    signup_until = models.DateTimeField(_("signup until"), null=True, blank=True)
+    max_players = models.PositiveSmallIntegerField(_("max players"), null=True, blank=True)
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"), default=3)
     timeout_policy = models.CharField(
-        max_length=10, choices=TimeoutPolicy.choices, default=TimeoutPolicy.DEFAULT_MOVE
+        _("timeout policy"),
+        max_length=10,
+        choices=TimeoutPolicy.choices,
+        default=TimeoutPolicy.DEFAULT_MOVE,
     )
-    vacation_cap = models.PositiveSmallIntegerField(null=True, blank=True)  # per match
-    seed = models.CharField(max_length=64)  # the draws' random stream
+    # Per match.
+    vacation_cap = models.PositiveSmallIntegerField(_("vacation cap"), null=True, blank=True)
+    seed = models.CharField(_("seed"), max_length=64)  # the draws' random stream
     organiser = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("organiser"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    current_round = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
 
     class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -54,13 +68,20 @@ class Tournament(models.Model):
 
 
 class Entry(models.Model):
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    seed = models.PositiveSmallIntegerField(default=0)  # 1 the strongest, set at the start
-    joined_at = models.DateTimeField(auto_now_add=True)
-    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
+    # 1 the strongest, set at the start.
+    seed = models.PositiveSmallIntegerField(_("seed"), default=0)
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
         ordering = ["seed", "joined_at"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "user"], name="entry_once_a_player")
@@ -71,19 +92,24 @@ class Entry(models.Model):
 
 
 class Round(models.Model):
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
-    number = models.PositiveSmallIntegerField()
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="round_set", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     bye = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
+        verbose_name=_("bye"),
     )
 
     class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         ordering = ["number"]
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_once")]
 
@@ -92,8 +118,16 @@ class Round(models.Model):
 
 
 class Table(models.Model):
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
-    match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="tournament_table")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="tables", verbose_name=_("round")
+    )
+    match = models.OneToOneField(
+        Match, on_delete=models.PROTECT, related_name="tournament_table", verbose_name=_("match")
+    )
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
 
     def __str__(self) -> str:
         return f"{self.round}: {self.match}"
@@ -102,13 +136,17 @@ class Table(models.Model):
 class OrganiserAction(models.Model):
     """What an organiser did (started early, withdrew a player, ...), who and why."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="actions")
-    by = models.CharField(max_length=150)
-    action = models.CharField(max_length=40)
-    reason = models.CharField(max_length=500)
-    at = models.DateTimeField(auto_now_add=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="actions", verbose_name=_("tournament")
+    )
+    by = models.CharField(_("by"), max_length=150)
+    action = models.CharField(_("action"), max_length=40)
+    reason = models.CharField(_("reason"), max_length=500)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("organiser action")
+        verbose_name_plural = _("organiser actions")
         ordering = ["at"]
 
 
@@ -117,21 +155,31 @@ class League(models.Model):
     (a round-robin tournament per division), the top go up, the bottom go down, and the next
     season starts by itself."""
 
-    name = models.CharField(max_length=80)
-    game_slug = models.CharField(max_length=40)
-    table_size = models.PositiveSmallIntegerField(default=2)
-    division_size = models.PositiveSmallIntegerField(default=6)
-    promoted = models.PositiveSmallIntegerField(default=1)  # go up, and as many go down
-    days_per_move = models.PositiveSmallIntegerField(default=3)
+    name = models.CharField(_("name"), max_length=80)
+    game_slug = models.CharField(_("game slug"), max_length=40)
+    table_size = models.PositiveSmallIntegerField(_("table size"), default=2)
+    division_size = models.PositiveSmallIntegerField(_("division size"), default=6)
+    # Go up, and as many go down.
+    promoted = models.PositiveSmallIntegerField(_("promoted"), default=1)
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"), default=3)
     timeout_policy = models.CharField(
-        max_length=10, choices=TimeoutPolicy.choices, default=TimeoutPolicy.DEFAULT_MOVE
+        _("timeout policy"),
+        max_length=10,
+        choices=TimeoutPolicy.choices,
+        default=TimeoutPolicy.DEFAULT_MOVE,
     )
     organiser = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("organiser"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -139,12 +187,18 @@ class League(models.Model):
 
 
 class LeagueMember(models.Model):
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="members")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    joined_at = models.DateTimeField(auto_now_add=True)
-    left_at = models.DateTimeField(null=True, blank=True)
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="members", verbose_name=_("league")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
+    left_at = models.DateTimeField(_("left at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("league member")
+        verbose_name_plural = _("league members")
         ordering = ["joined_at"]
         constraints = [
             models.UniqueConstraint(fields=["league", "user"], name="league_member_once")
@@ -152,20 +206,30 @@ class LeagueMember(models.Model):
 
 
 class Season(models.Model):
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
-    number = models.PositiveSmallIntegerField()
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("league")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
         ordering = ["number"]
         constraints = [models.UniqueConstraint(fields=["league", "number"], name="season_once")]
 
 
 class Division(models.Model):
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="divisions")
-    level = models.PositiveSmallIntegerField()  # 1 is the top division
-    tournament = models.OneToOneField(Tournament, on_delete=models.PROTECT, related_name="division")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="divisions", verbose_name=_("season")
+    )
+    level = models.PositiveSmallIntegerField(_("level"))  # 1 is the top division
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.PROTECT, related_name="division", verbose_name=_("tournament")
+    )
 
     class Meta:
+        verbose_name = _("division")
+        verbose_name_plural = _("divisions")
         ordering = ["level"]
