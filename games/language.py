@@ -26,7 +26,7 @@ from django.conf import settings
 from django.utils import translation
 
 from games.engine import Game, ParseError
-from games.engine.words import ANSWER_WORDS, COMMAND, JOINED, WRAPPED, Text
+from games.engine.words import ANSWER_WORDS, COMMAND, JOINED, LISTED, WRAPPED, Text, entry_lines
 
 # A word: letters (and apostrophes inside, as in French "d'accord"); "E4" and "12" are not.
 _WORD = re.compile(r"(?<![\w'’])[^\W\d_]+(?:['’][^\W\d_]+)*(?![\w'’])")
@@ -282,6 +282,9 @@ def _say(text: Text) -> str:
         return ""
     if text.context == WRAPPED:
         return _rewrapped(text)
+    if text.context == LISTED:
+        parts = [_localized(v) for k, v in text.params.items() if k != "width"]
+        return "\n".join(entry_lines(parts[0], parts[1:], text.params["width"]))
     if text.context == JOINED:
         template = text.template
     elif text.context:

@@ -15,6 +15,7 @@ from __future__ import annotations
 COMMAND = "command"
 JOINED = "joined"  # the context of a Text made by `joined`: in no catalogue, said as it is
 WRAPPED = "wrapped"  # the context of a `Wrapped` line: its one part said, then wrapped
+LISTED = "listed"  # the context of a `Listed` list: its lead and entries said, then laid out
 
 # The one-word answers every game reads (games.commands.YES and NO); each game's words.py
 # marks them for the catalogue.
@@ -92,3 +93,38 @@ class Wrapped(Text):
     def __reduce__(self):
         p = self.params
         return (Wrapped, (str(self), p["p0"], p["width"], p["indent"]))
+
+
+def entry_lines(lead: str, entries: list[str], width: int) -> list[str]:
+    """`lead` and `entries` separated by commas in lines of `width` columns, broken only
+    between entries ("Timber trade 1" is never split), continuation lines indented under the
+    first entry."""
+    groups: list[list[str]] = [[]]
+    length = len(lead)
+    for entry in entries:
+        if groups[-1] and length + len(entry) + 1 > width:
+            groups.append([])
+            length = len(lead)
+        groups[-1].append(entry)
+        length += len(entry) + 2
+    lines = [
+        (lead if i == 0 else " " * len(lead)) + ", ".join(group) for i, group in enumerate(groups)
+    ]
+    return [line + "," for line in lines[:-1]] + lines[-1:]
+
+
+class Listed(Text):
+    """A lead and its entries as lines of a text board (`entry_lines`), in English as its
+    value; another language says the lead and each entry and lays them out again."""
+
+    __slots__ = ()
+
+    def __new__(cls, lead: str, entries: list, width: int):
+        text = str.__new__(cls, "\n".join(entry_lines(lead, entries, width)))
+        text.template, text.context = "{p0}", LISTED
+        text.params = {"width": width} | {f"p{i}": p for i, p in enumerate([lead, *entries])}
+        return text
+
+    def __reduce__(self):
+        parts = [v for k, v in self.params.items() if k != "width"]
+        return (Listed, (parts[0], parts[1:], self.params["width"]))

@@ -13,7 +13,7 @@ from django.utils import translation
 
 from games import commands, language
 from games.engine import event_rng, get_game, playout
-from games.engine.words import Text, Wrapped, _, pgettext
+from games.engine.words import Listed, Text, Wrapped, _, pgettext
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "games" / "rules" / "locale"
 
@@ -74,6 +74,15 @@ def test_a_wrapped_line_keeps_its_english_layout_and_is_wrapped_again_when_said(
     assert (
         language.localize(short, "nl") == "Anna built a House"
     )  # said as it is: no word of its own
+
+
+def test_a_listed_line_is_laid_out_again_between_its_entries_when_said():
+    entries = [_("{what} {count}", what=pgettext("nieuwstad", "House"), count=8)] * 3
+    listed = Listed(_("Buildings left: "), entries, 40)
+    assert listed == "Buildings left: House 8, House 8,\n                House 8"
+    for copied in (listed, copy.deepcopy(listed), pickle.loads(pickle.dumps(listed))):
+        assert copied == listed and language.localize(copied, "en") == listed
+        assert language.localize(copied, "de") == "Gebäude übrig: Haus 8, Haus 8, Haus 8"
 
 
 @pytest.mark.parametrize(

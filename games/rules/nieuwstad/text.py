@@ -7,7 +7,7 @@ import textwrap
 
 from games.engine import ParseError
 from games.engine.names import find_player, find_players, letters
-from games.engine.words import JOINED, Text, Wrapped, _, joined, pgettext
+from games.engine.words import JOINED, Listed, Text, Wrapped, _, joined, pgettext
 
 from . import moves as M
 from . import rules as R
@@ -26,17 +26,25 @@ from .geometry import canonical_facing, geometry, sort_cells
 from .view import ARROWS, CODES
 
 WIDTH = 78
+# The players table's columns: a short code each, said in the reader's language (a
+# translation keeps to the column's width), and the legend below the table names them.
+GUILDERS, POINTS = pgettext("nieuwstad column", "Gld"), pgettext("nieuwstad column", "Pts")
 GOOD_COLUMNS = (
-    ("wood", "Wd"),
-    ("plank", "Pl"),
-    ("fish", "Fi"),
-    ("grain", "Gr"),
-    ("livestock", "Lv"),
-    ("game", "Ga"),
-    ("smoked", "SF"),
-    ("bread", "Br"),
-    ("meat", "Mt"),
-    ("gamemeat", "GM"),
+    ("wood", pgettext("nieuwstad column", "Wd")),
+    ("plank", pgettext("nieuwstad column", "Pl")),
+    ("fish", pgettext("nieuwstad column", "Fi")),
+    ("grain", pgettext("nieuwstad column", "Gr")),
+    ("livestock", pgettext("nieuwstad column", "Lv")),
+    ("game", pgettext("nieuwstad column", "Ga")),
+    ("smoked", pgettext("nieuwstad column", "SF")),
+    ("bread", pgettext("nieuwstad column", "Br")),
+    ("meat", pgettext("nieuwstad column", "Mt")),
+    ("gamemeat", pgettext("nieuwstad column", "GM")),
+)
+LIGHT, DARK, CARDS_HELD = (
+    pgettext("nieuwstad column", "Seal"),
+    pgettext("nieuwstad column", "Dk"),
+    pgettext("nieuwstad column", "Cd"),
 )
 
 
@@ -71,8 +79,8 @@ def render_text(view: dict) -> Text:
     lines.append(_("  NW/NE/SE/SW = city districts. A forest tile covers two spaces."))
     lines.append(_("  Building: code, facing arrow, owner (* = the city); below: roads N,E,S,W"))
     lines.append(_("  (S stone, z sand, G the gate's green edge); crop = tokens on a field."))
-    lines += _entry_lines(
-        _("  Codes: "), [joined([c, BUILDINGS[k].name], "=") for k, c in CODES.items()]
+    lines.append(
+        _listed(_("  Codes: "), [joined([c, BUILDINGS[k].name], "=") for k, c in CODES.items()])
     )
     boats = joined(
         [joined([str(i + 1), o or _("free")], ": ") for i, o in enumerate(view["boats"])], ", "
@@ -88,11 +96,11 @@ def render_text(view: dict) -> Text:
     else:
         lines.append(_("Boats on the lake: {boats}", boats=boats))
     lines.append("")
-    # "Player" said in the reader's language in the same 12 columns; the codes after it are the
-    # legend's.
-    player = Text("  # {player:<12} ", {"player": _("Player")}, JOINED)
-    codes = "Gld Pts " + " ".join(f"{h:>2}" for _g, h in GOOD_COLUMNS) + " Seal Dk Cd"
-    lines.append(joined([player, Text(codes, None, JOINED)], ""))  # the codes: as they are
+    # The heading: "Player" and the codes in their columns, in the reader's language.
+    codes = [GUILDERS, POINTS, *(h for _g, h in GOOD_COLUMNS), LIGHT, DARK, CARDS_HELD]
+    widths = [3, 3] + [2] * len(GOOD_COLUMNS) + [4, 2, 2]
+    heading = "  # {p0:<12.12} " + " ".join(f"{{p{i + 1}:>{w}.{w}}}" for i, w in enumerate(widths))
+    lines.append(Text(heading, {f"p{i}": t for i, t in enumerate([_("Player"), *codes])}, JOINED))
     for p in view["players"]:
         flags = ("*" if p["start"] else " ") + ("K" if p["knowledge"] else " ")
         lines.append(
@@ -100,10 +108,38 @@ def render_text(view: dict) -> Text:
             + " ".join(f"{p[g]:>2}" for g, _h in GOOD_COLUMNS)
             + f" {p['light']:>4} {p['dark']:>2} {p['cards']:>2}"
         )
-    lines.append(_("  * starting player, K Knowledge is Power. Gld guilders, Pts points."))
-    lines.append(_("  Wd wood Pl planks Fi fish Gr grain Lv livestock Ga game SF smoked fish"))
-    lines.append(_("  Br bread Mt meat GM game meat, Seal light seals left, Dk dark seals left,"))
-    lines.append(_("  Cd cards in hand."))
+    goods = dict(GOOD_COLUMNS)
+    lines.append(
+        _(
+            "  * starting player, K Knowledge is Power. {gld} guilders, {pts} points.",
+            gld=GUILDERS,
+            pts=POINTS,
+        )
+    )
+    lines.append(
+        _(
+            "  {wd} wood {pl} planks {fi} fish {gr} grain {lv} livestock {ga} game"
+            " {sf} smoked fish",
+            wd=goods["wood"],
+            pl=goods["plank"],
+            fi=goods["fish"],
+            gr=goods["grain"],
+            lv=goods["livestock"],
+            ga=goods["game"],
+            sf=goods["smoked"],
+        )
+    )
+    lines.append(
+        _(
+            "  {br} bread {mt} meat {gm} game meat, {seal} light seals left, {dk} dark seals left,",
+            br=goods["bread"],
+            mt=goods["meat"],
+            gm=goods["gamemeat"],
+            seal=LIGHT,
+            dk=DARK,
+        )
+    )
+    lines.append(_("  {cd} cards in hand.", cd=CARDS_HELD))
     if view["stalls"]:
         parts = []
         for s in view["stalls"]:
@@ -119,13 +155,13 @@ def render_text(view: dict) -> Text:
                 )
             else:
                 parts.append(_("{stall} ({owner})", stall=s["name"], owner=s["owner"]))
-        lines += _entry_lines(_("Market stalls: "), parts)
+        lines.append(_listed(_("Market stalls: "), parts))
     if view["phase"] == "choose":
-        lines += _entry_lines(_("Characters left: "), view["available"])
+        lines.append(_listed(_("Characters left: "), view["available"]))
     if view["chosen"]:
-        lines += _entry_lines(_("Chosen this round: "), view["chosen"])
-    lines += _entry_lines(
-        _("Buildings left: "), [joined([s["name"], s["count"]]) for s in view["supply"]]
+        lines.append(_listed(_("Chosen this round: "), view["chosen"]))
+    lines.append(
+        _listed(_("Buildings left: "), [joined([s["name"], s["count"]]) for s in view["supply"]])
     )
     lines.append(_("Action cards in the deck: {count}", count=view["deck"]))
     if view["pending"]:
@@ -169,32 +205,22 @@ def render_text(view: dict) -> Text:
     return joined([_fitted(line) for line in lines], "\n")
 
 
+def _listed(lead: Text, entries: list) -> Listed:
+    """Entries after a lead, broken into lines only between entries ("TIM=Timber trade" and
+    "Timber trade 1" are never split), in the reader's language too."""
+    return Listed(lead, entries, WIDTH)
+
+
 def _fitted(line: str) -> str:
     """A line of the board, its English wrapped at WIDTH as it always was. A Text stays what
     it was made from too, so another language wraps its own words (its lines break
     elsewhere): games.engine.words.Wrapped."""
+    if isinstance(line, Listed):
+        return line
     english = line
     if len(line) > WIDTH:
         english = "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent="    "))
     return Wrapped(english, line, WIDTH, "    ") if isinstance(line, Text) else english
-
-
-def _entry_lines(lead: Text, entries: list) -> list[Text]:
-    """Entries separated by commas, wrapped only between entries ("TIM=Timber trade" and
-    "Timber trade 1" are never split), continuation lines indented under the first entry."""
-    groups: list[list] = [[]]
-    length = len(lead)
-    for entry in entries:
-        if groups[-1] and length + len(entry) + 1 > WIDTH:
-            groups.append([])
-            length = len(lead)
-        groups[-1].append(entry)
-        length += len(entry) + 2
-    out = []
-    for i, group in enumerate(groups):
-        line = joined([lead if i == 0 else " " * len(lead), joined(group, ", ")], "")
-        out.append(joined([line, ","], "") if i < len(groups) - 1 else line)
-    return out
 
 
 # The grid's words, said in the reader's language in their fixed columns (the legend names

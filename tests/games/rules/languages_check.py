@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from games.engine.words import JOINED, Text
+from games.engine.words import JOINED, LISTED, WRAPPED, Text
 from games.language import untranslated
 
 
@@ -27,7 +27,7 @@ def plain_parts(value, no_words: re.Pattern, codes: re.Pattern | None = None) ->
         for part in value.params.values():
             if isinstance(part, Text):
                 found += plain_parts(part, no_words, codes)
-            elif value.context == JOINED and isinstance(part, str):
+            elif value.context in (JOINED, LISTED, WRAPPED) and isinstance(part, str):
                 if codes is not None and codes.match(part):
                     continue
                 if re.search(r"[A-Za-z]{2,}", no_words.sub("", part)):

@@ -34,7 +34,7 @@ NO_WORDS = re.compile(r"\b(" + "|".join(NAMES) + r"|[A-H]\d|[A-Z]{3})\b")  # a b
 # The text board's grid and its table of players keep their codes (a building's, a district's,
 # the roads'; the legend below them explains them in the reader's language).
 GRID = re.compile(
-    r"^(\s*\d* *[|+]|  # Player|[* ][K ]\d )"
+    r"^(\s*\d* *[|+]|[* ][K ]\d )"
     r"|^(?:[ A-Z\d*^v<>.#~]{7}|[A-Z]{2} [SzG]{1,4} ?|[NS][EW])$"  # a grid cell's codes
 )
 COMMANDS = [
@@ -287,6 +287,18 @@ def test_the_text_board_and_help_in_dutch_and_german():
     german = localize(board, "de")
     assert "Eröffnung: Jeder Spieler rodet ein Waldplättchen." in german
     assert "Gebäude übrig: Haus " in german
+    # A list is broken between its entries, continuation lines under the first entry.
+    buildings = german[german.index("Gebäude übrig: ") :].split("\n")[:3]
+    assert buildings[1].startswith(" " * len("Gebäude übrig: ") + "Sägewerk 1, ")
+    assert all(line.endswith(",") and len(line) <= 78 for line in buildings[:2])
+    # The players table's column codes and their legend, in the reader's words and columns.
+    english_heading = next(line for line in board.splitlines() if line.startswith("  # Player"))
+    assert english_heading.endswith("Gld Pts Wd Pl Fi Gr Lv Ga SF Br Mt GM Seal Dk Cd")
+    heading = next(line for line in dutch.splitlines() if line.startswith("  # Speler"))
+    assert heading.endswith("Gld Pnt Ht Pl Vi Gr Ve Wi GV Br Vl WB   LZ DZ Kt")
+    assert len(heading) == len(english_heading)
+    assert "  Br brood Vl vlees WB wildbraad, LZ/DZ lichte/donkere zegels over," in dutch
+    assert "  Hz Holz Bt Bretter Fi Fisch Ge Getreide Vi Vieh Wi Wild RF Räucherfisch" in german
     help_text = GAME.help_text()
     assert "  take forest C4                kap een bostegel" in localize(help_text, "nl")
     assert "  accept | decline              beantworte einen Vorschlag" in localize(help_text, "de")
