@@ -12,6 +12,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, OuterRef, Q, Value
 from django.db.models.functions import Concat
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from community.charts import Point, rating_chart
 from community.models import ProfileSettings, Rating, RatingChange
@@ -360,4 +361,4 @@ def _placed(page: ArchivePage) -> ArchivePage:
 def _seat_public_name(seat: Seat) -> str:
     if seat.display_name:
         return seat.display_name
-    return public_name(seat.user) if seat.user_id else "Open seat"
+    return public_name(seat.user) if seat.user_id else gettext("Open seat")

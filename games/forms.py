@@ -24,8 +24,8 @@ class GameChoiceForm(forms.Form):
     """The first step of creating a match: which game and how many players; the options
     offered depend on both."""
 
-    game = forms.ChoiceField(choices=game_choices)
-    players = forms.IntegerField(min_value=1, max_value=12)
+    game = forms.ChoiceField(choices=game_choices, label=_("Game"))
+    players = forms.IntegerField(min_value=1, max_value=12, label=_("Players"))
 
     def chosen(self) -> tuple[Game, int] | None:
         if not self.is_valid():
@@ -47,7 +47,11 @@ class MatchCreateForm(forms.Form):
     game = forms.CharField(widget=forms.HiddenInput)
     players = forms.IntegerField(widget=forms.HiddenInput)
     days_per_move = forms.IntegerField(
-        min_value=1, max_value=30, initial=3, help_text=_("How long each player has for a move.")
+        min_value=1,
+        max_value=30,
+        initial=3,
+        label=_("Days per move"),
+        help_text=_("How long each player has for a move."),
     )
     timeout_policy = forms.ChoiceField(
         choices=TimeoutPolicy.choices,
@@ -58,7 +62,7 @@ class MatchCreateForm(forms.Form):
     invite_emails = forms.CharField(
         required=False,
         label=_("Invite by email"),
-        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "one address per line"}),
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": _("one address per line")}),
     )
     rated = forms.BooleanField(
         required=False,
@@ -104,7 +108,7 @@ class MatchCreateForm(forms.Form):
                 )
             else:
                 field = forms.TypedChoiceField(
-                    choices=[(str(c), str(c)) for c in option.choices],
+                    choices=[(str(c), localize(option.choice_label(c))) for c in option.choices],
                     coerce=_coercer(option.choices),
                     initial=str(option.default),
                     label=localize(option.label),
@@ -158,8 +162,8 @@ def _coercer(choices: tuple[Any, ...]):
 
 
 class PlayNowForm(forms.Form):
-    game = forms.ChoiceField(choices=game_choices)
-    players = forms.IntegerField(min_value=1, max_value=12)
+    game = forms.ChoiceField(choices=game_choices, label=_("Game"))
+    players = forms.IntegerField(min_value=1, max_value=12, label=_("Players"))
 
 
 # --- playing ------------------------------------------------------------------------------
@@ -169,7 +173,7 @@ class MoveForm(forms.Form):
     """A move as the page sends it: the command (a pressed button's value or typed text), the
     position the player saw, and the form's one-time token."""
 
-    command = forms.CharField(max_length=500, error_messages={"required": "Type a command."})
+    command = forms.CharField(max_length=500, error_messages={"required": _("Type a command.")})
     seq = forms.IntegerField(min_value=0)
     token = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}$")
 
@@ -183,9 +187,12 @@ class StandingOrdersForm(forms.Form):
 
 
 class OperatorMoveForm(forms.Form):
-    seat = forms.TypedChoiceField(coerce=int)
-    command = forms.CharField(max_length=500, help_text=_("As the player would type it."))
+    seat = forms.TypedChoiceField(coerce=int, label=_("Seat"))
+    command = forms.CharField(
+        max_length=500, label=_("Command"), help_text=_("As the player would type it.")
+    )
     reason = forms.CharField(
+        label=_("Reason"),
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("Kept in the log with the move."),
@@ -198,6 +205,7 @@ class OperatorMoveForm(forms.Form):
 
 class OpenHiddenStateForm(forms.Form):
     reason = forms.CharField(
+        label=_("Reason"),
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("Kept with your name, the match and the time (games.hidden_state)."),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -226,7 +227,10 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} (seat {self.number + 1})"
+        return gettext("%(name)s (seat %(number)s)") % {
+            "name": self.name,
+            "number": self.number + 1,
+        }
 
     @property
     def name(self) -> str:
@@ -239,8 +243,8 @@ class Seat(models.Model):
 
             return public_name(self.user)
         if self.invited_email:
-            return "Invited player"
-        return "Open seat"
+            return gettext("Invited player")
+        return gettext("Open seat")
 
     @property
     def is_open(self) -> bool:

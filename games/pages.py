@@ -563,6 +563,11 @@ class ReplayFrame:
     result_notes: list[str]  # each seat's final score as a sum, and tie-breaks
 
 
+def you(name: str) -> str:
+    """A player's own name as the pages mark it for them: "Anna (you)"."""
+    return f"{name} {gettext('(you)')}"
+
+
 def replay_frame(match: Match, user, seq: int, operator: bool = False) -> ReplayFrame:
     """The position after move `seq` as this user could have seen it; once the match is over,
     the public view and every seat's view. An `operator` (the admin's replay) sees every
@@ -575,17 +580,21 @@ def replay_frame(match: Match, user, seq: int, operator: bool = False) -> Replay
     if not operator:
         mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     if operator:
-        shown = [("Public (spectator)", None)] + [
-            (f"Seat {s.number + 1}: {s.name}", s.number) for s in seats
+        shown = [(gettext("Public (spectator)"), None)] + [
+            (
+                gettext("Seat %(number)s: %(name)s") % {"number": s.number + 1, "name": s.name},
+                s.number,
+            )
+            for s in seats
         ]
     elif match.is_over:
-        shown = [("Everyone (public)", None)] + [
-            (f"{s.name} (you)" if s is mine else s.name, s.number) for s in seats
+        shown = [(gettext("Everyone (public)"), None)] + [
+            (you(s.name) if s is mine else s.name, s.number) for s in seats
         ]
     elif mine is not None:
-        shown = [(f"{mine.name} (you)", mine.number)]
+        shown = [(you(mine.name), mine.number)]
     else:
-        shown = [("Everyone (public)", None)]
+        shown = [(gettext("Everyone (public)"), None)]
     boards = []
     for who, number in shown:
         view = game.view(state, number)

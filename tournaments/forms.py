@@ -8,14 +8,15 @@ from .models import Format
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(max_length=80)
+    name = forms.CharField(max_length=80, label=_("Name"))
     game_slug = forms.ChoiceField(label=_("Game"))
-    format = forms.ChoiceField(choices=Format.choices)
+    format = forms.ChoiceField(choices=Format.choices, label=_("Format"))
     table_size = forms.IntegerField(min_value=2, max_value=6, initial=2, label=_("Players a table"))
     rounds = forms.IntegerField(
         min_value=0,
         max_value=20,
         initial=3,
+        label=_("Rounds"),
         help_text=_("Swiss and tables; a round robin has as many as it needs."),
     )
     signup_until = forms.DateTimeField(
@@ -26,8 +27,12 @@ class TournamentForm(forms.Form):
     max_players = forms.IntegerField(
         required=False, min_value=2, max_value=64, label=_("Or until this many players")
     )
-    days_per_move = forms.IntegerField(min_value=1, max_value=30, initial=3)
-    timeout_policy = forms.ChoiceField(choices=TimeoutPolicy.choices)
+    days_per_move = forms.IntegerField(
+        min_value=1, max_value=30, initial=3, label=_("Days per move")
+    )
+    timeout_policy = forms.ChoiceField(
+        choices=TimeoutPolicy.choices, label=_("When a deadline passes")
+    )
     vacation_cap = forms.IntegerField(
         required=False,
         min_value=0,
@@ -42,15 +47,21 @@ class TournamentForm(forms.Form):
 
 
 class LeagueForm(forms.Form):
-    name = forms.CharField(max_length=80)
+    name = forms.CharField(max_length=80, label=_("Name"))
     game_slug = forms.ChoiceField(label=_("Game"))
     table_size = forms.IntegerField(min_value=2, max_value=6, initial=2, label=_("Players a table"))
-    division_size = forms.IntegerField(min_value=3, max_value=20, initial=6)
+    division_size = forms.IntegerField(
+        min_value=3, max_value=20, initial=6, label=_("Players a division")
+    )
     promoted = forms.IntegerField(
         min_value=1, max_value=10, initial=1, label=_("Promoted (and relegated) a division")
     )
-    days_per_move = forms.IntegerField(min_value=1, max_value=30, initial=3)
-    timeout_policy = forms.ChoiceField(choices=TimeoutPolicy.choices)
+    days_per_move = forms.IntegerField(
+        min_value=1, max_value=30, initial=3, label=_("Days per move")
+    )
+    timeout_policy = forms.ChoiceField(
+        choices=TimeoutPolicy.choices, label=_("When a deadline passes")
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

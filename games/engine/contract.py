@@ -76,9 +76,15 @@ class Option:
     choices: tuple[Any, ...] = (False, True)
     player_counts: tuple[int, ...] = ()  # empty: every player count
     help: str = ""
+    choice_labels: tuple[str, ...] = ()  # what a person reads for each choice, in its order
 
     def applies_to(self, players: int) -> bool:
         return not self.player_counts or players in self.player_counts
+
+    def choice_label(self, choice: Any) -> str:
+        """The words for `choice` (a Text the platform says), else the choice itself."""
+        labels = dict(zip(self.choices, self.choice_labels, strict=False))
+        return labels.get(choice, str(choice))
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ class Blankenburg(Game):
             _("Board side"),
             "front",
             choices=("front", "back"),
+            choice_labels=(pgettext("board side", "front"), pgettext("board side", "back")),
             help=_(
                 "The alternate (back) side adds four dual-district spaces and brings the "
                 "City Planner into the character deck; recommended for five or six players."

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engine import Game, Option, Result, StandingOrder, score_line, shared_groups
-from games.engine.words import _
+from games.engine.words import _, pgettext
 
 from . import bots, reference, rules, text
 from .board import BOARD_TARGETS, move_steps
@@ -33,6 +33,10 @@ class NewEngland(Game):
             _("Starting position"),
             "fixed",
             choices=("fixed", "placed"),
+            choice_labels=(
+                pgettext("starting position", "fixed"),
+                pgettext("starting position", "placed"),
+            ),
             help=_(
                 "fixed: the predetermined layout; placed: players lay their starter tiles "
                 "in three rounds, counter-clockwise from the start player's right."
