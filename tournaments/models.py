@@ -4,6 +4,7 @@ an organiser took, with who and why."""
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import Match, TimeoutPolicy
 
@@ -75,7 +76,7 @@ class Entry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
     )
     # 1 the strongest, set at the start.
-    seed = models.PositiveSmallIntegerField(_("seed"), default=0)
+    seed = models.PositiveSmallIntegerField(pgettext_lazy("tournament entry", "seed"), default=0)
     joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
 
