@@ -1,6 +1,7 @@
 """The operators' admin in a browser: the match page, its move log and the replay of a
 finished match, with the replay's keys; no text under 12 px, no console errors (a missing
-favicon is one), no sideways scroll."""
+favicon is one), no sideways scroll. In German too, whose names of models and fields are the
+longest."""
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -54,4 +55,37 @@ def test_the_admin_match_pages_and_replay(page: Page, live_server, screenshots):
     page.goto(f"{admin}/match/{match.pk}/replay/?n=2")
     page.locator("#replay-play").click()
     expect(page.locator("#replay-position")).to_contain_text("After move 4", timeout=6000)
+    assert not errors, errors
+
+
+def test_the_admin_in_german(page: Page, live_server, screenshots):
+    from players.models import Preferences
+    from tests.web.test_replay import bot_match
+
+    User = get_user_model()
+    player = User.objects.create_user("anna@example.com", "anna@example.com", "pw")
+    ops = User.objects.create_user(
+        "ops@example.com", "ops@example.com", "correct horse", is_staff=True, is_superuser=True
+    )
+    Preferences.objects.create(user=ops, language="de")
+    match = bot_match(player, "blankenburg", 2)
+    errors = watch_console(page)
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server.url}/admin/login/")
+    page.fill("#id_username", "ops@example.com")
+    page.fill("#id_password", "correct horse")
+    page.locator("input[type=submit]").click()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.locator("caption", has_text="Turniere")).to_be_visible()  # the index
+    admin = f"{live_server.url}/admin/games"
+    for name, url, heading in (
+        ("list", f"{admin}/match/", "Erstellt am"),
+        ("match", f"{admin}/match/{match.pk}/change/", "Plätze"),
+        ("moves", f"{admin}/move/?match__id__exact={match.pk}", "Folgenummer"),
+    ):
+        page.goto(url)
+        expect(page.get_by_text(heading, exact=True).first).to_be_visible()
+        page.screenshot(path=str(screenshots / f"admin-de-{name}.png"), full_page=True)
+        assert not small_text(page), url
+        assert sideways_scroll(page) == 0, url
     assert not errors, errors
