@@ -46,6 +46,11 @@ class ApiToken(models.Model):
     def active(self) -> bool:
         return self.revoked_at is None
 
+    @property
+    def scope_name(self) -> str:
+        """The scope as the account page names it, in the reader's words ("Lesen")."""
+        return str(self.get_scope_display()).split(":")[0].strip()
+
 
 class EventStream(models.Model):
     """An account's event stream (GET /api/v1/stream), made by its first connection: from

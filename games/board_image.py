@@ -12,6 +12,9 @@ import re
 import secrets
 from email.mime.image import MIMEImage
 
+from django.utils.html import escape
+from django.utils.translation import gettext
+
 log = logging.getLogger(__name__)
 
 BOARD_SVG = re.compile(r"<svg\b[^>]*\bclass=\"board-svg\"[^>]*>.*?</svg>", re.S)
@@ -49,13 +52,18 @@ def inline_boards(html: str) -> tuple[str, list[MIMEImage]]:
         image.add_header("Content-ID", f"<{content_id}>")
         image.add_header("Content-Disposition", "inline", filename=f"board-{len(images) + 1}.png")
         images.append(image)
-        label = LABEL.search(svg)
-        alt = f"The board: {label.group(1)}" if label else "The board"
+        label = LABEL.search(svg)  # already escaped in the SVG
+        # In the reader's language: the mail is rendered inside their translation.override.
+        alt = escape(
+            gettext("The board: %(label)s (the text board is in the plain-text part)")
+            if label
+            else gettext("The board (the text board is in the plain-text part)")
+        )
+        alt = alt.replace("%(label)s", label.group(1)) if label else alt
         width = WIDTH.search(svg[: svg.find(">")])
         size = f' width="{width.group(1)}"' if width else ""
         return (
-            f'<img src="cid:{content_id}" alt="{alt} (the text board is in the plain-text part)"'
-            f'{size} style="max-width: 100%; height: auto;">'
+            f'<img src="cid:{content_id}" alt="{alt}"{size} style="max-width: 100%; height: auto;">'
         )
 
     return BOARD_SVG.sub(replace, html), images

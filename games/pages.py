@@ -20,7 +20,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
-from django.utils.translation import gettext, gettext_noop, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext, pgettext
 
 from games import builder, selectors
 from games.clock import effective_deadline
@@ -659,7 +659,7 @@ def timeline(match: Match) -> tuple[list[tuple[int, int]], list[tuple[int | str,
             starts(number, entry.seq, after)
     final = (match.result or {}).get("scores") if match.is_over else None
     if final and scores:
-        scores.append(("end", list(final)))
+        scores.append((pgettext("score chart", "end"), list(final)))
     return rounds, scores
 
 

@@ -473,8 +473,11 @@ def _run_commands(
             answer = _seat_vote(match, seat, word, rest)
             report.add(line, answer)
             continue
-        if word == "tournament" and rest.strip():
+        if word == "tournament join":  # "toernooi doe mee 7", "Turnier mitmachen 7"
             report.add(line, _join_tournament(seat, rest))
+            continue
+        if word == "tournament" and rest.strip():
+            report.add(line, gettext(TOURNAMENT_JOIN))
             continue
         if word == "takeover" and rest.strip():
             report.add(line, _take_over(seat, rest))
@@ -550,12 +553,14 @@ def _number(text: str) -> int | None:
     return int(digits) if digits.isdigit() else None
 
 
-def _join_tournament(seat: Seat, rest: str) -> str:
-    """`tournament join <number>`: sign up, from any match's mail."""
-    verb, _, number = rest.strip().partition(" ")
+TOURNAMENT_JOIN = gettext_noop("Write 'tournament join N', N the tournament's number on its page.")
+
+
+def _join_tournament(seat: Seat, number: str) -> str:
+    """`tournament join <number>`, in any language: sign up, from any match's mail."""
     tournament = Tournament.objects.filter(pk=_number(number) or 0).first()
-    if verb.lower() != "join" or tournament is None:
-        return gettext("Write 'tournament join N', N the tournament's number on its page.")
+    if tournament is None:
+        return gettext(TOURNAMENT_JOIN)
     try:
         join(tournament, seat.user)
     except services.ServiceError as error:

@@ -14,5 +14,6 @@ MAIL_COMMANDS = (
     pgettext("command", "expel"),
     pgettext("command", "withdraw"),
     pgettext("command", "tournament"),
+    pgettext("command", "tournament join"),
     pgettext("command", "takeover"),
 )

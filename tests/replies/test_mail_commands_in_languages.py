@@ -47,3 +47,29 @@ def test_resign_in_dutch_and_help_in_german(anna, ben):
     inbound.receive_raw(reply_to(turn_email(match, anna), "geef op"))
     answer_to(anna)
     assert Seat.objects.get(match=match, user=anna).resigned
+
+
+@pytest.mark.parametrize("lang", ["nl", "de", "fr"])
+def test_the_mails_list_of_commands_is_written_in_the_readers_words(lang):
+    """Every command the turn mail lists under "Other commands" is written in the reader's
+    words, and reads back as the command it explains."""
+    import re
+
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from games.language import mail_command
+
+    with translation.override(lang):
+        listed = render_to_string("email/_commands.txt")
+    commands = [
+        re.split(r" <| {2,}", line.strip())[0]
+        for line in listed.splitlines()
+        if re.match(r" {4}\S", line)
+    ]
+    english = [mail_command(c, lang) for c in commands]
+    assert [e[0] if e else None for e in english] == [
+        "status", "help", "say", "undo", "resign", "substitute", "expel", "withdraw",
+        "tournament join", "takeover",
+    ]  # fmt: skip
+    assert not {"status", "help", "say", "undo", "resign", "withdraw"} & set(commands)

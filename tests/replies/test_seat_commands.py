@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games import clock
 from games.models import Seat
+from players.models import Preferences
 from replies import inbound
 from tests.factories import make_user
 from tournaments import services as tournaments
@@ -75,6 +76,11 @@ def test_join_a_tournament_and_take_over_a_seat_by_email(anna, ben, no_vacation_
     inbound.receive_raw(reply_to(turn_email(match, anna), f"tournament join {t.pk}"))
     assert "You are in Open cup" in answer_to(anna)
     assert t.entries.filter(user=anna).exists()
+    # Ben writes German: "Turnier mach mit 7" is "tournament join 7".
+    Preferences.objects.update_or_create(user=ben, defaults={"language": "de"})
+    inbound.receive_raw(reply_to(turn_email(match, ben), f"Turnier mach mit {t.pk}"))
+    assert t.entries.filter(user=ben).exists()
+    assert "Open cup" in answer_to(ben)
     # Ben's seat in another match timed out and was offered: Anna takes it over by email.
     carl, dora = make_user("Carl"), make_user("Dora")
     other = start_match(carl, dora, days_per_move=1)
