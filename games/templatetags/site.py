@@ -24,6 +24,17 @@ def time_left(deadline) -> str:
 
 
 @register.filter
+def game_title(slug: str) -> str:
+    """The title of the game called `slug` ("nieuwstad": De Poorters van Nieuwstad)."""
+    from games.engine import get_game
+
+    try:
+        return get_game(slug).title
+    except KeyError:
+        return slug
+
+
+@register.filter
 def with_headers(row, headers) -> list[tuple[str, object]]:
     """A table row's cells, each beside its column's header, for the label a phone shows in
     front of each cell (table.reflow in site.css); '' for cells past the last header."""
