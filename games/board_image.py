@@ -67,3 +67,21 @@ def inline_boards(html: str) -> tuple[str, list[MIMEImage]]:
         )
 
     return BOARD_SVG.sub(replace, html), images
+
+
+def public_board_svg(match, seq: int) -> str | None:
+    """The drawn board after move `seq` as a spectator sees it (the game's board.html for no
+    seat), in the active language: what a match's chat channel is shown. None for a game
+    without a drawn board."""
+    from django.template import TemplateDoesNotExist
+    from django.template.loader import get_template
+
+    from games import selectors
+
+    try:
+        template = get_template(f"games/{match.game_slug}/board.html")
+    except TemplateDoesNotExist:
+        return None
+    view = match.game.view(selectors.load_state(match, upto=seq), None)
+    found = BOARD_SVG.search(template.render({"view": view, "seat": None, "legal_commands": []}))
+    return found.group(0) if found else None

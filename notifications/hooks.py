@@ -8,13 +8,16 @@ readers: it is told only what a spectator may know."""
 from __future__ import annotations
 
 from django.conf import settings
+from django.core import signing
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.language import localize
 from games.models import Match, MoveKind, Seat
+from games.pages import board_template
 from games.services import ServiceError
 from players.language import language_of
 
@@ -46,13 +49,28 @@ def remove_hook(match: Match, user, hook_id: int) -> None:
             Match.objects.filter(pk=match.pk).update(hooked=False)
 
 
+BOARD_SALT = "notifications.hook-board"
+
+
+def board_image_url(match: Match, seq: int, language: str) -> str:
+    """A signed address of the board after move `seq` as a PNG, as a spectator sees it, in
+    `language`: for the services that show a message's image (Discord's embed, Slack's image
+    block), which fetch it from us. Unguessable, and it names a position that never changes."""
+    token = signing.dumps([match.pk, seq, language], salt=BOARD_SALT)
+    return settings.SITE_URL + reverse("notifications:hook_board", args=[token])
+
+
 def _title(match: Match) -> str:
     return f"{match_label(match)} ({match.game.title})"
 
 
-def _rows(match: Match, key: str, text_for, chat: bool = False) -> list[Notification]:
+def _rows(
+    match: Match, key: str, text_for, chat: bool = False, board: bool = False
+) -> list[Notification]:
     """A row for each of the match's channels (with chat, those that chose it), its text
-    written by `text_for()` in the language of who connected the channel."""
+    written by `text_for()` in the language of who connected the channel; with `board`, the
+    address of the board's image after it too (for a game that draws one)."""
+    board = board and board_template(match.game_slug) is not None
     now = timezone.now()
     hooks = match.hooks.select_related("added_by")
     if chat:
@@ -71,7 +89,14 @@ def _rows(match: Match, key: str, text_for, chat: bool = False) -> list[Notifica
                 address=hook.url,
                 match=match,
                 seq=match.head_seq,
-                context={"text": text, "hook": hook.kind, "language": language},
+                context={
+                    "text": text,
+                    "hook": hook.kind,
+                    "language": language,
+                    **(
+                        {"image": board_image_url(match, match.head_seq, language)} if board else {}
+                    ),
+                },
                 send_after=now,
             )
         )
@@ -100,7 +125,9 @@ def moves_text(match: Match, seats: list[Seat], moves: list) -> str:
 def rows_for_moves(match: Match, seats: list[Seat], moves: list) -> list[Notification]:
     if not match.hooked or not moves:
         return []
-    return _rows(match, f"moves:{moves[-1].seq}", lambda: moves_text(match, seats, moves))
+    return _rows(
+        match, f"moves:{moves[-1].seq}", lambda: moves_text(match, seats, moves), board=True
+    )
 
 
 def rows_for_end(match: Match, seats: list[Seat]) -> list[Notification]:
@@ -117,7 +144,7 @@ def rows_for_end(match: Match, seats: list[Seat]) -> list[Notification]:
             over = _("%(match)s is over.") % {"match": _title(match)}
         return f"{over} {match_url(match)}"
 
-    return _rows(match, "end", text)
+    return _rows(match, "end", text, board=True)
 
 
 def rows_for_chat(match: Match, message, seats: list[Seat]) -> list[Notification]:

@@ -102,9 +102,18 @@ def provider_id(ids) -> str:
     return str(ids)
 
 
-def webhook_payload(text: str) -> dict:
-    """Discord reads `content`, Slack reads `text`: one body serves both."""
-    return {"content": text[:2000], "text": text}
+def webhook_payload(text: str, kind: str = "", image: str = "") -> dict:
+    """Discord reads `content`, Slack reads `text`: one body serves both. With `image` (the
+    board's address), Discord shows it as an embed's image and Slack as an image block."""
+    payload = {"content": text[:2000], "text": text}
+    if image and kind == "discord":
+        payload["embeds"] = [{"image": {"url": image}}]
+    elif image and kind == "slack":
+        payload["blocks"] = [
+            {"type": "section", "text": {"type": "plain_text", "text": text[:3000]}},
+            {"type": "image", "image_url": image, "alt_text": text[:2000]},
+        ]
+    return payload
 
 
 def _allow_private() -> bool:
@@ -177,9 +186,11 @@ class WebhookTransport:
         address, problem = resolve_webhook(row.address)
         if problem:
             raise TransportError(problem, permanent=True)
-        payload = webhook_payload(webhook_text(row))
-        if row.context.get("hook") == "json":  # any JSON webhook: the facts beside the text
+        kind, image = row.context.get("hook", ""), row.context.get("image", "")
+        payload = webhook_payload(webhook_text(row), kind, image)
+        if kind == "json":  # any JSON webhook: the facts beside the text
             payload = {"match": row.match_id, "seq": row.seq, "text": payload["text"]}
+            payload |= {"image": image} if image else {}
         body = json.dumps(payload).encode()
         return self.post(row.address, address, body)
 

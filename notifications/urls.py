@@ -10,4 +10,5 @@ urlpatterns = [
     path("matches/<int:pk>/hooks/", views.match_hooks, name="match_hooks"),
     path("push/subscribe/", views.push_subscribe, name="push_subscribe"),
     path("turns/<str:token>.atom", feeds.TurnsFeed(), name="turns_feed"),
+    path("boards/<str:token>.png", views.hook_board, name="hook_board"),
 ]

@@ -195,3 +195,31 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
     prefs.push_turns = True
     prefs.save(update_fields=["push_turns"])
     return JsonResponse({"ok": True})
+
+
+def hook_board(request: HttpRequest, token: str) -> HttpResponse:
+    """The board image a match's channel message shows (notifications.hooks.board_image_url):
+    the position after a move as a spectator sees it, for Discord or Slack to fetch. A token
+    we did not sign answers 404."""
+    from django.core import signing
+    from django.http import Http404
+
+    from games.board_image import board_png, public_board_svg
+
+    from .hooks import BOARD_SALT
+
+    try:
+        match_id, seq, language = signing.loads(token, salt=BOARD_SALT)
+    except (signing.BadSignature, ValueError, TypeError):
+        raise Http404 from None
+    match = get_object_or_404(Match, pk=match_id)
+    if not 0 <= seq <= match.head_seq:
+        raise Http404
+    with translation.override(language):
+        svg = public_board_svg(match, seq)
+    png = board_png(svg) if svg else None
+    if png is None:
+        raise Http404
+    response = HttpResponse(png, content_type="image/png")
+    response["Cache-Control"] = "public, max-age=31536000, immutable"  # a past position
+    return response

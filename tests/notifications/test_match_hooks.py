@@ -117,3 +117,49 @@ def test_a_channel_hears_the_match_in_the_language_of_who_connected_it(
     assert len(german) == len(english) >= 2
     assert "Zug von" in german[0] and "move by" in english[0]
     assert " ist vorbei" in german[-1] and " is over" in english[-1]
+
+
+def test_discord_and_slack_show_the_board_as_an_image_a_spectator_may_see(
+    settings, channel_url, anna, ben, client
+):
+    """Each move's message carries the board after it as a PNG (Discord: an embed's image;
+    Slack: an image block; a JSON webhook: its address), drawn for no seat, from an address
+    we signed; a forged address answers 404."""
+    import random
+
+    from django.core import signing
+
+    from games.board_image import public_board_svg
+    from notifications.hooks import BOARD_SALT
+
+    settings.NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS = True
+    match = start_match(anna, ben, game_slug="blankenburg")
+    for kind in ("discord", "slack", "json"):
+        add_hook(match, anna, f"{channel_url}?{kind}", kind)
+    rng = random.Random(5)
+    for _ in range(8):
+        match.refresh_from_db()
+        seat = match.to_act[0]
+        move = match.game.bot_move(load_state(match), seat, rng)
+        assert services.submit_move(match_id=match.pk, seat=seat, move=move, source="web").ok
+    outbox.send_due()
+    discord = [b["embeds"][0]["image"]["url"] for b in Hook.received if "embeds" in b]
+    slack = [b["blocks"][1]["image_url"] for b in Hook.received if "blocks" in b]
+    plain = [b["image"] for b in Hook.received if "match" in b]
+    assert len(discord) == len(slack) == len(plain) > 0 and discord == slack == plain
+    assert all(b["blocks"][0]["text"]["text"] == b["text"] for b in Hook.received if "blocks" in b)
+    for url in discord:
+        response = client.get(url.removeprefix(settings.SITE_URL))
+        assert response.status_code == 200 and response["Content-Type"] == "image/png"
+        assert response.content.startswith(b"\x89PNG\r\n\x1a\n")
+    # What is drawn is what a spectator may know: no seat's secret, after any move.
+    match.refresh_from_db()
+    for seq in range(1, match.head_seq + 1):
+        state = load_state(match, upto=seq)
+        secrets = [s for found in match.game.secrets(state).values() for s in found]
+        svg = public_board_svg(match, seq)
+        assert svg and not [s for s in secrets if s in svg]
+    forged = signing.dumps([match.pk, 1, "en"], salt="another salt")
+    assert client.get(f"/n/boards/{forged}.png").status_code == 404
+    ahead = signing.dumps([match.pk, match.head_seq + 5, "en"], salt=BOARD_SALT)
+    assert client.get(f"/n/boards/{ahead}.png").status_code == 404
