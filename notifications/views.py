@@ -184,6 +184,41 @@ def match_hooks(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @real_sign_in_required
+def tournament_hooks(request: HttpRequest, pk: int) -> HttpResponse:
+    """The chat channels that follow a tournament and its matches: connect one, or remove
+    one (the organiser or a player)."""
+    from tournaments.models import Tournament
+
+    from .hooks import add_tournament_hook, remove_tournament_hook
+
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "remove":
+                hook = request.POST.get("hook", "")
+                remove_tournament_hook(tournament, request.user, int(hook) if hook.isdigit() else 0)
+            else:
+                add_tournament_hook(
+                    tournament,
+                    request.user,
+                    request.POST.get("url", "").strip(),
+                    request.POST.get("kind", "discord"),
+                    chat=request.POST.get("chat") == "1",
+                )
+                messages.success(
+                    request, _("The channel will be told of this tournament from now on.")
+                )
+        except ServiceError as error:
+            messages.error(request, error.message)
+        return redirect("notifications:tournament_hooks", pk=tournament.pk)
+    return _page(
+        request,
+        "notifications/hooks.html",
+        {"tournament": tournament, "hooks": tournament.hooks.all(), "kinds": HookKind.choices},
+    )
+
+
+@real_sign_in_required
 @require_POST
 def push_subscribe(request: HttpRequest) -> HttpResponse:
     """A browser's push subscription (JSON from static/js/push.js)."""

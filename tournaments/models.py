@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.models import Match, TimeoutPolicy
+from notifications.models import HookKind
 
 
 class Format(models.TextChoices):
@@ -234,3 +235,32 @@ class Division(models.Model):
         verbose_name = _("division")
         verbose_name_plural = _("divisions")
         ordering = ["level"]
+
+
+class TournamentHook(models.Model):
+    """A chat channel that follows a tournament: each round's draw and the end, and every
+    match of the tournament as a match's own channel would (notifications.hooks)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="hooks", verbose_name=_("tournament")
+    )
+    url = models.URLField(_("url"), max_length=500)
+    kind = models.CharField(
+        _("kind"), max_length=10, choices=HookKind.choices, default=HookKind.DISCORD
+    )
+    chat = models.BooleanField(_("chat"), default=False)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("added by"),
+    )
+    added_at = models.DateTimeField(_("added at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tournament channel")
+        verbose_name_plural = _("tournament channels")
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.kind}"

@@ -20,7 +20,7 @@ from games.engine import get_game
 from games.engine.contract import places
 from games.models import Match, MatchStatus, MoveSource, Seat
 from games.services import ServiceError
-from notifications import outbox
+from notifications import hooks, outbox
 from notifications.emails import absolute as outbox_absolute
 from notifications.models import Kind
 
@@ -268,6 +268,8 @@ def _draw_round(t: Tournament, number: int) -> Round:
         )
         if t.vacation_cap is not None:
             Match.objects.filter(pk=match.pk).update(vacation_cap=t.vacation_cap)
+        for hook in t.hooks.all():  # the tournament's channels follow its matches
+            hooks.follow(match, hook)
         Table.objects.create(round=round_, match=match)
         for user in others:
             games.join_match(match_id=match.pk, user=user)
@@ -279,7 +281,9 @@ def _draw_round(t: Tournament, number: int) -> Round:
 
 def _tell_round(t: Tournament, round_: Round) -> None:
     """Each player of the round gets one mail naming their table (the match's own start
-    mail follows); the player with the bye is told so."""
+    mail follows); the player with the bye is told so; the tournament's channels hear the
+    draw."""
+    outbox.write_many(hooks.rows_for_round(t, round_))
     seats = Seat.objects.filter(match__tournament_table__round=round_).select_related(
         "user", "match"
     )
@@ -345,6 +349,12 @@ def round_over(tournament_id: int, number: int) -> bool:
         if over:
             t.status = TournamentStatus.FINISHED
             t.save(update_fields=["status"])
+            if t.hooks.exists():
+                from community.names import public_name
+
+                users = {e.user_id: e.user for e in t.entries.select_related("user")}
+                order = [public_name(users[row.player]) for row in current_standings(t)]
+                outbox.write_many(hooks.rows_for_tournament_end(t, order))
             from .leagues import tournament_finished  # leagues build on tournaments
 
             tournament_finished(t)

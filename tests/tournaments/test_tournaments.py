@@ -278,3 +278,48 @@ def test_the_beat_closes_a_round_whose_hand_off_was_lost():
         events.match_finished.connect(
             services.on_match_finished, weak=False, dispatch_uid="tournaments-match-finished"
         )
+
+
+def test_a_tournaments_channel_hears_each_draw_every_match_and_the_end(settings):
+    """A channel connected to a tournament (by an entrant) hears each round's draw, naming
+    the tournament, the game and the tables, the moves and ends of all its matches, and the
+    final standings; someone not in it may not connect one."""
+    import threading
+    from http.server import HTTPServer
+
+    from notifications.hooks import add_tournament_hook
+    from notifications.models import MatchHook
+    from tests.notifications.test_webhooks import Hook
+
+    server = HTTPServer(("127.0.0.1", 0), Hook)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    Hook.received, Hook.status = [], 204
+    settings.NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS = True
+    try:
+        t, users = make_swiss(players=3, rounds=2)  # starts when the third signs up
+        services.join(t, users[0])
+        with pytest.raises(ServiceError):
+            add_tournament_hook(t, make_user("Stranger"), f"http://127.0.0.1:{server.server_port}/")
+        add_tournament_hook(t, users[0], f"http://127.0.0.1:{server.server_port}/", "slack")
+        for user in users[1:]:
+            services.join(t, user)
+        for number in (1, 2):
+            for match in round_matches(t, number):
+                assert MatchHook.objects.filter(match=match).exists()  # it follows the matches
+                play_out(match)
+        t.refresh_from_db()
+        assert t.status == TournamentStatus.FINISHED
+        send_due()
+        texts = [body["text"] for body in Hook.received]
+    finally:
+        server.shutdown()
+    draws = [x for x in texts if x.startswith("Winter Swiss (Sealed Cards), round")]
+    assert [d.split(":")[0] for d in draws] == [
+        "Winter Swiss (Sealed Cards), round 1 of 2",
+        "Winter Swiss (Sealed Cards), round 2 of 2",
+    ]
+    assert all("has the bye" in d and "Sealed Cards #" in d for d in draws)
+    moves = [x for x in texts if " move by " in x or " moves by " in x]
+    assert len(moves) >= 2 and all("(Sealed Cards)" in x for x in moves)
+    assert texts[-1].startswith("Winter Swiss (Sealed Cards) is over: ")
+    assert texts.index(draws[1]) > texts.index(draws[0])
