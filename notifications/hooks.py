@@ -15,7 +15,6 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.engine import get_game
 from games.language import localize
 from games.models import Match, MoveKind, Seat
 from games.pages import board_template
@@ -72,36 +71,36 @@ def _rows(
     written by `text_for()` in the language of who connected the channel; with `board`, the
     address of the board's image after it too (for a game that draws one)."""
     board = board and board_template(match.game_slug) is not None
-    now = timezone.now()
     hooks = match.hooks.select_related("added_by")
     if chat:
         hooks = hooks.filter(chat=True)
-    rows = []
-    for hook in hooks:
-        language = language_of(hook.added_by) if hook.added_by else settings.LANGUAGE_CODE
-        with translation.override(language):
-            text = text_for()
-        rows.append(
-            Notification(
-                kind=Kind.CHANNEL,
-                channel=Channel.WEBHOOK,
-                status=Status.PENDING,
-                dedupe_key=f"hook:{hook.pk}:{key}"[:200],
-                address=hook.url,
-                match=match,
-                seq=match.head_seq,
-                context={
-                    "text": text,
-                    "hook": hook.kind,
-                    "language": language,
-                    **(
-                        {"image": board_image_url(match, match.head_seq, language)} if board else {}
-                    ),
-                },
-                send_after=now,
-            )
-        )
-    return rows
+
+    def image(language: str) -> dict:
+        return {"image": board_image_url(match, match.head_seq, language)} if board else {}
+
+    return [
+        channel_row(hook, f"hook:{hook.pk}:{key}", text_for, image, match=match) for hook in hooks
+    ]
+
+
+def channel_row(hook, key: str, text_for, extra=None, match: Match | None = None):
+    """The row that tells `hook`'s channel `text_for()`, said in the language of who
+    connected it (`extra(language)`: more of the row's context)."""
+    language = language_of(hook.added_by) if hook.added_by else settings.LANGUAGE_CODE
+    with translation.override(language):
+        text = text_for()
+    return Notification(
+        kind=Kind.CHANNEL,
+        channel=Channel.WEBHOOK,
+        status=Status.PENDING,
+        dedupe_key=key[:200],
+        address=hook.url,
+        match=match,
+        seq=match.head_seq if match else None,
+        context={"text": text, "hook": hook.kind, "language": language}
+        | (extra(language) if extra else {}),
+        send_after=timezone.now(),
+    )
 
 
 def moves_text(match: Match, seats: list[Seat], moves: list) -> str:
@@ -160,56 +159,6 @@ def rows_for_chat(match: Match, message, seats: list[Seat]) -> list[Notification
     return _rows(match, f"chat:{message.pk}", text, chat=True)
 
 
-# --- a tournament's channels ---------------------------------------------------------------
-
-
-def may_connect_tournament(tournament, user) -> bool:
-    """The organiser or anyone signed up."""
-    return (
-        tournament.organiser_id == user.pk
-        or tournament.entries.filter(user=user, withdrawn_at__isnull=True).exists()
-    )
-
-
-def add_tournament_hook(tournament, user, url: str, kind: str = HookKind.DISCORD, chat=False):
-    """Connect a channel to a tournament: it hears each round's draw and the end, and every
-    match of the tournament from then on (the running ones too) as the match's own channel."""
-    from tournaments.models import Table, TournamentHook
-
-    if not may_connect_tournament(tournament, user):
-        raise ServiceError(_("Only the organiser or a player may connect a channel."))
-    problem = check_webhook_url(url)
-    if problem:
-        raise ServiceError(problem)
-    if kind not in HookKind.values:
-        raise ServiceError(_("Choose Discord, Slack or JSON."))
-    with transaction.atomic():
-        hook = TournamentHook.objects.create(
-            tournament=tournament, url=url, kind=kind, chat=chat, added_by=user
-        )
-        running = Table.objects.filter(
-            round__tournament=tournament, match__status__in=("waiting", "active")
-        ).select_related("match")
-        for table in running:
-            follow(table.match, hook)
-    return hook
-
-
-def remove_tournament_hook(tournament, user, hook_id: int) -> None:
-    """Disconnect a channel from a tournament and from its matches."""
-    if not may_connect_tournament(tournament, user):
-        raise ServiceError(_("Only the organiser or a player may remove a channel."))
-    with transaction.atomic():
-        hook = tournament.hooks.filter(pk=hook_id).first()
-        if hook is None:
-            return
-        for match_hook in MatchHook.objects.filter(
-            match__tournament_table__round__tournament=tournament, url=hook.url
-        ).select_related("match"):
-            remove_hook(match_hook.match, match_hook.added_by or user, match_hook.pk)
-        hook.delete()
-
-
 def follow(match: Match, hook) -> None:
     """`match` told to a tournament's channel, as its own channel would be."""
     if not MatchHook.objects.filter(match=match, url=hook.url).exists():
@@ -217,72 +166,3 @@ def follow(match: Match, hook) -> None:
             match=match, url=hook.url, kind=hook.kind, chat=hook.chat, added_by=hook.added_by
         )
         Match.objects.filter(pk=match.pk).update(hooked=True)
-
-
-def _tournament_rows(tournament, key: str, text_for) -> list[Notification]:
-    now = timezone.now()
-    rows = []
-    for hook in tournament.hooks.select_related("added_by"):
-        language = language_of(hook.added_by) if hook.added_by else settings.LANGUAGE_CODE
-        with translation.override(language):
-            text = text_for()
-        rows.append(
-            Notification(
-                kind=Kind.CHANNEL,
-                channel=Channel.WEBHOOK,
-                status=Status.PENDING,
-                dedupe_key=f"tournament-hook:{hook.pk}:{key}"[:200],
-                address=hook.url,
-                context={"text": text, "hook": hook.kind, "language": language},
-                send_after=now,
-            )
-        )
-    return rows
-
-
-def _tournament_url(tournament) -> str:
-    return settings.SITE_URL + reverse("tournament_detail", args=[tournament.pk])
-
-
-def rows_for_round(tournament, round_) -> list[Notification]:
-    """A round was drawn: its tables (each match named), and who has the bye."""
-    from tournaments.models import Table
-
-    tables = Table.objects.filter(round=round_).select_related("match")
-    seats = Seat.objects.filter(match__tournament_table__round=round_).order_by("number")
-
-    def text() -> str:
-        names: dict[int, list[str]] = {}
-        for seat in seats:
-            names.setdefault(seat.match_id, []).append(seat.name)
-        drawn = "; ".join(
-            f"{match_label(t.match)}: {', '.join(names.get(t.match_id, []))}" for t in tables
-        )
-        said = _("%(tournament)s (%(game)s), round %(round)s of %(rounds)s: %(tables)s.") % {
-            "tournament": tournament.name,
-            "game": get_game(tournament.game_slug).title,
-            "round": round_.number,
-            "rounds": tournament.rounds,
-            "tables": drawn,
-        }
-        if round_.bye_id:
-            from community.names import public_name
-
-            said += " " + _("%(name)s has the bye.") % {"name": public_name(round_.bye)}
-        return f"{said} {_tournament_url(tournament)}"
-
-    return _tournament_rows(tournament, f"round:{round_.pk}", text)
-
-
-def rows_for_tournament_end(tournament, standings: list[str]) -> list[Notification]:
-    """The tournament is over: its final standings, best first."""
-
-    def text() -> str:
-        said = _("%(tournament)s (%(game)s) is over: %(standings)s.") % {
-            "tournament": tournament.name,
-            "game": get_game(tournament.game_slug).title,
-            "standings": ", ".join(standings),
-        }
-        return f"{said} {_tournament_url(tournament)}"
-
-    return _tournament_rows(tournament, "end", text)

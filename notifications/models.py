@@ -156,13 +156,10 @@ class HookKind(models.TextChoices):
     JSON = "json", _("Any JSON webhook")
 
 
-class MatchHook(models.Model):
-    """A chat channel told of a match's moves, turns, end (and chat, if chosen): a Discord or
-    Slack incoming webhook, or any JSON webhook. Sent through the outbox, as mail is."""
+class ChannelHook(models.Model):
+    """A chat channel: a Discord or Slack incoming webhook, or any JSON webhook, and who
+    connected it (its messages are in their language). Sent through the outbox, as mail is."""
 
-    match = models.ForeignKey(
-        "games.Match", on_delete=models.CASCADE, related_name="hooks", verbose_name=_("match")
-    )
     url = models.URLField(_("url"), max_length=500)
     kind = models.CharField(
         _("kind"), max_length=10, choices=HookKind.choices, default=HookKind.DISCORD
@@ -176,6 +173,17 @@ class MatchHook(models.Model):
         verbose_name=_("added by"),
     )
     added_at = models.DateTimeField(_("added at"), auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+class MatchHook(ChannelHook):
+    """A channel told of a match's moves, turns, end (and chat, if chosen)."""
+
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.CASCADE, related_name="hooks", verbose_name=_("match")
+    )
 
     class Meta:
         verbose_name = _("match hook")

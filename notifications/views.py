@@ -155,66 +155,42 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     return HttpResponse(body, content_type="text/calendar; charset=utf-8")
 
 
-@real_sign_in_required
-def match_hooks(request: HttpRequest, pk: int) -> HttpResponse:
-    """The chat channels that follow a match: connect one, or remove one."""
-    match = get_object_or_404(Match, pk=pk)
+def hooks_page(request: HttpRequest, subject: dict, add, remove, told: str, again):
+    """A page of the chat channels that follow a match or a tournament (`subject`): connect
+    one with `add`, or remove one with `remove`; `again` is where a form returns to."""
     if request.method == "POST":
         try:
             if request.POST.get("action") == "remove":
                 hook = request.POST.get("hook", "")
-                remove_hook(match, request.user, int(hook) if hook.isdigit() else 0)
+                remove(request.user, int(hook) if hook.isdigit() else 0)
             else:
-                add_hook(
-                    match,
+                add(
                     request.user,
                     request.POST.get("url", "").strip(),
                     request.POST.get("kind", "discord"),
                     chat=request.POST.get("chat") == "1",
                 )
-                messages.success(request, _("The channel will be told of this match from now on."))
+                messages.success(request, told)
         except ServiceError as error:
             messages.error(request, _(error.message) if error.message else error.message)
-        return redirect("notifications:match_hooks", pk=match.pk)
+        return again
+    hooks = next(iter(subject.values())).hooks.all()
     return _page(
-        request,
-        "notifications/hooks.html",
-        {"match": match, "hooks": match.hooks.all(), "kinds": HookKind.choices},
+        request, "notifications/hooks.html", {**subject, "hooks": hooks, "kinds": HookKind.choices}
     )
 
 
 @real_sign_in_required
-def tournament_hooks(request: HttpRequest, pk: int) -> HttpResponse:
-    """The chat channels that follow a tournament and its matches: connect one, or remove
-    one (the organiser or a player)."""
-    from tournaments.models import Tournament
-
-    from .hooks import add_tournament_hook, remove_tournament_hook
-
-    tournament = get_object_or_404(Tournament, pk=pk)
-    if request.method == "POST":
-        try:
-            if request.POST.get("action") == "remove":
-                hook = request.POST.get("hook", "")
-                remove_tournament_hook(tournament, request.user, int(hook) if hook.isdigit() else 0)
-            else:
-                add_tournament_hook(
-                    tournament,
-                    request.user,
-                    request.POST.get("url", "").strip(),
-                    request.POST.get("kind", "discord"),
-                    chat=request.POST.get("chat") == "1",
-                )
-                messages.success(
-                    request, _("The channel will be told of this tournament from now on.")
-                )
-        except ServiceError as error:
-            messages.error(request, error.message)
-        return redirect("notifications:tournament_hooks", pk=tournament.pk)
-    return _page(
+def match_hooks(request: HttpRequest, pk: int) -> HttpResponse:
+    """The chat channels that follow a match: connect one, or remove one."""
+    match = get_object_or_404(Match, pk=pk)
+    return hooks_page(
         request,
-        "notifications/hooks.html",
-        {"tournament": tournament, "hooks": tournament.hooks.all(), "kinds": HookKind.choices},
+        {"match": match},
+        partial(add_hook, match),
+        partial(remove_hook, match),
+        _("The channel will be told of this match from now on."),
+        redirect("notifications:match_hooks", pk=match.pk),
     )
 
 

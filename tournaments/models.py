@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.models import Match, TimeoutPolicy
-from notifications.models import HookKind
+from notifications.models import ChannelHook
 
 
 class Format(models.TextChoices):
@@ -237,26 +237,13 @@ class Division(models.Model):
         ordering = ["level"]
 
 
-class TournamentHook(models.Model):
-    """A chat channel that follows a tournament: each round's draw and the end, and every
-    match of the tournament as a match's own channel would (notifications.hooks)."""
+class TournamentHook(ChannelHook):
+    """A channel that follows a tournament: each round's draw and the end, and every match of
+    the tournament as a match's own channel would (notifications.hooks)."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="hooks", verbose_name=_("tournament")
     )
-    url = models.URLField(_("url"), max_length=500)
-    kind = models.CharField(
-        _("kind"), max_length=10, choices=HookKind.choices, default=HookKind.DISCORD
-    )
-    chat = models.BooleanField(_("chat"), default=False)
-    added_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("added by"),
-    )
-    added_at = models.DateTimeField(_("added at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("tournament channel")

@@ -20,11 +20,12 @@ from games.engine import get_game
 from games.engine.contract import places
 from games.models import Match, MatchStatus, MoveSource, Seat
 from games.services import ServiceError
-from notifications import hooks, outbox
+from notifications import hooks as match_hooks
+from notifications import outbox
 from notifications.emails import absolute as outbox_absolute
 from notifications.models import Kind
 
-from . import pairing
+from . import hooks, pairing
 from .models import Entry, Format, OrganiserAction, Round, Table, Tournament, TournamentStatus
 from .standings import Finished, Row, standings
 
@@ -269,7 +270,7 @@ def _draw_round(t: Tournament, number: int) -> Round:
         if t.vacation_cap is not None:
             Match.objects.filter(pk=match.pk).update(vacation_cap=t.vacation_cap)
         for hook in t.hooks.all():  # the tournament's channels follow its matches
-            hooks.follow(match, hook)
+            match_hooks.follow(match, hook)
         Table.objects.create(round=round_, match=match)
         for user in others:
             games.join_match(match_id=match.pk, user=user)

@@ -3,6 +3,8 @@ player or its organiser does there."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -14,8 +16,10 @@ from community.names import public_name
 from games.engine import get_game
 from games.models import Match
 from games.services import ServiceError
+from notifications.views import hooks_page
+from players.decorators import real_sign_in_required
 
-from . import leagues, services
+from . import hooks, leagues, services
 from .forms import LeagueForm, TournamentForm
 from .models import League, Tournament, TournamentStatus
 from .standings import TIE_BREAKS
@@ -189,3 +193,18 @@ def league_action(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.error(request, _("That is not something you can do here."))
     return redirect("league_detail", pk=league.pk)
+
+
+@real_sign_in_required
+def tournament_hooks(request: HttpRequest, pk: int) -> HttpResponse:
+    """The chat channels that follow a tournament and its matches: connect one, or remove
+    one (the organiser or a player)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return hooks_page(
+        request,
+        {"tournament": tournament},
+        partial(hooks.add_tournament_hook, tournament),
+        partial(hooks.remove_tournament_hook, tournament),
+        _("The channel will be told of this tournament from now on."),
+        redirect("tournament_hooks", pk=tournament.pk),
+    )

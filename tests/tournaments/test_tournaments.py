@@ -287,9 +287,9 @@ def test_a_tournaments_channel_hears_each_draw_every_match_and_the_end(settings)
     import threading
     from http.server import HTTPServer
 
-    from notifications.hooks import add_tournament_hook
     from notifications.models import MatchHook
     from tests.notifications.test_webhooks import Hook
+    from tournaments.hooks import add_tournament_hook
 
     server = HTTPServer(("127.0.0.1", 0), Hook)
     threading.Thread(target=server.serve_forever, daemon=True).start()

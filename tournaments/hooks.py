@@ -1,0 +1,118 @@
+"""A tournament's chat channels: connected by its organiser or a player, they hear each
+round's draw and the end, and follow every match of the tournament as the match's own
+channels do (notifications.hooks, which writes the rows)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games.engine import get_game
+from games.models import Seat
+from games.services import ServiceError
+from notifications.emails import match_label
+from notifications.hooks import channel_row, follow, remove_hook
+from notifications.models import HookKind, MatchHook, Notification
+from notifications.transports import check_webhook_url
+
+from .models import Table, TournamentHook
+
+
+def may_connect_tournament(tournament, user) -> bool:
+    """The organiser or anyone signed up."""
+    return (
+        tournament.organiser_id == user.pk
+        or tournament.entries.filter(user=user, withdrawn_at__isnull=True).exists()
+    )
+
+
+def add_tournament_hook(tournament, user, url: str, kind: str = HookKind.DISCORD, chat=False):
+    """Connect a channel to a tournament: it hears each round's draw and the end, and every
+    match of the tournament from then on (the running ones too) as the match's own channel."""
+    if not may_connect_tournament(tournament, user):
+        raise ServiceError(_("Only the organiser or a player may connect a channel."))
+    problem = check_webhook_url(url)
+    if problem:
+        raise ServiceError(problem)
+    if kind not in HookKind.values:
+        raise ServiceError(_("Choose Discord, Slack or JSON."))
+    with transaction.atomic():
+        hook = TournamentHook.objects.create(
+            tournament=tournament, url=url, kind=kind, chat=chat, added_by=user
+        )
+        running = Table.objects.filter(
+            round__tournament=tournament, match__status__in=("waiting", "active")
+        ).select_related("match")
+        for table in running:
+            follow(table.match, hook)
+    return hook
+
+
+def remove_tournament_hook(tournament, user, hook_id: int) -> None:
+    """Disconnect a channel from a tournament and from its matches."""
+    if not may_connect_tournament(tournament, user):
+        raise ServiceError(_("Only the organiser or a player may remove a channel."))
+    with transaction.atomic():
+        hook = tournament.hooks.filter(pk=hook_id).first()
+        if hook is None:
+            return
+        for match_hook in MatchHook.objects.filter(
+            match__tournament_table__round__tournament=tournament, url=hook.url
+        ).select_related("match"):
+            remove_hook(match_hook.match, match_hook.added_by or user, match_hook.pk)
+        hook.delete()
+
+
+def _tournament_rows(tournament, key: str, text_for) -> list[Notification]:
+    return [
+        channel_row(hook, f"tournament-hook:{hook.pk}:{key}", text_for)
+        for hook in tournament.hooks.select_related("added_by")
+    ]
+
+
+def _tournament_url(tournament) -> str:
+    return settings.SITE_URL + reverse("tournament_detail", args=[tournament.pk])
+
+
+def rows_for_round(tournament, round_) -> list[Notification]:
+    """A round was drawn: its tables (each match named), and who has the bye."""
+    tables = Table.objects.filter(round=round_).select_related("match")
+    seats = Seat.objects.filter(match__tournament_table__round=round_).order_by("number")
+
+    def text() -> str:
+        names: dict[int, list[str]] = {}
+        for seat in seats:
+            names.setdefault(seat.match_id, []).append(seat.name)
+        drawn = "; ".join(
+            f"{match_label(t.match)}: {', '.join(names.get(t.match_id, []))}" for t in tables
+        )
+        said = _("%(tournament)s (%(game)s), round %(round)s of %(rounds)s: %(tables)s.") % {
+            "tournament": tournament.name,
+            "game": get_game(tournament.game_slug).title,
+            "round": round_.number,
+            "rounds": tournament.rounds,
+            "tables": drawn,
+        }
+        if round_.bye_id:
+            from community.names import public_name
+
+            said += " " + _("%(name)s has the bye.") % {"name": public_name(round_.bye)}
+        return f"{said} {_tournament_url(tournament)}"
+
+    return _tournament_rows(tournament, f"round:{round_.pk}", text)
+
+
+def rows_for_tournament_end(tournament, standings: list[str]) -> list[Notification]:
+    """The tournament is over: its final standings, best first."""
+
+    def text() -> str:
+        said = _("%(tournament)s (%(game)s) is over: %(standings)s.") % {
+            "tournament": tournament.name,
+            "game": get_game(tournament.game_slug).title,
+            "standings": ", ".join(standings),
+        }
+        return f"{said} {_tournament_url(tournament)}"
+
+    return _tournament_rows(tournament, "end", text)
