@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -73,7 +74,10 @@ class EventStream(models.Model):
         verbose_name_plural = _("event streams")
 
     def __str__(self) -> str:
-        return f"event stream of {self.user} (last {self.last_id})"
+        return gettext("event stream of %(user)s (last %(last)s)") % {
+            "user": self.user,
+            "last": self.last_id,
+        }
 
 
 class AccountEvent(models.Model):
@@ -107,7 +111,11 @@ class AccountEvent(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} #{self.number} for {self.user_id}"
+        return gettext("%(kind)s #%(number)s for %(user)s") % {
+            "kind": self.kind,
+            "number": self.number,
+            "user": self.user_id,
+        }
 
 
 class BotSummary(models.Model):
@@ -129,4 +137,6 @@ class BotSummary(models.Model):
         verbose_name_plural = _("bot summaries")
 
     def __str__(self) -> str:
-        return f"daily summary for {self.bot} ({'on' if self.daily else 'off'})"
+        if self.daily:
+            return gettext("daily summary for %(bot)s (on)") % {"bot": self.bot}
+        return gettext("daily summary for %(bot)s (off)") % {"bot": self.bot}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -39,7 +40,11 @@ class Rating(models.Model):
         indexes = [models.Index(fields=["game_slug", "-ordinal"], name="leaderboard")]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.game_slug}: {self.ordinal:.1f}"
+        return gettext("%(user)s in %(game)s: %(rating).1f") % {
+            "user": self.user,
+            "game": self.game_slug,
+            "rating": self.ordinal,
+        }
 
 
 class RatingChange(models.Model):
@@ -77,7 +82,12 @@ class RatingChange(models.Model):
         indexes = [models.Index(fields=["user", "game_slug", "finished_at"], name="rating_history")]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.match}: {self.mu_before:.1f} -> {self.mu_after:.1f}"
+        return gettext("%(user)s in %(match)s: %(before).1f -> %(after).1f") % {
+            "user": self.user,
+            "match": self.match,
+            "before": self.mu_before,
+            "after": self.mu_after,
+        }
 
 
 class ProfileSettings(models.Model):
@@ -100,4 +110,4 @@ class ProfileSettings(models.Model):
         verbose_name_plural = _("profile settings")
 
     def __str__(self) -> str:
-        return f"{self.user}: {'hidden' if self.hidden else 'public'}"
+        return f"{self.user}: {gettext('hidden') if self.hidden else gettext('public')}"

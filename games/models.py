@@ -332,8 +332,13 @@ class Move(models.Model):
         ]
 
     def __str__(self) -> str:
-        seat = "" if self.seat is None else f" seat {self.seat + 1}"  # from 1, as people read
-        return f"#{self.seq} {self.kind}{seat}"
+        if self.seat is None:
+            return f"#{self.seq} {self.get_kind_display()}"
+        return gettext("#%(seq)s %(kind)s, seat %(seat)s") % {  # seats from 1, as people read
+            "seq": self.seq,
+            "kind": self.get_kind_display(),
+            "seat": self.seat + 1,
+        }
 
     def save(self, *args, **kwargs):
         if not self._state.adding:
@@ -385,7 +390,10 @@ class LogCheck(models.Model):
         verbose_name_plural = _("log checks")
 
     def __str__(self) -> str:
-        return f"log check of {self.started_at:%Y-%m-%d %H:%M}: {len(self.failed)} broken"
+        return gettext("log check of %(when)s: %(broken)s broken") % {
+            "when": f"{self.started_at:%Y-%m-%d %H:%M}",
+            "broken": len(self.failed),
+        }
 
 
 class SeatClock(models.Model):
@@ -437,7 +445,11 @@ class ChatMessage(models.Model):
         ordering = ["created_at", "pk"]
 
     def __str__(self) -> str:
-        return f"match {self.match_id} seat {self.seat}: {self.text[:40]}"
+        return gettext("match %(match)s seat %(seat)s: %(text)s") % {
+            "match": self.match_id,
+            "seat": self.seat,
+            "text": self.text[:40],
+        }
 
 
 class HiddenStateOpening(models.Model):
@@ -473,7 +485,11 @@ class HiddenStateOpening(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.username} opened match {self.match_id} at move {self.seq}"
+        return gettext("%(user)s opened match %(match)s at move %(seq)s") % {
+            "user": self.username,
+            "match": self.match_id,
+            "seq": self.seq,
+        }
 
 
 class SeatHolder(models.Model):

@@ -10,6 +10,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -130,7 +131,11 @@ class Notification(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} to {self.address} ({self.status})"
+        return gettext("%(kind)s to %(address)s (%(status)s)") % {
+            "kind": self.get_kind_display(),
+            "address": self.address,
+            "status": self.get_status_display(),
+        }
 
 
 class FeedToken(models.Model):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -26,7 +27,7 @@ class UnverifiedAddress(models.Model):
         verbose_name_plural = _("unverified addresses")
 
     def __str__(self) -> str:
-        return f"{self.user.email} (not verified)"
+        return gettext("%(address)s (not verified)") % {"address": self.user.email}
 
 
 class UsedSignInLink(models.Model):
@@ -40,7 +41,7 @@ class UsedSignInLink(models.Model):
         verbose_name_plural = _("used sign in links")
 
     def __str__(self) -> str:
-        return f"sign-in link used {self.used_at:%Y-%m-%d %H:%M}"
+        return gettext("sign-in link used %(when)s") % {"when": f"{self.used_at:%Y-%m-%d %H:%M}"}
 
 
 class NoticeMode(models.TextChoices):
@@ -141,7 +142,7 @@ class Preferences(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"preferences of {self.user}"
+        return gettext("preferences of %(user)s") % {"user": self.user}
 
 
 class Vacation(models.Model):
@@ -174,7 +175,11 @@ class Vacation(models.Model):
         ordering = ["first_day"]
 
     def __str__(self) -> str:
-        return f"{self.user}: {self.first_day} to {self.last_day}"
+        return gettext("%(user)s: %(first)s to %(last)s") % {
+            "user": self.user,
+            "first": self.first_day,
+            "last": self.last_day,
+        }
 
     @property
     def days(self) -> int:
@@ -199,7 +204,11 @@ class SignInLinkUse(models.Model):
         db_table = "notifications_signinlinkuse"  # made by the notifications app
 
     def __str__(self) -> str:
-        return f"match {self.match_id} link of {self.user} used {self.used_at:%Y-%m-%d %H:%M}"
+        return gettext("match %(match)s link of %(user)s used %(when)s") % {
+            "match": self.match_id,
+            "user": self.user,
+            "when": f"{self.used_at:%Y-%m-%d %H:%M}",
+        }
 
 
 class BotAccount(models.Model):
@@ -221,4 +230,4 @@ class BotAccount(models.Model):
         db_table = "api_botaccount"  # made by the api app
 
     def __str__(self) -> str:
-        return f"bot account {self.user}"
+        return gettext("bot account %(user)s") % {"user": self.user}

@@ -1,6 +1,7 @@
 """What replies in keep: every email received, recorded once before anything is done with it."""
 
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -41,4 +42,8 @@ class InboundMessage(models.Model):
         ordering = ["-received_at"]
 
     def __str__(self) -> str:
-        return f"{self.message_id} from {self.sender} ({self.status})"
+        return gettext("%(message)s from %(sender)s (%(status)s)") % {
+            "message": self.message_id,
+            "sender": self.sender,
+            "status": self.get_status_display(),
+        }

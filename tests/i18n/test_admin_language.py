@@ -256,3 +256,25 @@ def test_the_admin_names_models_and_fields_in_the_operator_s_language(world, lan
             for name in shown_in_english:
                 said = {fold(text) for text in names[name]}
                 assert said & shown, (url, name, said)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("nl", ["Zet, plaats 1", "voorkeuren van", "(Wacht op verzending)"]),
+        ("de", ["Zug, Platz 1", "Einstellungen von", "(Wartet auf Versand)"]),
+        ("fr", ["Coup, place 1", "préférences de", "(En attente d’envoi)"]),
+    ],
+)
+def test_the_admin_names_each_row_in_the_operator_s_language(world, language, said):
+    """A row's own name (its title, breadcrumb and changelist link: the model's __str__)."""
+    client = operator(language)
+    pages = "".join(
+        client.get(url).content.decode()
+        for url in world
+        if "/move/" in url or "/preferences/" in url or "/notification/" in url
+    )
+    missing = [words for words in said if words not in pages]
+    assert missing == []
+    english = ["Move, seat", "preferences of", "(Waiting to be sent)", "(pending)"]
+    assert [w for w in english if w in pages] == []
