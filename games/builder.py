@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.utils.translation import pgettext_lazy
+
 from games.engine import Game, Move, State, Step
 
 # Target of the extra choice offered when one move ends where longer ones go on.
@@ -184,7 +186,12 @@ class TradeForm:
 
 
 TRADE_ACTIONS = ("act:sell", "act:buy")
-TRADE_FIELDS = {"good": "Good", "resource": "Resource", "at": "Where", "count": "How many"}
+TRADE_FIELDS = {
+    "good": pgettext_lazy("trade", "Good"),
+    "resource": pgettext_lazy("trade", "Resource"),
+    "at": pgettext_lazy("trade", "Where"),
+    "count": pgettext_lazy("trade", "How many"),
+}
 
 
 def trade_forms(game: Game, state: State, seat: int, built: Builder) -> list[TradeForm]:

@@ -1,24 +1,20 @@
 """The site in Dutch, German and French, in Chromium at 390 px: the main pages (home, sign-up,
-sign-in, lobby, settings, a match as a player, a tournament, and the local mailbox's view of a
-turn mail) show no English word of our interface, and nothing makes the page scroll sideways
-(German words are long).
-
-Two checks. The main pages: the platform's words; the games' own words (board, narration,
-prompts, menus, the board text in a mail) are left out (GAME_TEXT), as are proper names (the
-games' titles, the site's, players') and the chat. A match page of each game, its game words
-included: board, history, text board, reference, help and choices (commands quoted as code,
-which English always reads, and a sealed bid's receipt format aside)."""
-
-import re
+sign-in, lobby, settings, a match as a player, its replay and channels, new match,
+tournaments, account, tokens, ratings, archive, profile, and the local mailbox's view of a
+turn mail), and a match page of each game, show no word of our English that the language's
+translations never use (tests.i18n.reading: every word of both catalogues' message ids), and
+nothing makes the page scroll sideways (German words are long). Left out: names (the games'
+titles, the site's, players'), commands quoted as code (English always reads), the chat, and
+a select's options on the main pages (the time zones' IANA names)."""
 
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, Page, expect
 
 from games import services
-from games.engine.registry import available_games
 from notifications import outbox
 from players.models import Preferences
+from tests.i18n.reading import english_in, where
 from tournaments.services import create_tournament, join
 
 from .helpers import PHONE, sideways_scroll
@@ -26,31 +22,14 @@ from .helpers import PHONE, sideways_scroll
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "a long enough password"
-# Common words of our interface in English; none of them is also a Dutch, German or French
-# word that our translations use (so not "in", "is", "of", "open", "lobby", "menu", "status",
-# "link", "deadline", "account", "start", "bot", "score", "help", "orders").
-ENGLISH = {
-    "the", "your", "you", "match", "matches", "move", "moves", "turn", "turns", "settings",
-    "sign", "play", "players", "player", "waiting", "choose", "board", "history", "join",
-    "new", "back", "next", "send", "save", "with", "for", "game", "games", "round", "time",
-    "left", "vacation", "password", "now", "yet", "here", "what", "when", "who", "page",
-    "only", "every", "nothing", "reply", "replay", "standing", "tournament",
-    "tournaments", "league", "rated", "finished", "abandoned", "confirm", "undo", "seat",
-    "seats", "log", "email", "archive", "profile", "show", "take", "by", "and",
-}  # fmt: skip
-# English words a language uses too, as our translations do ("page" in French).
-ALSO = {"nl": set(), "de": set(), "fr": {"page"}}
-# Where the games speak (their own catalogue), a mail's game text is shown, or a path or code.
-GAME_TEXT = (
-    ".board-graphic, pre, .history-list .text, #reference, .choices, .steps, .pieces, "
-    ".bar-status, .turn-banner, .wait-banner, .seat-stats, .ranking, #preview, .prompt, "
-    ".not-open, .order-offer, #standing-orders label, .preview-note, #my-matches td .muted, "
-    ".mail-text, iframe, .games strong, select option, .who, .chat-card, code"
-)
+# Not read on the main pages: code and scripts (and a noscript's markup, raw text when
+# scripts run), the players' chat, another document, the time zones.
+NOT_READ = "code, script, style, template, noscript, .chat-card, iframe, select option"
 
 
-def visible_words(page: Page) -> list[str]:
-    """The words a reader sees, game text and proper names left out."""
+def visible_words(page: Page, language: str) -> list[str]:
+    """The English words a reader sees (tests.i18n.reading: a word of our English no
+    translation into `language` uses), names, code and the chat left out."""
     text = page.evaluate(
         """(skip) => {
           document.querySelectorAll('details').forEach(d => { d.open = true; });
@@ -65,12 +44,9 @@ def visible_words(page: Page) -> list[str]:
           body.remove();
           return shown + ' ' + labels.join(' ') + ' ' + document.title;
         }""",
-        GAME_TEXT,
+        NOT_READ,
     )
-    for name in [g.title for g in available_games()] + ["Postal Boards", "Dora", "Bram"]:
-        text = text.replace(name, " ")
-    text = re.sub(r"\S+@\S+", " ", text)
-    return sorted({w for w in re.findall(r"[^\W\d_]+", text) if w.lower() in ENGLISH})
+    return english_in(text, language)
 
 
 @pytest.fixture
@@ -134,7 +110,7 @@ def test_the_main_pages_speak_the_language_and_fit_a_phone(
     def look(name: str, url: str) -> None:
         page.goto(live_server.url + url)
         expect(page.locator("html")).to_have_attribute("lang", language)
-        found[name] = [w for w in visible_words(page) if w.lower() not in ALSO[language]]
+        found[name] = visible_words(page, language)
         wide[name] = sideways_scroll(page)
 
     # A visitor: the browser's language (Accept-Language from the context's locale).
@@ -150,7 +126,7 @@ def test_the_main_pages_speak_the_language_and_fit_a_phone(
     page.goto(live_server.url + "/n/mailbox/?to=dora%40example.com")
     page.locator("table a").first.click()
     expect(page.locator("pre.mail-text")).to_be_visible()
-    found["turn mail"] = visible_words(page)
+    found["turn mail"] = visible_words(page, language)
     wide["turn mail"] = sideways_scroll(page)
     mail_text = page.locator("pre.mail-text").inner_text()
     context.close()
@@ -158,17 +134,6 @@ def test_the_main_pages_speak_the_language_and_fit_a_phone(
     assert {k: v for k, v in wide.items() if v} == {}
     greeting = {"nl": "Hallo Dora,", "de": "Hallo Dora,", "fr": "Bonjour Dora,"}[language]
     assert greeting in mail_text
-
-
-# The games' own English words a board, its history and its reference would show untranslated
-# (not "families", "shilling", "chip" or "phase": Dutch or German words too).
-GAME_ENGLISH = ENGLISH | {
-    "bidding", "tile", "tiles", "card", "cards", "selection", "family",
-    "pilgrim", "pilgrims", "barn", "barns", "ship", "ships", "points", "money",
-    "parcel", "parcels", "buy", "bought", "developed", "shape", "took", "chose",
-    "development", "settlement", "field", "pasture", "sea", "stored", "legend",
-    "shillings", "each", "begins", "income", "paid", "starts",
-}  # fmt: skip
 
 
 @pytest.mark.parametrize("language", ["nl", "de", "fr"])
@@ -222,19 +187,8 @@ def test_a_match_page_speaks_the_language_game_words_included(
             + (e.getAttribute('title') || '')).join(' ');
         }"""
     )
-    for name in ["New England", "Postal Boards", "Dora", "Bram", "Cees"] + [
-        g.title for g in available_games()
-    ]:
-        text = text.replace(name, " ")
-    text = re.sub(r"\S+@\S+", " ", text)
-    text = text.replace("salt:turn:bid", " ")  # a sealed bid's receipt: the hash's input format
-    # "points" and "shillings" are French words too.
-    words = GAME_ENGLISH - {"points", "shillings"} if language == "fr" else GAME_ENGLISH
-    english = sorted({w for w in re.findall(r"[^\W\d_]+", text) if w.lower() in words})
+    english = english_in(text, language)
     wide = sideways_scroll(page)
     context.close()
-    where = {
-        w: re.findall(rf".{{0,40}}(?<![^\W\d_]){w}(?![^\W\d_]).{{0,40}}", text)[:2] for w in english
-    }
-    assert english == [], where
+    assert english == [], where(text, english)
     assert wide == 0

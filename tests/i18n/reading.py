@@ -4,10 +4,16 @@ reads), scripts and the players' chat left out, and names (games, players, the s
 
 from __future__ import annotations
 
+import functools
 import re
 from html.parser import HTMLParser
+from pathlib import Path
+
+import polib
 
 from games.engine.registry import available_games
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # Common English words of our pages and games that no Dutch, German or French translation of
 # ours uses ("in", "is", "of", "open", "menu", "status", "start", "bot", "score", "help" are
@@ -76,18 +82,40 @@ class Reading(HTMLParser):
             self.words.append(data)
 
 
-NAMES = ["Postal Boards", "Dora", "Bram", "Cees", "Eva"] + [g.title for g in available_games()]
+NAMES = ["Postal Boards", "Winter Cup", "Dora", "Bram", "Cees", "Eva"] + [
+    g.title for g in available_games()
+]
 
 
 def english_in(text: str, language: str) -> list[str]:
     for name in NAMES:
         text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)  # a title in capitals too
-    text = re.sub(r"\S+@\S+|\S+://\S+", " ", text)  # addresses and links
-    words = ENGLISH - ALSO[language]
-    return sorted({w for w in re.findall(r"[^\W\d_]+", text) if w.lower() in words})
+    text = re.sub(r"\S*@\S+|\S+://\S+", " ", text)  # addresses and links
+    words = (ENGLISH | catalogue_english(language)) - ALSO[language]
+    # A code of capitals (Nieuwstad's buildings: SAW, BUT) is the same in every language.
+    found = re.findall(r"[^\W\d_]+", text)
+    return sorted({w for w in found if w.lower() in words and not (w.isupper() and len(w) <= 3)})
 
 
 def where(text: str, words: list[str]) -> dict[str, list[str]]:
     """Each word with what stands around it, twice at most: for a failure's message."""
     text = " ".join(text.split())
     return {w: re.findall(rf".{{0,50}}\b{w}\b.{{0,30}}", text)[:2] for w in words}
+
+
+@functools.cache
+def catalogue_english(language: str) -> frozenset[str]:
+    """Every word of three letters or more of our English (both catalogues' message ids)
+    that no translation into `language` uses: a word of the interface or of the games that,
+    met on a page in that language, was left untranslated."""
+
+    def words(texts) -> set[str]:
+        plain = (re.sub(r"%\(\w+\)\w|\{[^}]*\}|<[^>]+>", " ", t) for t in texts)
+        return {w.lower() for t in plain for w in re.findall(r"[^\W\d_]{3,}", t)}
+
+    english, translated = set(), set()
+    for catalogue in (ROOT / "locale", ROOT / "games" / "rules" / "locale"):
+        for e in polib.pofile(str(catalogue / language / "LC_MESSAGES" / "django.po")):
+            english |= words([e.msgid, e.msgid_plural or ""])
+            translated |= words([e.msgstr, *e.msgstr_plural.values()])
+    return frozenset(english - translated)
