@@ -138,8 +138,11 @@ def load_state(match: Match, upto: int | None = None, seats: list[Seat] | None =
         if cached is not None:
             return cached
     # Plain rows, not model instances: building ~50 Move objects cost more than the replay.
+    # A snapshot before `upto`, never at it: what the last move told (a state's `news`) is
+    # stored as its English, and replaying that move gives it back in words the reader's
+    # language can say (games.engine.words.Text).
     snapshot = (
-        Snapshot.objects.filter(match=match, seq__lte=upto)
+        Snapshot.objects.filter(match=match, seq__lt=upto)
         .order_by("-seq")
         .values_list("seq", "state", "digest")
         .first()

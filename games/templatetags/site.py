@@ -6,6 +6,7 @@ from itertools import zip_longest
 
 from django import template
 from django.conf import settings
+from django.utils.translation import pgettext_lazy
 
 register = template.Library()
 
@@ -32,6 +33,25 @@ def game_title(slug: str) -> str:
         return get_game(slug).title
     except KeyError:
         return slug
+
+
+# How a move came, beside its time in the history (a player's own web moves say nothing).
+MOVE_SOURCES = {
+    "email": pgettext_lazy("move source", "email"),
+    "api": pgettext_lazy("move source", "API"),
+    "deadline": pgettext_lazy("move source", "deadline"),
+    "bot": pgettext_lazy("move source", "bot"),
+    "forced": pgettext_lazy("move source", "forced"),
+    "standing": pgettext_lazy("move source", "standing order"),
+    "admin": pgettext_lazy("move source", "operator"),
+    "import": pgettext_lazy("move source", "import"),
+}
+
+
+@register.filter
+def move_source(source: str) -> str:
+    """How a move came, in the reader's language ("forced": "gedwongen")."""
+    return MOVE_SOURCES.get(source, source)
 
 
 @register.filter

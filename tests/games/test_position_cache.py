@@ -190,3 +190,36 @@ def test_the_cache_reconnects_after_redis_drops_its_connection():
         except Exception as error:  # noqa: BLE001 - whatever redis-py raises for it
             answers.append(type(error).__name__)
     assert answers[-1] == {"n": 1}, answers
+
+
+@pytest.mark.django_db
+@override_settings(SNAPSHOT_EVERY=4)
+def test_a_position_read_again_at_a_snapshot_tells_its_last_move_in_the_readers_words():
+    """The snapshot keeps what the last move told as English; a position read at the
+    snapshot's seq replays that move from the one before, so its news can be said in Dutch."""
+    import random
+
+    from games.engine.words import Text
+    from games.language import localize
+    from games.models import Snapshot
+    from tests.factories import make_user
+
+    anna, bram = make_user("Anna"), make_user("Bram")
+    match = services.create_match(
+        creator=anna, game_slug="blankenburg", players=2, invite_emails=[bram.email], seed="news"
+    )
+    services.join_match(match_id=match.pk, user=bram)
+    rng = random.Random(2)
+    for _ in range(200):  # to a snapshot whose last move told something
+        match.refresh_from_db()
+        seat = match.to_act[0]
+        move = match.game.bot_move(load_state(match), seat, rng)
+        assert services.submit_move(match_id=match.pk, seat=seat, move=move, source="web").ok
+        match.refresh_from_db()
+        at = match.head_seq
+        if Snapshot.objects.filter(match=match, seq=at).exists() and load_state(match)["news"]:
+            break
+    caches["default"].clear()
+    news = load_state(match, upto=at)["news"]
+    assert news and all(isinstance(item, Text) for item in news)
+    assert localize(news, "nl") != [str(item) for item in news]

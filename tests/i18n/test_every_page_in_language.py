@@ -62,14 +62,18 @@ def world() -> tuple[User, list[str]]:
             services.join_match(match_id=match.pk, user=user)
         played(match, 10, rng)
         starts.append(f"/matches/{match.pk}/")
-    finished = services.create_match(
-        creator=dora, game_slug="nieuwstad", players=2, invite_emails=[bram.email],
-        seed="4712",
-    )  # fmt: skip
-    services.join_match(match_id=finished.pk, user=bram)
-    played(finished, 500, rng)
-    finished.refresh_from_db()
-    assert finished.status == "finished"
+    finished = []  # a match of each game played to its end
+    for slug, players in (("nieuwstad", 2), ("blankenburg", 2), ("new-england", 3)):
+        match = services.create_match(
+            creator=dora, game_slug=slug, players=players,
+            invite_emails=[bram.email, cees.email][: players - 1], seed=f"4712-end-{slug}",
+        )  # fmt: skip
+        for user in (bram, cees)[: players - 1]:
+            services.join_match(match_id=match.pk, user=user)
+        played(match, 1000, rng)
+        match.refresh_from_db()
+        assert match.status == "finished"
+        finished.append(f"/matches/{match.pk}/")
     waiting = services.create_match(
         creator=eva, game_slug="nieuwstad", players=2, invite_emails=[dora.email]
     )
@@ -81,13 +85,13 @@ def world() -> tuple[User, list[str]]:
     league = create_league(organiser=eva, name="Eva", game_slug="blankenburg")
     join_league(league, dora)
     make_token(user=dora, name="Robot", scope="play")
-    starts += [f"/matches/{finished.pk}/", f"/matches/{waiting.pk}/"]
+    starts += [*finished, f"/matches/{waiting.pk}/"]
     starts += [f"/tournaments/{tournament.pk}/", f"/leagues/{league.pk}/", f"/players/{bram.pk}/"]
     return dora, starts
 
 
-# A replay's frames are one page each: its first and a few more are read, not all.
-EVERY_FRAME = re.compile(r"(^|&)n=(?!(0|1|2|30)$)\d+|play=1")
+# A replay's frames are one page each: its first and some through the match are read.
+EVERY_FRAME = re.compile(r"(^|&)n=(?!(0|1|2|30|60|90|120|150)$)\d+|play=1")
 # Not pages to read: leaving, switching language, the admin (tests/i18n/test_admin_language.py),
 # the API (JSON for programs), feeds (tests of their own), files.
 NOT_READ = re.compile(
@@ -96,10 +100,10 @@ NOT_READ = re.compile(
 
 
 def read_all(browser: Client, starts: list[str], language: str) -> tuple[set, dict, dict]:
-    """Every page reachable from `starts` (up to 150): the pages read, the English found on
+    """Every page reachable from `starts` (up to 250): the pages read, the English found on
     each (with where), the pages that did not answer 200."""
     queue, seen, found, broken = list(starts), set(), {}, {}
-    while queue and len(seen) < 150:
+    while queue and len(seen) < 250:
         url = queue.pop(0)
         if url in seen:
             continue
