@@ -13,7 +13,11 @@ so every legal command can be put together from the email's text alone.
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
+
+from django.utils import translation
+from django.utils.translation import ngettext, pgettext
 
 from games.engine import Game, Move, ParseError, State, View, canonical_json
 from games.engine.menus import WIDTH, render_menu, render_reference
@@ -148,10 +152,17 @@ def choices_text(
         )
         for line in lines
     ]
-    return (
-        f"{len(legal)} choices. Write the words before '...' and one of the choices under\n"
-        "them (and one of the endings, where a line has them):\n" + render_menu(shown)
-    )
+    with translation.override(language) if language else nullcontext():
+        intro = ngettext(
+            "%(count)s choice. Write the words before '...' and one of the choices under\n"
+            "them (and one of the endings, where a line has them):",
+            "%(count)s choices. Write the words before '...' and one of the choices under\n"
+            "them (and one of the endings, where a line has them):",
+            len(legal),
+        ) % {"count": len(legal)}
+        # the words before a line's endings ("less 1 wood")
+        then_one_of = pgettext("menu", "then one of:")
+    return f"{intro}\n{render_menu(shown, then_one_of)}"
 
 
 def _heading(command: str, note: str) -> list[str]:

@@ -114,8 +114,9 @@ def _wrap_choices(items: list[str], indent: str) -> list[str]:
     return out
 
 
-def render_menu(lines: list[MenuLine]) -> str:
-    """The lines as plain text: a command alone, or the command and its choices."""
+def render_menu(lines: list[MenuLine], then_one_of: str = "then one of:") -> str:
+    """The lines as plain text: a command alone, or the command and its choices (and the
+    endings after `then_one_of`, the platform's words in the reader's language)."""
     out: list[str] = []
     for line in lines:
         if not line.choices and not line.endings:
@@ -131,7 +132,7 @@ def render_menu(lines: list[MenuLine]) -> str:
                 out.append(f"      ({line.note})")
         out += _wrap_choices(line.choices, "      ")
         if line.endings:
-            out += _wrap_choices(line.endings, "      then one of: ")
+            out += _wrap_choices(line.endings, f"      {then_one_of} ")
     wrapped: list[str] = []
     for text in out:
         if len(text) <= WIDTH:

@@ -1,8 +1,10 @@
 """Every mail a Dutch, German or French player gets, in their language (issue 31): a match's
-start and each turn of each game, chat, reminders, a timeout, the end of a match, an
-invitation to an address with no account (in the inviter's language), a tournament's round
-and a sign-in link. Each is read as a plain-text mail client shows it (subject and text) and
-as its HTML part reads; no common English word may be left (names and quoted code aside)."""
+start and turns of each game, every turn to the end of one (a game a language), chat,
+reminders, a timeout, the end of a match, an invitation to an address with no account (in
+the inviter's language), a tournament's round and a sign-in link. Each is read as a
+plain-text mail client shows it (subject and text) and as its HTML part reads; no word of
+our English the language's translations never use may be left (tests.i18n.reading; names
+and quoted code aside)."""
 
 from __future__ import annotations
 
@@ -40,18 +42,27 @@ def everything_mailed(language: str) -> list:
     for slug in ("nieuwstad", "blankenburg", "new-england"):
         match = services.create_match(
             creator=dora, game_slug=slug, players=3, invite_emails=[bram.email, cees.email],
-            seed=f"4711-{slug}",
+            seed=f"4711{slug}",
         )  # fmt: skip
         for user in (bram, cees):
             services.join_match(match_id=match.pk, user=user)
         played(match, 6, rng)
         chat.post_message(match=match, user=bram, text="Goedemorgen!")
+    # A match played to its end with every turn's mail read: one game a language (to keep
+    # the run short), the others as the first 6 moves above.
+    slug, players = {"nl": ("nieuwstad", 2), "de": ("blankenburg", 2), "fr": ("new-england", 3)}[
+        language
+    ]
     finished = services.create_match(
-        creator=dora, game_slug="nieuwstad", players=2, invite_emails=[bram.email],
-        seed="4711",
+        creator=dora, game_slug=slug, players=players,
+        invite_emails=[bram.email, cees.email][: players - 1], seed="4711",
     )  # fmt: skip
-    services.join_match(match_id=finished.pk, user=bram)
-    played(finished, 500, rng)
+    for user in (bram, cees)[: players - 1]:
+        services.join_match(match_id=finished.pk, user=user)
+    while finished.status != "finished":  # each turn's mail sent before the next move
+        played(finished, 1, rng)
+        outbox.send_due()
+        finished.refresh_from_db()
     with translation.override(language):  # from the page Dora invites from, in her language
         services.create_match(
             creator=dora, game_slug="blankenburg", players=2, invite_emails=["newcomer@example.org"]
@@ -86,5 +97,5 @@ def test_every_mail_a_player_gets_is_in_their_language(language):
         kinds.add(message.subject.split(":")[0])
         if english:
             found[f"{message.to[0]}: {message.subject}"] = where(text, english)
-    assert len(sent) > 30 and len(kinds) > 8, sorted(kinds)
+    assert len(sent) > 100 and len(kinds) > 8, sorted(kinds)
     assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
