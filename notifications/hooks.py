@@ -26,14 +26,19 @@ from .models import Channel, HookKind, Kind, MatchHook, Notification, Status
 from .transports import check_webhook_url
 
 
-def add_hook(match: Match, user, url: str, kind: str = HookKind.DISCORD, chat: bool = False):
-    if not (match.created_by_id == user.pk or match.seats.filter(user=user).exists()):
-        raise ServiceError(_("Only a player or the match's creator may connect a channel."))
+def check_channel(url: str, kind: str) -> None:
+    """ServiceError unless `url` is a webhook we may post to and `kind` one we know."""
     problem = check_webhook_url(url)
     if problem:
         raise ServiceError(problem)
     if kind not in HookKind.values:
         raise ServiceError(_("Choose Discord, Slack or JSON."))
+
+
+def add_hook(match: Match, user, url: str, kind: str = HookKind.DISCORD, chat: bool = False):
+    if not (match.created_by_id == user.pk or match.seats.filter(user=user).exists()):
+        raise ServiceError(_("Only a player or the match's creator may connect a channel."))
+    check_channel(url, kind)
     with transaction.atomic():
         hook = MatchHook.objects.create(match=match, url=url, kind=kind, chat=chat, added_by=user)
         Match.objects.filter(pk=match.pk).update(hooked=True)

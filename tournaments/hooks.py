@@ -13,9 +13,8 @@ from games.engine import get_game
 from games.models import Seat
 from games.services import ServiceError
 from notifications.emails import match_label
-from notifications.hooks import channel_row, follow, remove_hook
+from notifications.hooks import channel_row, check_channel, follow, remove_hook
 from notifications.models import HookKind, MatchHook, Notification
-from notifications.transports import check_webhook_url
 
 from .models import Table, TournamentHook
 
@@ -33,11 +32,7 @@ def add_tournament_hook(tournament, user, url: str, kind: str = HookKind.DISCORD
     match of the tournament from then on (the running ones too) as the match's own channel."""
     if not may_connect_tournament(tournament, user):
         raise ServiceError(_("Only the organiser or a player may connect a channel."))
-    problem = check_webhook_url(url)
-    if problem:
-        raise ServiceError(problem)
-    if kind not in HookKind.values:
-        raise ServiceError(_("Choose Discord, Slack or JSON."))
+    check_channel(url, kind)
     with transaction.atomic():
         hook = TournamentHook.objects.create(
             tournament=tournament, url=url, kind=kind, chat=chat, added_by=user
