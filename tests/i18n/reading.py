@@ -92,9 +92,7 @@ def english_in(text: str, language: str) -> list[str]:
         text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)  # a title in capitals too
     text = re.sub(r"\S*@\S+|\S+://\S+", " ", text)  # addresses and links
     words = (ENGLISH | catalogue_english(language)) - ALSO[language]
-    # A code of capitals (Nieuwstad's buildings: SAW, BUT) is the same in every language.
-    found = re.findall(r"[^\W\d_]+", text)
-    return sorted({w for w in found if w.lower() in words and not (w.isupper() and len(w) <= 3)})
+    return sorted({w for w in re.findall(r"[^\W\d_]+", text) if w.lower() in words})
 
 
 def where(text: str, words: list[str]) -> dict[str, list[str]]:

@@ -381,16 +381,36 @@ def secrets(state: State) -> dict[int | None, list[str]]:
 
 
 # A building's mark on the fitted board, where its name would be under 12 px (static/js/
-# board.js); the legend under the board names each one.
+# board.js), in the reader's language; the legend under the board names each one.
 MARKS = {
-    "Castle": "CAS", "Cathedral": "CAT", "Chapel": "CHA", "Cottage": "COT",
-    "Courthouse": "CRT", "Estate": "EST", "Forge": "FOR", "Guardhouse": "GRD",
-    "Guildhall": "GLD", "Inn": "INN", "Library": "LIB", "Manor": "MAN",
-    "Market Hall": "MKT", "Monastery": "MON", "Palace": "PAL", "Parish": "PAR",
-    "Priory": "PRI", "Shop": "SHP", "Shrine": "SHR", "Tavern": "TAV", "Tower": "TWR",
-    "Town Hall": "TH", "Townhouse": "THO", "Trading House": "TRD", "Tudor": "TUD",
-    "University": "UNI", "Workshop": "WRK",
-}  # fmt: skip
+    "Castle": pgettext("blankenburg mark", "CAS"),
+    "Cathedral": pgettext("blankenburg mark", "CAT"),
+    "Chapel": pgettext("blankenburg mark", "CHA"),
+    "Cottage": pgettext("blankenburg mark", "COT"),
+    "Courthouse": pgettext("blankenburg mark", "CRT"),
+    "Estate": pgettext("blankenburg mark", "EST"),
+    "Forge": pgettext("blankenburg mark", "FOR"),
+    "Guardhouse": pgettext("blankenburg mark", "GRD"),
+    "Guildhall": pgettext("blankenburg mark", "GLD"),
+    "Inn": pgettext("blankenburg mark", "INN"),
+    "Library": pgettext("blankenburg mark", "LIB"),
+    "Manor": pgettext("blankenburg mark", "MAN"),
+    "Market Hall": pgettext("blankenburg mark", "MKT"),
+    "Monastery": pgettext("blankenburg mark", "MON"),
+    "Palace": pgettext("blankenburg mark", "PAL"),
+    "Parish": pgettext("blankenburg mark", "PAR"),
+    "Priory": pgettext("blankenburg mark", "PRI"),
+    "Shop": pgettext("blankenburg mark", "SHP"),
+    "Shrine": pgettext("blankenburg mark", "SHR"),
+    "Tavern": pgettext("blankenburg mark", "TAV"),
+    "Tower": pgettext("blankenburg mark", "TWR"),
+    "Town Hall": pgettext("blankenburg mark", "TH"),
+    "Townhouse": pgettext("blankenburg mark", "THO"),
+    "Trading House": pgettext("blankenburg mark", "TRD"),
+    "Tudor": pgettext("blankenburg mark", "TUD"),
+    "University": pgettext("blankenburg mark", "UNI"),
+    "Workshop": pgettext("blankenburg mark", "WRK"),
+}
 
 
 def svg_layout(v: dict[str, Any]) -> dict[str, Any]:

@@ -252,16 +252,16 @@ def cell_text(cell: dict | None) -> tuple:
     if not cell["code"]:
         return "  ...  ", _fixed(" {place:<6.6}", place=place)
     owner = "*" if cell["owner"] is None else str(cell["owner"] + 1)
-    top = f" {cell['code']}{ARROWS[cell['facing']]}{owner} "
+    arrow = ARROWS[cell["facing"]]  # the code, its facing and its owner: 7 columns
+    top = _fixed(" {code:<3.3}{arrow:1.1}{owner:1.1} ", code=cell["code"], arrow=arrow, owner=owner)
     if cell["edges"]:
-        bottom = f"{place:<2} {cell['edges']}"[:7].ljust(7)
+        roads = _fixed("{place:<2} {edges}", place=place, edges=cell["edges"])
+        bottom = _fixed("{roads:<7.7}", roads=roads)
     elif cell["crop"]:
-        return top[:7].ljust(7), _fixed(
-            " {word:<4.4}{crop:>2}", word=GRID_WORDS["crop"], crop=cell["crop"]
-        )
+        return top, _fixed(" {word:<4.4}{crop:>2}", word=GRID_WORDS["crop"], crop=cell["crop"])
     else:
-        return top[:7].ljust(7), _fixed(" {place:<6.6}", place=place)
-    return top[:7].ljust(7), bottom
+        return top, _fixed(" {place:<6.6}", place=place)
+    return top, bottom
 
 
 # --- writing commands ------------------------------------------------------------------------

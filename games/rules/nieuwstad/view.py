@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engine.captions import LINE, fitted_lines
-from games.engine.words import Text, _, joined
+from games.engine.words import Text, _, joined, pgettext
 
 from . import geometry as B
 from . import rules as R
@@ -23,26 +23,28 @@ from .data import (
     cell_xy,
 )
 
+# A building's code on the text board's grid and the fitted board's marks: three letters,
+# said in the reader's language (the legend names them).
 CODES = {
-    "house": "HOU",
-    "grainfield": "GRN",
-    "pasture": "PAS",
-    "manor": "MAN",
-    "timbertrade": "TIM",
-    "sawmill": "SAW",
-    "baker": "BAK",
-    "butcher": "BUT",
-    "fishmonger": "FSH",
-    "inn": "INN",
-    "office": "OFF",
-    "prison": "PRI",
-    "citygate": "GAT",
-    "guildhall": "GLD",
-    "townhall": "TWN",
-    "hospice": "HOS",
-    "watchtower": "WAT",
-    "church": "CHU",
-    "well": "WEL",
+    "house": pgettext("nieuwstad code", "HOU"),
+    "grainfield": pgettext("nieuwstad code", "GRN"),
+    "pasture": pgettext("nieuwstad code", "PAS"),
+    "manor": pgettext("nieuwstad code", "MAN"),
+    "timbertrade": pgettext("nieuwstad code", "TIM"),
+    "sawmill": pgettext("nieuwstad code", "SAW"),
+    "baker": pgettext("nieuwstad code", "BAK"),
+    "butcher": pgettext("nieuwstad code", "BUT"),
+    "fishmonger": pgettext("nieuwstad code", "FSH"),
+    "inn": pgettext("nieuwstad code", "INN"),
+    "office": pgettext("nieuwstad code", "OFF"),
+    "prison": pgettext("nieuwstad code", "PRI"),
+    "citygate": pgettext("nieuwstad code", "GAT"),
+    "guildhall": pgettext("nieuwstad code", "GLD"),
+    "townhall": pgettext("nieuwstad code", "TWN"),
+    "hospice": pgettext("nieuwstad code", "HOS"),
+    "watchtower": pgettext("nieuwstad code", "WAT"),
+    "church": pgettext("nieuwstad code", "CHU"),
+    "well": pgettext("nieuwstad code", "WEL"),
 }
 ARROWS = {"N": "^", "E": ">", "S": "v", "W": "<", None: " "}
 # Seals: the seats' colours, and a grey for the city that no seat shares.

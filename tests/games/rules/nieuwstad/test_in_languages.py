@@ -35,7 +35,7 @@ NO_WORDS = re.compile(r"\b(" + "|".join(NAMES) + r"|[A-H]\d|[A-Z]{3})\b")  # a b
 # the roads'; the legend below them explains them in the reader's language).
 GRID = re.compile(
     r"^(\s*\d* *[|+]|[* ][K ]\d )"
-    r"|^(?:[ A-Z\d*^v<>.#~]{7}|[A-Z]{2} [SzG]{1,4} ?|[NS][EW])$"  # a grid cell's codes
+    r"|^(?:[ A-Z\d*^v<>.#~]{7}|[A-Z]{2} [SzG]{1,4} ?|[NS][EW]|[SzG]{1,4})$"  # a cell's codes
 )
 COMMANDS = [
     "",
@@ -287,6 +287,9 @@ def test_the_text_board_and_help_in_dutch_and_german():
     german = localize(board, "de")
     assert "Eröffnung: Jeder Spieler rodet ein Waldplättchen." in german
     assert "Gebäude übrig: Haus " in german
+    # The buildings' codes on the grid, in the reader's language and named by the legend.
+    assert "HOU=House" in board and "HUI=Huis" in dutch and "HAU=Haus" in german
+    assert "HOU" not in dutch and "HOU" not in german
     # A list is broken between its entries, continuation lines under the first entry.
     buildings = german[german.index("Gebäude übrig: ") :].split("\n")[:3]
     assert buildings[1].startswith(" " * len("Gebäude übrig: ") + "Sägewerk 1, ")
