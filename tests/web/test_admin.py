@@ -256,7 +256,7 @@ def test_every_admin_list_and_move_page_counts_seats_from_1(staff, duel, anna):
     ):
         page = client.get(url).content.decode()
         assert re.search(rf'field-seat_no".*?>{seat + 1}</', page, re.S), url
-    assert str(move) == f"#1 move seat {seat + 1}"  # the change page's title
+    assert str(move) == f"#1 Move, seat {seat + 1}"  # the change page's title
     from django.contrib import admin
 
     from games.models import ChatMessage
