@@ -69,3 +69,22 @@ def test_sign_in_mails_follow_the_account_else_the_asking_page(anna):
     assert german.subject == german_again.subject == "Dein Anmeldelink für Postal Boards"
     assert german.body.startswith("Hallo,")
     assert french.subject == "Aucun compte sur Postal Boards pour cette adresse"
+
+
+def test_a_deadline_names_its_day_and_month_in_the_reader_s_language():
+    from datetime import UTC, datetime
+
+    from players.preferences import local_time
+
+    prefs = Preferences(time_zone="Europe/Amsterdam")
+    monday = datetime(2026, 12, 7, 15, 27, tzinfo=UTC)
+    said = {}
+    for language in ("en", "nl", "de", "fr"):
+        with translation.override(language):
+            said[language] = local_time(prefs, monday)
+    assert said == {
+        "en": "Mon 07 Dec 2026, 16:27 CET",
+        "nl": "ma 07 Dec 2026, 16:27 CET",
+        "de": "Mo 07 Dez 2026, 16:27 CET",
+        "fr": "lun 07 Déc 2026, 16:27 CET",
+    }
