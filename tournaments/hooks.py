@@ -10,13 +10,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.engine import get_game
-from games.models import Seat
+from games.models import Match, Seat
 from games.services import ServiceError
 from notifications.emails import match_label
-from notifications.hooks import channel_row, check_channel, follow, remove_hook
+from notifications.hooks import channel_row, check_channel, follow
 from notifications.models import HookKind, MatchHook, Notification
 
-from .models import Table, TournamentHook
+from .models import Table, Tournament, TournamentHook
 
 
 def may_connect_tournament(tournament, user) -> bool:
@@ -34,6 +34,9 @@ def add_tournament_hook(tournament, user, url: str, kind: str = HookKind.DISCORD
         raise ServiceError(_("Only the organiser or a player may connect a channel."))
     check_channel(url, kind)
     with transaction.atomic():
+        # The tournament's row, as a round's draw locks it: a round drawn at the same time
+        # either sees this channel or is among the running tables below.
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
         hook = TournamentHook.objects.create(
             tournament=tournament, url=url, kind=kind, chat=chat, added_by=user
         )
@@ -53,10 +56,15 @@ def remove_tournament_hook(tournament, user, hook_id: int) -> None:
         hook = tournament.hooks.filter(pk=hook_id).first()
         if hook is None:
             return
-        for match_hook in MatchHook.objects.filter(
-            match__tournament_table__round__tournament=tournament, url=hook.url
-        ).select_related("match"):
-            remove_hook(match_hook.match, match_hook.added_by or user, match_hook.pk)
+        # The matches' copies of it (follow), not a channel a player connected to a match.
+        followed = MatchHook.objects.filter(
+            match__tournament_table__round__tournament=tournament,
+            url=hook.url,
+            added_by=hook.added_by,
+        )
+        matches = set(followed.values_list("match_id", flat=True))
+        followed.delete()
+        Match.objects.filter(pk__in=matches).exclude(hooks__isnull=False).update(hooked=False)
         hook.delete()
 
 

@@ -289,7 +289,7 @@ def test_a_tournaments_channel_hears_each_draw_every_match_and_the_end(settings)
 
     from notifications.models import MatchHook
     from tests.notifications.test_webhooks import Hook
-    from tournaments.hooks import add_tournament_hook
+    from tournaments.hooks import add_tournament_hook, remove_tournament_hook
 
     server = HTTPServer(("127.0.0.1", 0), Hook)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -303,6 +303,15 @@ def test_a_tournaments_channel_hears_each_draw_every_match_and_the_end(settings)
         add_tournament_hook(t, users[0], f"http://127.0.0.1:{server.server_port}/", "slack")
         for user in users[1:]:
             services.join(t, user)
+        # The organiser, who plays in none of the matches, connects a channel to the running
+        # round and removes it: its copies go from the matches, the player's channel stays.
+        (first,) = round_matches(t, 1)
+        other = add_tournament_hook(t, t.organiser, "http://127.0.0.1:9/other", "json")
+        assert MatchHook.objects.filter(match=first, url=other.url).exists()
+        remove_tournament_hook(t, t.organiser, other.pk)
+        assert list(MatchHook.objects.filter(match=first).values_list("url", flat=True)) == [
+            f"http://127.0.0.1:{server.server_port}/"
+        ]
         for number in (1, 2):
             for match in round_matches(t, number):
                 assert MatchHook.objects.filter(match=match).exists()  # it follows the matches
