@@ -29,6 +29,7 @@ from community.access import can_watch
 from community.names import public_name
 from games import selectors, services
 from games.engine import available_games, get_game
+from games.engine.numbers import read_number
 from games.models import Match, MatchStatus, MoveSource, Seat
 
 LONG_POLL_MAX = 25  # seconds: under the usual 30 s proxy and gunicorn time-outs
@@ -335,9 +336,9 @@ def event_stream(
     connect again with your last id. A blank line (`: keep-alive`) every 15 s while quiet."""
     resume = request.headers.get("Last-Event-ID", "").strip()
     if resume:
-        if not resume.isdigit() or len(resume) > 16:
+        since = read_number(resume)
+        if since is None:
             raise ApiError(422, "invalid_request", "Last-Event-ID: send an event's id.")
-        since = int(resume)
     newest = stream.open_stream(request.auth.pk)
     after = newest if since is None else min(since, newest)
     wanted = format or ("sse" if stream.SSE in request.headers.get("Accept", "") else "ndjson")

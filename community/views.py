@@ -18,6 +18,7 @@ from community.models import ProfileSettings
 from community.names import public_name
 from games import vacation_bank
 from games.engine import available_games, get_game
+from games.engine.numbers import read_number
 
 User = get_user_model()
 
@@ -107,7 +108,7 @@ def archive(request: HttpRequest) -> HttpResponse:
 
 def _page_number(value: str | None) -> int | None:
     """A page asked for by number (links from before the archive paged by cursor)."""
-    return int(value) if value and value.isdigit() and 0 < int(value) <= 100_000 else None
+    return read_number(value, low=1, high=100_000)
 
 
 def _date(value: str | None) -> date | None:

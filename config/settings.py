@@ -93,6 +93,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA busy_timeout=5000; PRAGMA journal_mode=WAL;",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+else:
+    # A database host that hangs instead of refusing must not hold each request for the
+    # kernel's TCP timeout; a kept connection that died with the server is checked before
+    # use instead of failing the next request (PRACTICE.md).
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 3)
+    )
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
@@ -268,6 +276,9 @@ OUTBOX_PROBE_EVERY = env_int("OUTBOX_PROBE_EVERY", 3 * 3600)
 LIVE_PLAY_SEEN_WITHIN = env_int("LIVE_PLAY_SEEN_WITHIN", 180)
 LIVE_PLAY_HOLD = env_int("LIVE_PLAY_HOLD", 240)
 LIVE_PLAY_MAX_HOLD = env_int("LIVE_PLAY_MAX_HOLD", 1800)
+# Webhooks, channels and push endpoints go to public addresses only, so that nobody can make
+# the server call its own network; tests that post to a loopback endpoint turn this on.
+NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS = env_bool("WEBHOOKS_ALLOW_PRIVATE", False)
 ANYMAIL = {
     key: value
     for key, value in {

@@ -21,6 +21,7 @@ from django.utils.translation import ngettext, pgettext
 
 from games.engine import Game, Move, ParseError, State, View, canonical_json
 from games.engine.menus import WIDTH, render_menu, render_reference
+from games.engine.numbers import read_number
 from games.language import in_language, localize, to_english
 
 MENU_LIMIT = 30  # longer menus are not numbered: the player types the command
@@ -63,12 +64,11 @@ def _interpret(game: Game, state: State, seat: int, text: str) -> Move:
     word = text.lower().rstrip(".!")
     if word in YES or word in NO:
         return short_answer(game, state, seat, word)
-    number = text.rstrip(".)").lstrip("#")
-    if number.isdigit() and not game.reads_numbers(state, seat):
+    index = read_number(text.rstrip(".)").lstrip("#"))
+    if index is not None and not game.reads_numbers(state, seat):
         entries = menu(game, state, seat)
         if not entries:
             raise ParseError("There are too many choices to number; type the command instead.")
-        index = int(number)
         if not 1 <= index <= len(entries):
             raise ParseError(f"Choose a number from 1 to {len(entries)}.")
         return entries[index - 1].move

@@ -286,7 +286,7 @@ def piece_groups(
     for group in groups.values():
         numbers = [c.target.split(":", 1)[1] for c, _link in group.choices]
         group.amount = (
-            group.kind in AMOUNT_KINDS and len(numbers) > 2 and all(n.isdigit() for n in numbers)
+            group.kind in AMOUNT_KINDS and len(numbers) > 2 and all(n.isdecimal() for n in numbers)
         )
     return list(groups.values())
 

@@ -19,6 +19,7 @@ from community.access import can_watch
 from games import pages, selectors, services
 from games.chat import ChatError, chat_for, post_message
 from games.engine import available_games
+from games.engine.numbers import read_number
 from games.forms import (
     GameChoiceForm,
     MatchCreateForm,
@@ -30,6 +31,7 @@ from games.models import Match, MatchStatus, MoveSource
 from players import limits, match_links
 
 log = logging.getLogger(__name__)
+MAX_SEAT = 99  # a seat's number from a form: no game seats a hundred
 
 
 def _render(request: HttpRequest, template: str, context: dict, status: int = 200) -> HttpResponse:
@@ -80,8 +82,7 @@ def match_link(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _cursor(request: HttpRequest, name: str) -> int | None:
     """A page cursor (a match id) from the query string; anything else is the first page."""
-    value = request.GET.get(name, "")
-    return int(value) if value.isdigit() and len(value) < 12 else None
+    return read_number(request.GET.get(name, ""), low=1)
 
 
 @login_required
@@ -287,10 +288,7 @@ def match_poll(request: HttpRequest, pk: int) -> HttpResponse:
     """For htmx: 204 while nothing changed since `seq`, else a notice with a reload link."""
     match = _watchable_match(request, pk)
     _seen_on_the_page(request, match)
-    try:
-        seen = int(request.GET.get("seq", ""))
-    except ValueError:
-        seen = -1
+    seen = read_number(request.GET.get("seq", ""))
     if seen == match.head_seq and request.GET.get("status") == match.status:
         return HttpResponse(status=204)
     return render(request, "play/_moved_on.html", {"match": match})
@@ -396,10 +394,8 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     if match.status == MatchStatus.OPEN:
         messages.info(request, _("The match has not started; there is nothing to replay yet."))
         return redirect("match_detail", pk=match.pk)
-    try:
-        seq = int(request.GET.get("n", match.head_seq))
-    except ValueError:
-        seq = match.head_seq
+    seq = read_number(request.GET.get("n", ""), high=match.head_seq)
+    seq = match.head_seq if seq is None else seq
     frame = pages.replay_frame(match, request.user, seq)
     return _render(
         request,
@@ -445,15 +441,16 @@ def match_chat(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def match_seat_action(request: HttpRequest, pk: int) -> HttpResponse:
     """Another player offers a seat that timed out to a substitute, or votes to skip it."""
-    action, seat = request.POST.get("action"), request.POST.get("seat", "")
-    if not seat.isdigit() or action not in ("offer", "skip"):
+    action = request.POST.get("action")
+    seat = read_number(request.POST.get("seat", ""), high=MAX_SEAT)
+    if seat is None or action not in ("offer", "skip"):
         messages.error(request, _("Choose a seat and what to do with it."))
         return redirect("match_detail", pk=pk)
     try:
         if action == "offer":
-            services.offer_seat(match_id=pk, seat=int(seat), by=request.user)
+            services.offer_seat(match_id=pk, seat=seat, by=request.user)
             messages.success(request, _("The seat is offered in the lobby to a substitute."))
-        elif services.vote_to_skip(match_id=pk, seat=int(seat), voter=request.user):
+        elif services.vote_to_skip(match_id=pk, seat=seat, voter=request.user):
             messages.success(request, _("The seat is skipped: the rules' default move plays it."))
         else:
             messages.success(request, _("Your vote is counted; more than half of you must agree."))
@@ -465,9 +462,9 @@ def match_seat_action(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def match_take_seat(request: HttpRequest, pk: int) -> HttpResponse:
-    seat = request.POST.get("seat", "")
+    seat = read_number(request.POST.get("seat", ""), high=MAX_SEAT)
     try:
-        services.take_seat(match_id=pk, seat=int(seat) if seat.isdigit() else -1, user=request.user)
+        services.take_seat(match_id=pk, seat=-1 if seat is None else seat, user=request.user)
     except services.ServiceError as error:
         messages.error(request, _(error.message) if error.message else error.message)
         return redirect("lobby")

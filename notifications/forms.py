@@ -9,6 +9,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.numbers import read_number
 from players.models import Preferences
 from players.preferences import is_valid_time_zone, time_zone_form_choices
 
@@ -83,6 +84,7 @@ class PreferencesForm(forms.ModelForm):
             "webhook_url",
             "push_turns",
             "skip_confirm",
+            "confirm_each_move",
             "language",
         ]
         widgets = {
@@ -118,9 +120,10 @@ class PreferencesForm(forms.ModelForm):
             part = part.strip()
             if not part:
                 continue
-            if not part.isdigit() or not 1 <= int(part) <= 168:
+            hour = read_number(part, low=1, high=168)
+            if hour is None:
                 raise forms.ValidationError(_("Give whole hours from 1 to 168, like: 24, 2"))
-            hours.append(int(part))
+            hours.append(hour)
         return sorted(set(hours), reverse=True)
 
     def clean_webhook_url(self):

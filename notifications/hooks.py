@@ -7,9 +7,15 @@ readers: it is told only what a spectator may know."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.core import signing
 from django.db import transaction
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -35,8 +41,77 @@ def check_channel(url: str, kind: str) -> None:
         raise ServiceError(_("Choose Discord, Slack or JSON."))
 
 
+def masked(url: str) -> str:
+    """A channel's address as it is shown once saved: where it goes and its last characters.
+    The rest (a Discord or Slack token, a JSON endpoint's path) lets anyone post there."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname or ''}/…{url[-4:]}"
+
+
+def may_connect(match: Match, user) -> bool:
+    """A player of the match or its creator."""
+    return match.created_by_id == user.pk or match.seats.filter(user=user).exists()
+
+
+def _organiser_id(match: Match) -> int | None:
+    table = getattr(match, "tournament_table", None)
+    return table.round.tournament.organiser_id if table is not None else None
+
+
+def may_manage(hook, user, *, organiser_id: int | None, permission: str) -> bool:
+    """Whether `user` may see `hook`'s (masked) address and remove it: who connected it, the
+    tournament's organiser, or staff given `permission` ('app.change_model')."""
+    return (
+        (hook.added_by_id is not None and hook.added_by_id == user.pk)
+        or (organiser_id is not None and organiser_id == user.pk)
+        or (user.is_staff and user.has_perm(permission))
+    )
+
+
+def may_manage_match_hook(match: Match, hook, user) -> bool:
+    return may_manage(
+        hook, user, organiser_id=_organiser_id(match), permission="notifications.change_matchhook"
+    )
+
+
+def may_open_match_hooks(match: Match, user) -> bool:
+    """Who may open a match's channels page: who may connect one, the tournament's organiser,
+    who connected one of them, and staff with the permission; to anyone else the page does
+    not exist (a private match's existence is no stranger's business)."""
+    return (
+        may_connect(match, user)
+        or _organiser_id(match) == user.pk
+        or match.hooks.filter(added_by=user).exists()
+        or (user.is_staff and user.has_perm("notifications.view_matchhook"))
+    )
+
+
+@dataclass(frozen=True)
+class Channels:
+    """What a channels page may do for whom: a match's (match_channels) or a tournament's
+    (tournaments.hooks.tournament_channels). Each takes the user; `may_manage` the hook too."""
+
+    hooks: Callable[[], QuerySet]
+    may_open: Callable
+    may_connect: Callable
+    may_manage: Callable
+    add: Callable
+    remove: Callable
+
+
+def match_channels(match: Match) -> Channels:
+    return Channels(
+        hooks=match.hooks.all,
+        may_open=partial(may_open_match_hooks, match),
+        may_connect=partial(may_connect, match),
+        may_manage=partial(may_manage_match_hook, match),
+        add=partial(add_hook, match),
+        remove=partial(remove_hook, match),
+    )
+
+
 def add_hook(match: Match, user, url: str, kind: str = HookKind.DISCORD, chat: bool = False):
-    if not (match.created_by_id == user.pk or match.seats.filter(user=user).exists()):
+    if not may_connect(match, user):
         raise ServiceError(_("Only a player or the match's creator may connect a channel."))
     check_channel(url, kind)
     with transaction.atomic():
@@ -46,10 +121,16 @@ def add_hook(match: Match, user, url: str, kind: str = HookKind.DISCORD, chat: b
 
 
 def remove_hook(match: Match, user, hook_id: int) -> None:
-    if not (match.created_by_id == user.pk or match.seats.filter(user=user).exists()):
-        raise ServiceError(_("Only a player or the match's creator may remove a channel."))
+    """Disconnect a channel: by who connected it, the tournament's organiser, or staff."""
     with transaction.atomic():
-        MatchHook.objects.filter(match=match, pk=hook_id).delete()
+        hook = MatchHook.objects.filter(match=match, pk=hook_id).first()
+        if hook is None:
+            raise ServiceError(_("That channel is not connected to this match."))
+        if not may_manage_match_hook(match, hook, user):
+            raise ServiceError(
+                _("Only who connected a channel, the organiser or staff may remove it.")
+            )
+        hook.delete()
         if not match.hooks.exists():
             Match.objects.filter(pk=match.pk).update(hooked=False)
 

@@ -18,12 +18,21 @@ from functools import cache
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext_noop
 from pywebpush import WebPushException, webpush
 
 from .models import PushSubscription
 from .transports import TransportError, check_webhook_url
 
 GONE = (404, 410)
+ANOTHER_ACCOUNT = gettext_noop(
+    "This browser already gets another account's notifications: turn them off there first."
+)
+
+
+class AnotherAccounts(ValueError):
+    """The endpoint is another account's subscription."""
 
 
 @cache
@@ -47,8 +56,10 @@ def _private_key() -> ec.EllipticCurvePrivateKey:
 
 def public_key() -> str:
     """The applicationServerKey a browser subscribes with: base64url of the raw point."""
-    raw = _private_key().public_key().public_bytes(
-        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    raw = (
+        _private_key()
+        .public_key()
+        .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     )
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
@@ -73,10 +84,18 @@ def subscribe(user, data: dict) -> PushSubscription:
     problem = check_webhook_url(endpoint) if endpoint else "No endpoint."
     if problem or not keys.get("p256dh") or not keys.get("auth"):
         raise ValueError(problem or "The subscription has no keys.")
-    found, _ = PushSubscription.objects.update_or_create(
-        endpoint=endpoint,
-        defaults={"user": user, "p256dh": keys["p256dh"], "auth": keys["auth"]},
-    )
+    with transaction.atomic():
+        found, _ = PushSubscription.objects.select_for_update().get_or_create(
+            endpoint=endpoint,
+            defaults={"user": user, "p256dh": keys["p256dh"], "auth": keys["auth"]},
+        )
+        # A subscription belongs to the account that made it: posting another account's
+        # endpoint must not move that browser's notifications to the poster.
+        if found.user_id != user.pk:
+            raise AnotherAccounts(ANOTHER_ACCOUNT)
+        if (found.p256dh, found.auth) != (keys["p256dh"], keys["auth"]):
+            found.p256dh, found.auth = keys["p256dh"], keys["auth"]
+            found.save(update_fields=["p256dh", "auth"])
     return found
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import ipaddress
 import json
+import re
 import smtplib
 import socket
 import ssl
@@ -102,14 +103,52 @@ def provider_id(ids) -> str:
     return str(ids)
 
 
+# Discord's markdown and mentions: a backslash before any of these shows it as itself. A
+# heading or a list ('#', '-') is markup only at a line's start.
+DISCORD_MARKUP = r"(?P<char>[\\*_~`|<>\[\]()@])|(?m:^(?P<indent>[ \t]*)(?P<start>[#-]))"
+
+
+def discord_text(text: str) -> str:
+    """`text` as Discord shows it literally: no mention, markdown or masked link of a
+    player's name or chat comes alive. Our own links (the match's page) stay links."""
+    own = re.escape(settings.SITE_URL.rstrip("/") + "/") + r"[A-Za-z0-9/._~%?=&+-]*(?=\s|$)"
+
+    def escaped(m: re.Match) -> str:
+        if m.group("own"):
+            return m.group("own")
+        if m.group("char"):
+            return "\\" + m.group("char")
+        return m.group("indent") + "\\" + m.group("start")
+
+    return re.sub(rf"(?P<own>{own})|{DISCORD_MARKUP}", escaped, text)
+
+
+def slack_text(text: str) -> str:
+    """`text` for Slack's `text` (mrkdwn): `<!channel>`, `<@U…>` and `<url|label>` are its
+    controls, written with `<` and `>`, so those and `&` are escaped as Slack asks."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _cut(text: str, limit: int) -> str:
+    """At most `limit` characters, never ending in half an escape."""
+    cut = text[:limit]
+    return cut[:-1] if len(text) > limit and cut.endswith("\\") else cut
+
+
 def webhook_payload(text: str, kind: str = "", image: str = "") -> dict:
-    """Discord reads `content`, Slack reads `text`: one body serves both. With `image` (the
-    board's address), Discord shows it as an embed's image and Slack as an image block."""
-    payload = {"content": text[:2000], "text": text}
+    """Discord reads `content`, Slack reads `text`: one body serves both, each written so
+    that nothing in it mentions anyone (Discord is also told to parse no mention at all).
+    With `image` (the board's address), Discord shows it as an embed's image and Slack as
+    an image block."""
+    payload = {
+        "content": _cut(discord_text(text), 2000),
+        "allowed_mentions": {"parse": []},
+        "text": slack_text(text),
+    }
     if image and kind == "discord":
         payload["embeds"] = [{"image": {"url": image}}]
     elif image and kind == "slack":
-        payload["blocks"] = [
+        payload["blocks"] = [  # plain_text: Slack reads nothing in it as a control
             {"type": "section", "text": {"type": "plain_text", "text": text[:3000]}},
             {"type": "image", "image_url": image, "alt_text": text[:2000]},
         ]
@@ -117,15 +156,15 @@ def webhook_payload(text: str, kind: str = "", image: str = "") -> dict:
 
 
 def _allow_private() -> bool:
-    return getattr(settings, "NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS", settings.DEBUG)
+    return settings.NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS
 
 
 def resolve_webhook(url: str) -> tuple[str, str]:
     """(address to connect to, '') or ('', why not). The name is resolved once, here: the
     request goes to this address, so a name that resolves elsewhere a second later (DNS
     rebinding) changes nothing. Private, loopback, link-local and other non-public addresses
-    only in DEBUG (or with NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS), so a webhook cannot probe
-    the server's own network."""
+    only with NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS (whatever DEBUG says), so a webhook cannot
+    probe the server's own network."""
     parts = urlsplit(url)
     if parts.scheme not in ("https", "http") or not parts.hostname:
         return "", _("A webhook must be an http(s) URL.")
@@ -187,10 +226,12 @@ class WebhookTransport:
         if problem:
             raise TransportError(problem, permanent=True)
         kind, image = row.context.get("hook", ""), row.context.get("image", "")
-        payload = webhook_payload(webhook_text(row), kind, image)
-        if kind == "json":  # any JSON webhook: the facts beside the text
-            payload = {"match": row.match_id, "seq": row.seq, "text": payload["text"]}
+        text = webhook_text(row)
+        if kind == "json":  # any JSON webhook: the facts beside the text, as it was written
+            payload = {"match": row.match_id, "seq": row.seq, "text": text}
             payload |= {"image": image} if image else {}
+        else:
+            payload = webhook_payload(text, kind, image)
         body = json.dumps(payload).encode()
         return self.post(row.address, address, body)
 

@@ -7,17 +7,20 @@ from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from community.names import public_name
 from games import vacation_bank
+from games.engine.numbers import read_number
 from games.models import Match
 from games.services import ServiceError
 from players.decorators import real_sign_in_required
@@ -26,11 +29,11 @@ from players.language import remember as remember_language
 from players.models import NoticeMode, Vacation
 from players.preferences import book_vacation, saved_prefs_for
 
-from . import feeds, push
+from . import feeds, hooks, push
 from .digest import reschedule_digest
 from .emails import absolute
 from .forms import PreferencesForm, VacationForm
-from .hooks import add_hook, remove_hook
+from .hooks import masked
 from .models import FeedToken, HookKind, new_feed_token
 from .reachability import mark_webhook_working, mark_working
 from .reminders import reschedule_reminders
@@ -155,16 +158,23 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     return HttpResponse(body, content_type="text/calendar; charset=utf-8")
 
 
-def hooks_page(request: HttpRequest, subject: dict, add, remove, told: str, again):
-    """A page of the chat channels that follow a match or a tournament (`subject`): connect
-    one with `add`, or remove one with `remove`; `again` is where a form returns to."""
+def hooks_page(request: HttpRequest, subject: dict, channels, told: str, again):
+    """A page of the chat channels that follow a match or a tournament (`subject`), for
+    someone `channels` lets open it (anyone else gets a 404 before anything they sent is
+    read): connect one, or remove one. Each channel is listed by its kind, who connected it
+    and what it carries; its address, masked, only to who may remove it."""
+    if not channels.may_open(request.user):
+        raise Http404
     if request.method == "POST":
         try:
             if request.POST.get("action") == "remove":
-                hook = request.POST.get("hook", "")
-                remove(request.user, int(hook) if hook.isdigit() else 0)
+                hook = read_number(request.POST.get("hook", ""), low=1)
+                if hook is None:
+                    raise ServiceError(gettext_noop("Choose a channel to remove."))
+                channels.remove(request.user, hook)
+                messages.success(request, _("The channel is removed."))
             else:
-                add(
+                channels.add(
                     request.user,
                     request.POST.get("url", "").strip(),
                     request.POST.get("kind", "discord"),
@@ -174,10 +184,24 @@ def hooks_page(request: HttpRequest, subject: dict, add, remove, told: str, agai
         except ServiceError as error:
             messages.error(request, _(error.message) if error.message else error.message)
         return again
-    hooks = next(iter(subject.values())).hooks.all()
-    return _page(
-        request, "notifications/hooks.html", {**subject, "hooks": hooks, "kinds": HookKind.choices}
-    )
+    rows = [
+        {
+            "pk": hook.pk,
+            "kind": hook.get_kind_display(),
+            "chat": hook.chat,
+            "added_by": public_name(hook.added_by) if hook.added_by else "",
+            "address": masked(hook.url) if channels.may_manage(hook, request.user) else "",
+            "removable": channels.may_manage(hook, request.user),
+        }
+        for hook in channels.hooks().select_related("added_by").order_by("pk")
+    ]
+    context = {
+        **subject,
+        "hooks": rows,
+        "kinds": HookKind.choices,
+        "may_connect": channels.may_connect(request.user),
+    }
+    return _page(request, "notifications/hooks.html", context)
 
 
 @real_sign_in_required
@@ -187,8 +211,7 @@ def match_hooks(request: HttpRequest, pk: int) -> HttpResponse:
     return hooks_page(
         request,
         {"match": match},
-        partial(add_hook, match),
-        partial(remove_hook, match),
+        hooks.match_channels(match),
         _("The channel will be told of this match from now on."),
         redirect("notifications:match_hooks", pk=match.pk),
     )
@@ -200,6 +223,8 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
     """A browser's push subscription (JSON from static/js/push.js)."""
     try:
         push.subscribe(request.user, json.loads(request.body or b"{}"))
+    except push.AnotherAccounts as error:
+        return JsonResponse({"error": _(str(error))}, status=409)
     except (ValueError, TypeError) as error:
         return JsonResponse({"error": str(error) or "Not a subscription."}, status=400)
     prefs = saved_prefs_for(request.user)

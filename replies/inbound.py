@@ -31,6 +31,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from games import commands, language, selectors, services
 from games.engine import IllegalMove, ParseError
 from games.engine.names import find_player
+from games.engine.numbers import is_number, read_number
 from games.models import Match, MatchStatus, MoveSource, Seat
 from notifications import emails, outbox
 from notifications.models import Channel, Kind, Notification, Status
@@ -349,7 +350,7 @@ def is_command(line: str, words: set[str]) -> bool:
     """A line that starts with a command's word or a menu number, or is one short answer
     ("Yes", "n", "OK."), which commands.interpret reads against the question asked."""
     first = line.split(" ", 1)[0].lower().rstrip(":.,;!)")
-    return first.lstrip("#").isdigit() or first in words or is_short_answer(line, words)
+    return is_number(first.lstrip("#")) or first in words or is_short_answer(line, words)
 
 
 def is_short_answer(line: str, words: set[str]) -> bool:
@@ -549,8 +550,8 @@ def _seat_vote(match: Match, seat: Seat, word: str, named: str) -> str:
 
 
 def _number(text: str) -> int | None:
-    digits = text.strip().lstrip("#")
-    return int(digits) if digits.isdigit() else None
+    """A tournament's or a match's number as a person writes it ("7", "#7", "٧")."""
+    return read_number(text.strip().lstrip("#"), low=1)
 
 
 TOURNAMENT_JOIN = gettext_noop("Write 'tournament join N', N the tournament's number on its page.")
@@ -558,7 +559,8 @@ TOURNAMENT_JOIN = gettext_noop("Write 'tournament join N', N the tournament's nu
 
 def _join_tournament(seat: Seat, number: str) -> str:
     """`tournament join <number>`, in any language: sign up, from any match's mail."""
-    tournament = Tournament.objects.filter(pk=_number(number) or 0).first()
+    found = _number(number)
+    tournament = Tournament.objects.filter(pk=found).first() if found else None
     if tournament is None:
         return gettext(TOURNAMENT_JOIN)
     try:
@@ -572,10 +574,13 @@ def _join_tournament(seat: Seat, number: str) -> str:
 
 def _take_over(seat: Seat, rest: str) -> str:
     """`takeover <match number>`: take the seat offered to a substitute in that match."""
+    found = _number(rest)
     offered = (
-        Seat.objects.filter(match_id=_number(rest) or 0, takeover_offered_at__isnull=False)
+        Seat.objects.filter(match_id=found, takeover_offered_at__isnull=False)
         .order_by("number")
         .first()
+        if found
+        else None
     )
     if offered is None:
         return gettext(

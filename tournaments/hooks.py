@@ -4,6 +4,8 @@ channels do (notifications.hooks, which writes the rows)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
@@ -13,7 +15,7 @@ from games.engine import get_game
 from games.models import Match, Seat
 from games.services import ServiceError
 from notifications.emails import match_label
-from notifications.hooks import channel_row, check_channel, follow
+from notifications.hooks import Channels, channel_row, check_channel, follow, may_manage
 from notifications.models import HookKind, MatchHook, Notification
 
 from .models import Table, Tournament, TournamentHook
@@ -48,14 +50,36 @@ def add_tournament_hook(tournament, user, url: str, kind: str = HookKind.DISCORD
     return hook
 
 
+def may_manage_tournament_hook(tournament, hook, user) -> bool:
+    return may_manage(
+        hook,
+        user,
+        organiser_id=tournament.organiser_id,
+        permission="tournaments.change_tournamenthook",
+    )
+
+
+def may_open_tournament_hooks(tournament, user) -> bool:
+    """Who may open a tournament's channels page: who may connect one, who connected one of
+    them, and staff with the permission."""
+    return (
+        may_connect_tournament(tournament, user)
+        or tournament.hooks.filter(added_by=user).exists()
+        or (user.is_staff and user.has_perm("tournaments.view_tournamenthook"))
+    )
+
+
 def remove_tournament_hook(tournament, user, hook_id: int) -> None:
-    """Disconnect a channel from a tournament and from its matches."""
-    if not may_connect_tournament(tournament, user):
-        raise ServiceError(_("Only the organiser or a player may remove a channel."))
+    """Disconnect a channel from a tournament and from its matches: by who connected it, the
+    organiser, or staff."""
     with transaction.atomic():
         hook = tournament.hooks.filter(pk=hook_id).first()
         if hook is None:
-            return
+            raise ServiceError(_("That channel is not connected to this tournament."))
+        if not may_manage_tournament_hook(tournament, hook, user):
+            raise ServiceError(
+                _("Only who connected a channel, the organiser or staff may remove it.")
+            )
         # The matches' copies of it (follow), not a channel a player connected to a match.
         followed = MatchHook.objects.filter(
             match__tournament_table__round__tournament=tournament,
@@ -66,6 +90,17 @@ def remove_tournament_hook(tournament, user, hook_id: int) -> None:
         followed.delete()
         Match.objects.filter(pk__in=matches).exclude(hooks__isnull=False).update(hooked=False)
         hook.delete()
+
+
+def tournament_channels(tournament) -> Channels:
+    return Channels(
+        hooks=tournament.hooks.all,
+        may_open=partial(may_open_tournament_hooks, tournament),
+        may_connect=partial(may_connect_tournament, tournament),
+        may_manage=partial(may_manage_tournament_hook, tournament),
+        add=partial(add_tournament_hook, tournament),
+        remove=partial(remove_tournament_hook, tournament),
+    )
 
 
 def _tournament_rows(tournament, key: str, text_for) -> list[Notification]:

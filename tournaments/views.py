@@ -3,8 +3,6 @@ player or its organiser does there."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -14,8 +12,10 @@ from django.views.decorators.http import require_POST
 
 from community.names import public_name
 from games.engine import get_game
+from games.engine.numbers import read_number
 from games.models import Match
 from games.services import ServiceError
+from games.views import MAX_SEAT
 from notifications.views import hooks_page
 from players.decorators import real_sign_in_required
 
@@ -107,14 +107,15 @@ def tournament_action(request: HttpRequest, pk: int) -> HttpResponse:
             services.withdraw(t, request.user)
             messages.success(request, _("You have left the tournament."))
         elif action == "offer-seat" and t.organiser_id == request.user.pk:
-            match_id, seat = request.POST.get("match", ""), request.POST.get("seat", "")
-            if not (match_id.isdigit() and seat.isdigit()):
+            match_id = read_number(request.POST.get("match", ""), low=1)
+            seat = read_number(request.POST.get("seat", ""), high=MAX_SEAT)
+            if match_id is None or seat is None:
                 raise ServiceError("Choose a match and a seat.")
-            match = get_object_or_404(Match, pk=int(match_id))
+            match = get_object_or_404(Match, pk=match_id)
             services.offer_seat(
                 t,
                 match,
-                int(seat),
+                seat,
                 by=request.user,
                 reason=request.POST.get("reason", ""),
             )
@@ -197,14 +198,13 @@ def league_action(request: HttpRequest, pk: int) -> HttpResponse:
 
 @real_sign_in_required
 def tournament_hooks(request: HttpRequest, pk: int) -> HttpResponse:
-    """The chat channels that follow a tournament and its matches: connect one, or remove
-    one (the organiser or a player)."""
+    """The chat channels that follow a tournament and its matches: connect one (the organiser
+    or a player), or remove one (who connected it, the organiser or staff)."""
     tournament = get_object_or_404(Tournament, pk=pk)
     return hooks_page(
         request,
         {"tournament": tournament},
-        partial(hooks.add_tournament_hook, tournament),
-        partial(hooks.remove_tournament_hook, tournament),
+        hooks.tournament_channels(tournament),
         _("The channel will be told of this tournament from now on."),
         redirect("tournament_hooks", pk=tournament.pk),
     )

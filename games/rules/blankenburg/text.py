@@ -471,7 +471,7 @@ TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seve
 
 
 def to_int(word: str) -> int | None:
-    if word.isdigit():
+    if word.isdecimal():  # digits of any script, as `\d` reads them; not "²"
         return int(word)
     return NUMBER_WORDS.get(word, TENS.get(word))
 
