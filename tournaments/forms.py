@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import available_games
 from games.models import TimeoutPolicy
+from games.services import ServiceError
 
 from .models import Format
 
@@ -45,6 +46,26 @@ class TournamentForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["game_slug"].choices = [(g.slug, g.title) for g in available_games()]
 
+    def clean(self):
+        """Refuse, with a sentence, any settings the server could not play to the end."""
+        from .services import check_settings
+
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            check_settings(
+                game_slug=data["game_slug"],
+                format=data["format"],
+                table_size=data["table_size"],
+                rounds=data["rounds"],
+                signup_until=data.get("signup_until"),
+                max_players=data.get("max_players"),
+            )
+        except ServiceError as error:
+            raise forms.ValidationError(error.message) from None
+        return data
+
 
 class LeagueForm(forms.Form):
     name = forms.CharField(max_length=80, label=_("Name"))
@@ -66,3 +87,21 @@ class LeagueForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game_slug"].choices = [(g.slug, g.title) for g in available_games()]
+
+    def clean(self):
+        """Refuse, with a sentence, any settings the server could not play."""
+        from .leagues import check_league_settings
+
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            check_league_settings(
+                game_slug=data["game_slug"],
+                table_size=data["table_size"],
+                division_size=data["division_size"],
+                promoted=data["promoted"],
+            )
+        except ServiceError as error:
+            raise forms.ValidationError(error.message) from None
+        return data

@@ -5,11 +5,12 @@ and the next season starts by itself."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engine import get_game
 from games.services import ServiceError
 
 from . import services
@@ -36,21 +37,12 @@ def create_league(
     days_per_move: int = 3,
     timeout_policy: str = "default",
 ) -> League:
-    try:
-        game = get_game(game_slug)
-    except KeyError:
-        raise ServiceError(_("There is no game called %(slug)r.") % {"slug": game_slug}) from None
-    if not game.min_players <= table_size <= game.max_players:
-        raise ServiceError(
-            _("%(game)s is played by %(low)s to %(high)s players.")
-            % {"game": game.title, "low": game.min_players, "high": game.max_players}
-        )
-    if division_size < max(table_size + 1, 3) or division_size > 20:
-        raise ServiceError(
-            _("A division needs %(least)s to 20 players.") % {"least": max(table_size + 1, 3)}
-        )
-    if not 1 <= promoted <= division_size // 2:
-        raise ServiceError(_("Promote at least one and at most half a division."))
+    game = check_league_settings(
+        game_slug=game_slug,
+        table_size=table_size,
+        division_size=division_size,
+        promoted=promoted,
+    )
     return League.objects.create(
         organiser=organiser,
         name=name.strip()[:80] or game.title,
@@ -61,6 +53,20 @@ def create_league(
         days_per_move=days_per_move,
         timeout_policy=timeout_policy,
     )
+
+
+def check_league_settings(*, game_slug: str, table_size: int, division_size: int, promoted: int):
+    """The game, if a league of these settings can be played; else a ServiceError that says
+    why and what would work (the form shows it). A division that its tables cannot seat
+    exactly seats the most they can each round, the others sitting it out with a bye."""
+    game = services.game_at_tables(game_slug, table_size)
+    if division_size < max(table_size + 1, 3) or division_size > 20:
+        raise ServiceError(
+            _("A division needs %(least)s to 20 players.") % {"least": max(table_size + 1, 3)}
+        )
+    if not 1 <= promoted <= division_size // 2:
+        raise ServiceError(_("Promote at least one and at most half a division."))
+    return game
 
 
 def join_league(league: League, user) -> LeagueMember:
@@ -122,7 +128,6 @@ def start_season(league_id: int) -> Season | None:
         if last is not None and last.finished_at is None:
             return None
         order = next_order(league)
-        game = get_game(league.game_slug)
         if len(order) < max(3, league.table_size + 1):
             return None
         season = Season.objects.create(league=league, number=(last.number + 1 if last else 1))
@@ -142,8 +147,6 @@ def start_season(league_id: int) -> Season | None:
                 organiser=league.organiser,
                 seed=services.new_seed(),
             )
-            if not two:
-                services.pairing.table_sizes(len(players), league.table_size, game.min_players)
             Entry.objects.bulk_create(Entry(tournament=tournament, user_id=u) for u in players)
             Division.objects.create(season=season, level=level, tournament=tournament)
             services.start(tournament.pk)
@@ -162,4 +165,7 @@ def tournament_finished(tournament: Tournament) -> None:
         return
     Season.objects.filter(pk=season.pk, finished_at=None).update(finished_at=timezone.now())
     league_id = season.league_id
-    transaction.on_commit(lambda: start_season(league_id))
+    # After the move commits; a failure is recorded on the division, never the mover's.
+    transaction.on_commit(
+        partial(services.safely, tournament.pk, "next season", partial(start_season, league_id))
+    )

@@ -25,7 +25,9 @@ class TournamentStatus(models.TextChoices):
 
 
 class Tournament(models.Model):
-    name = models.CharField(_("name"), max_length=80)
+    # The form takes 80 characters; a league's divisions add their season and level.
+    name = models.CharField(_("name"), max_length=200)
+    description = models.TextField(_("description"), blank=True)
     game_slug = models.CharField(_("game slug"), max_length=40)
     format = models.CharField(_("format"), max_length=12, choices=Format.choices)
     table_size = models.PositiveSmallIntegerField(_("table size"), default=2)
@@ -59,6 +61,10 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
+    # What went wrong the last time the scheduler worked on it (shown to its organiser);
+    # empty once a later run succeeds.
+    problem = models.TextField(_("problem"), blank=True)
+    problem_at = models.DateTimeField(_("problem at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("tournament")
@@ -108,6 +114,8 @@ class Round(models.Model):
         related_name="+",
         verbose_name=_("bye"),
     )
+    # Players a round of tables could not seat (user ids): each counts as a bye.
+    sat_out = models.JSONField(_("sat out"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("round")
@@ -141,9 +149,10 @@ class OrganiserAction(models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="actions", verbose_name=_("tournament")
     )
-    by = models.CharField(_("by"), max_length=150)
-    action = models.CharField(_("action"), max_length=40)
-    reason = models.CharField(_("reason"), max_length=500)
+    # Text: an action names a game, a match and a player's address, of any length.
+    by = models.TextField(_("by"))
+    action = models.TextField(_("action"))
+    reason = models.TextField(_("reason"))
     at = models.DateTimeField(_("at"), auto_now_add=True)
 
     class Meta:

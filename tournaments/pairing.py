@@ -7,11 +7,14 @@ and a seeded random stream (no Django). Players are ids; a table is a tuple of t
   meets the next best they have not met; the bye (odd n) goes to the lowest who had none.
 - `knockout`: a cup's round by seed: two-player tables pair the best with the worst (the
   best seed has the bye when the count is odd); larger tables are dealt by seed in a snake,
-  so every table gets strong and weak players alike. `goes_on` of each table go on.
+  so every table gets strong and weak players alike. `goes_on` of each table go on; when
+  seating everyone would leave a final too small, the best seeds have byes instead
+  (`knockout_plan`).
 - `tables`: tables of 3 to 6 that make players meet as evenly as possible across rounds:
   seeded shuffles improved by swapping players between tables, keeping the draw whose tables
   repeat the fewest meetings (the sum of the squares of how often each pair at a table met
   before, so one pair meeting three times costs more than three pairs meeting twice).
+  A count that no tables seat exactly seats the most they can (`largest_seatable`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 from itertools import combinations
 
 Table = tuple[int, ...]
@@ -68,17 +72,29 @@ def _pair(order: list[int], met: Meetings) -> list[Table] | None:
     return None
 
 
+def seatable(players: int, size: int, smallest: int) -> bool:
+    """Whether tables of `smallest` to `size` seat exactly `players`: the fewest tables
+    (more tables only need more players) hold them with none under `smallest`."""
+    count = -(-players // size)  # ceiling
+    return players >= smallest and count * smallest <= players
+
+
+def largest_seatable(players: int, size: int, smallest: int) -> int:
+    """The most of `players` that tables of `smallest` to `size` seat (0: not even one
+    table). The others sit the round out with a bye: fewer than `size` of them."""
+    return next((n for n in range(players, smallest - 1, -1) if seatable(n, size, smallest)), 0)
+
+
 def table_sizes(players: int, size: int, smallest: int) -> list[int]:
     """Tables of `size`, as many as needed, some one smaller so nobody sits out; ValueError
     when that needs a table under `smallest` (the game's fewest players)."""
-    count = -(-players // size)  # ceiling
-    sizes = [players // count + (1 if i < players % count else 0) for i in range(count)]
-    if min(sizes) < smallest or max(sizes) > size:
+    if not seatable(players, size, smallest):
         raise ValueError(
             f"{players} players cannot sit at tables of {smallest} to {size}: "
             "sign up more players or choose another table size."
         )
-    return sizes
+    count = -(-players // size)
+    return [players // count + (1 if i < players % count else 0) for i in range(count)]
 
 
 def meeting_cost(table: Table, met: Meetings) -> int:
@@ -143,15 +159,40 @@ def goes_on(size: int) -> int:
     return 1 if size <= 3 else size // 2
 
 
-def knockout(seeded: Sequence[int], size: int, smallest: int) -> tuple[list[Table], int | None]:
-    """A knockout round for players best seed first: its tables and the bye."""
+@cache
+def knockout_plan(players: int, size: int, smallest: int) -> tuple[int, ...] | None:
+    """How many of a cup's `players` play in each round, down to the final (the others have
+    a bye and go on), or None if no draw ends in a final of `smallest` to `size` players.
+    Each round seats as many as it can: New England's cup of 6 at tables of 4 seats 4 in
+    round 1 (6 at tables of 3 and 3 would leave 2 for a final of 3 or 4) and 2 go on by bye.
+    """
+    if players < max(2, smallest):
+        return None
+    if players <= size:
+        return (players,)
+    for seated in range(players, smallest - 1, -1):
+        if not seatable(seated, size, smallest):
+            continue
+        after = sum(goes_on(s) for s in table_sizes(seated, size, smallest)) + players - seated
+        rest = knockout_plan(after, size, smallest) if after < players else None
+        if rest is not None:
+            return (seated, *rest)
+    return None
+
+
+def knockout(seeded: Sequence[int], size: int, smallest: int) -> tuple[list[Table], list[int]]:
+    """A knockout round for players best seed first: its tables and the byes (the best
+    seeds, as many as `knockout_plan` leaves out of this round)."""
     order = list(seeded)
+    plan = knockout_plan(len(order), size, smallest)
+    if plan is None:
+        raise ValueError(f"A cup of {len(order)} at tables of {size} cannot end in a final.")
+    byes, order = order[: len(order) - plan[0]], order[len(order) - plan[0] :]
+    if size > 2 and len(order) <= size:  # the final
+        return [tuple(order)], byes
     if size == 2:
-        bye = order.pop(0) if len(order) % 2 else None
         half = len(order) // 2
-        return [(order[i], order[-1 - i]) for i in range(half)], bye
-    if len(order) <= size:
-        return [tuple(order)], None
+        return [(order[i], order[-1 - i]) for i in range(half)], byes
     sizes = table_sizes(len(order), size, smallest)
     tables: list[list[int]] = [[] for _ in sizes]
     row = 0
@@ -163,18 +204,9 @@ def knockout(seeded: Sequence[int], size: int, smallest: int) -> tuple[list[Tabl
         for player, index in zip(chunk, [i for i in indexes if len(tables[i]) < sizes[i]]):
             tables[index].append(player)
         row += 1
-    return [tuple(t) for t in tables], None
+    return [tuple(t) for t in tables], byes
 
 
 def knockout_rounds(players: int, size: int, smallest: int) -> int:
-    """How many rounds a cup of `players` takes."""
-    rounds = 0
-    while players > 1:
-        rounds += 1
-        if size == 2:
-            players = players // 2 + players % 2
-        elif players <= size:
-            players = 1
-        else:
-            players = sum(goes_on(s) for s in table_sizes(players, size, smallest))
-    return rounds
+    """How many rounds a cup of `players` takes (0: it cannot be played)."""
+    return len(knockout_plan(players, size, smallest) or ())

@@ -8,6 +8,7 @@ import logging
 import random
 from collections import Counter
 from datetime import datetime
+from functools import partial
 
 from django.db import transaction
 from django.urls import reverse
@@ -47,23 +48,14 @@ def create_tournament(
     vacation_cap: int | None = None,
     seed: str | None = None,
 ) -> Tournament:
-    try:
-        game = get_game(game_slug)
-    except KeyError:
-        raise ServiceError(_("There is no game called %(slug)r.") % {"slug": game_slug}) from None
-    if not game.min_players <= table_size <= game.max_players:
-        raise ServiceError(
-            _("%(game)s is played by %(low)s to %(high)s players.")
-            % {"game": game.title, "low": game.min_players, "high": game.max_players}
-        )
-    if format in (Format.ROUND_ROBIN, Format.SWISS) and table_size != 2:
-        raise ServiceError(_("Round robin and Swiss pair two players: choose tables for more."))
-    if format == Format.TABLES and table_size < 3:
-        raise ServiceError(_("Tables seat 3 to 6 players; pair two-player games otherwise."))
-    if format in (Format.SWISS, Format.TABLES) and not 1 <= rounds <= 20:
-        raise ServiceError(_("Choose 1 to 20 rounds."))
-    if signup_until is None and not max_players:
-        raise ServiceError(_("Sign-up needs an end: a date, a number of players, or both."))
+    game = check_settings(
+        game_slug=game_slug,
+        format=format,
+        table_size=table_size,
+        rounds=rounds,
+        signup_until=signup_until,
+        max_players=max_players,
+    )
     return Tournament.objects.create(
         organiser=organiser,
         name=name.strip()[:80] or game.title,
@@ -78,6 +70,71 @@ def create_tournament(
         vacation_cap=vacation_cap,
         seed=seed or random.SystemRandom().randbytes(16).hex(),
     )
+
+
+def game_at_tables(game_slug: str, table_size: int):
+    """The game of `game_slug`, if it is played at tables of `table_size`; else a
+    ServiceError that says why."""
+    try:
+        game = get_game(game_slug)
+    except KeyError:
+        raise ServiceError(_("There is no game called %(slug)r.") % {"slug": game_slug}) from None
+    if not game.min_players <= table_size <= game.max_players:
+        raise ServiceError(
+            _("%(game)s is played by %(low)s to %(high)s players.")
+            % {"game": game.title, "low": game.min_players, "high": game.max_players}
+        )
+    return game
+
+
+def check_settings(
+    *,
+    game_slug: str,
+    format: str,
+    table_size: int,
+    rounds: int,
+    signup_until: datetime | None,
+    max_players: int | None,
+):
+    """The game, if the server can play a tournament of these settings to its end; else a
+    ServiceError that says why and what would work (the form shows it)."""
+    game = game_at_tables(game_slug, table_size)
+    if format in (Format.ROUND_ROBIN, Format.SWISS) and table_size != 2:
+        raise ServiceError(_("Round robin and Swiss pair two players: choose tables for more."))
+    if format == Format.TABLES and table_size < 3:
+        raise ServiceError(_("Tables seat 3 to 6 players; pair two-player games otherwise."))
+    if format in (Format.SWISS, Format.TABLES) and not 1 <= rounds <= 20:
+        raise ServiceError(_("Choose 1 to 20 rounds."))
+    if signup_until is None and not max_players:
+        raise ServiceError(_("Sign-up needs an end: a date, a number of players, or both."))
+    least = max(2, game.min_players)
+    if max_players and max_players < least:
+        raise ServiceError(
+            _("%(game)s needs at least %(least)s players: sign-up cannot end at %(most)s.")
+            % {"game": game.title, "least": least, "most": max_players}
+        )
+    if format == Format.KNOCKOUT and max_players:
+        if not pairing.knockout_plan(max_players, table_size, game.min_players):
+            works = [
+                str(n)
+                for n in range(least, 65)
+                if pairing.knockout_plan(n, table_size, game.min_players)
+            ][:6]
+            raise ServiceError(
+                _(
+                    "A cup of %(count)s at tables of %(size)s cannot end in a final of "
+                    "%(game)s (%(low)s to %(size)s players): choose %(works)s players, "
+                    "or another table size."
+                )
+                % {
+                    "count": max_players,
+                    "size": table_size,
+                    "game": game.title,
+                    "low": game.min_players,
+                    "works": ", ".join(works),
+                }
+            )
+    return game
 
 
 def new_seed() -> str:
@@ -95,7 +152,8 @@ def join(tournament: Tournament, user) -> Entry:
             entry.save(update_fields=["withdrawn_at"])
         active = t.entries.filter(withdrawn_at__isnull=True).count()
         if t.max_players and active >= t.max_players:
-            transaction.on_commit(lambda: start(t.pk))  # full: the first round now
+            # Full: the first round now, after this commits (a failure is the tournament's).
+            transaction.on_commit(partial(safely, t.pk, "start", partial(start_or_cancel, t.pk)))
         return entry
 
 
@@ -144,24 +202,54 @@ def offer_seat(t: Tournament, match: Match, seat: int, *, by, reason: str) -> No
 
 
 def start_due(now: datetime | None = None) -> int:
-    """Start every tournament whose sign-up has ended (beat, every minute)."""
+    """Start every tournament whose sign-up has ended (beat, every minute), and close the
+    rounds whose last match ended. Each tournament is its own unit of work: one that fails
+    is logged and its problem recorded for its organiser, and the others go on."""
     now = now or timezone.now()
     due = Tournament.objects.filter(status=TournamentStatus.SIGNUP, signup_until__lte=now)
     started = 0
     for pk in due.values_list("pk", flat=True):
-        try:
-            started += bool(start(pk))
-        except ServiceError as error:  # too few players: the tournament does not take place
-            Tournament.objects.filter(pk=pk, status=TournamentStatus.SIGNUP).update(
-                status=TournamentStatus.CANCELLED
-            )
-            log.info("tournament %s cancelled: %s", pk, error)
+        started += bool(safely(pk, "start", partial(start_or_cancel, pk)))
     # A round whose last match ended while its on-commit hand-off was lost (a killed
     # process) is closed here: round_over re-reads under the lock and does nothing twice.
     running = Tournament.objects.filter(status=TournamentStatus.RUNNING)
     for pk, number in running.values_list("pk", "current_round"):
-        round_over(pk, number)
+        safely(pk, "round", partial(round_over, pk, number))
     return started
+
+
+def start_or_cancel(tournament_id: int) -> bool:
+    """Start a tournament whose sign-up ended; with too few players it does not take place."""
+    try:
+        return start(tournament_id)
+    except ServiceError as error:
+        Tournament.objects.filter(pk=tournament_id, status=TournamentStatus.SIGNUP).update(
+            status=TournamentStatus.CANCELLED
+        )
+        OrganiserAction.objects.create(
+            tournament_id=tournament_id, by="—", action="cancelled", reason=error.message
+        )
+        log.info("tournament %s cancelled: %s", tournament_id, error)
+        return False
+
+
+def safely(tournament_id: int, work: str, do):
+    """Run `do()` (which has its own transaction) for one tournament: an error is logged and
+    recorded on the tournament, for its organiser's page, and goes no further, so that a
+    broken tournament never stops the others, nor a move that ends a round. A success
+    clears a recorded problem."""
+    try:
+        done = do()
+    except Exception as error:
+        log.exception("tournament %s: %s failed", tournament_id, work)
+        Tournament.objects.filter(pk=tournament_id).update(
+            problem=f"{work}: {type(error).__name__}: {error}", problem_at=timezone.now()
+        )
+        return None
+    Tournament.objects.filter(pk=tournament_id).exclude(problem="").update(
+        problem="", problem_at=None
+    )
+    return done
 
 
 def start(tournament_id: int, *, by: str = "", reason: str = "") -> bool:
@@ -182,14 +270,14 @@ def start(tournament_id: int, *, by: str = "", reason: str = "") -> bool:
                 game_slug=t.game_slug, user__in=[e.user for e in entries]
             )
         }
+        if t.format == Format.KNOCKOUT:
+            _fit_the_cup(t, entries, game.min_players)
         entries.sort(key=lambda e: (-ratings.get(e.user_id, float("-inf")), e.joined_at, e.pk))
         for number, entry in enumerate(entries, start=1):
             entry.seed = number
         Entry.objects.bulk_update(entries, ["seed"])
         if t.format == Format.ROUND_ROBIN:
             t.rounds = len(pairing.round_robin(range(len(entries))))
-        if t.format == Format.TABLES:
-            pairing.table_sizes(len(entries), t.table_size, game.min_players)  # or refuse now
         if t.format == Format.KNOCKOUT:
             t.rounds = pairing.knockout_rounds(len(entries), t.table_size, game.min_players)
         t.status = TournamentStatus.RUNNING
@@ -200,6 +288,26 @@ def start(tournament_id: int, *, by: str = "", reason: str = "") -> bool:
     return True
 
 
+def _fit_the_cup(t: Tournament, entries: list[Entry], smallest: int) -> None:
+    """A cup whose count of players cannot end in a final (New England's at tables of 3
+    with an even count) leaves out the last to sign up, as few as it takes; each is told
+    by the page, and the organiser's record says why."""
+    entries.sort(key=lambda e: (e.joined_at, e.pk))
+    while entries and not pairing.knockout_plan(len(entries), t.table_size, smallest):
+        entry = entries.pop()
+        entry.withdrawn_at = timezone.now()
+        entry.save(update_fields=["withdrawn_at"])
+        OrganiserAction.objects.create(
+            tournament=t,
+            by="—",
+            action=f"left out {entry.user}",
+            reason=f"a cup of {len(entries) + 1} at tables of {t.table_size} cannot end in "
+            "a final; the last to sign up sits it out",
+        )
+    if not entries:
+        raise ServiceError(_("Too few players signed up for a cup that ends in a final."))
+
+
 def _meetings(t: Tournament) -> Counter:
     met: Counter = Counter()
     for table in Table.objects.filter(round__tournament=t).prefetch_related("match__seats"):
@@ -207,8 +315,9 @@ def _meetings(t: Tournament) -> Counter:
     return met
 
 
-def _draw(t: Tournament, number: int, players: list[int]) -> tuple[list[tuple], int | None]:
-    """The tables of round `number` for `players` (user ids, best seed first), and the bye."""
+def _draw(t: Tournament, number: int, players: list[int]) -> tuple[list[tuple], list[int]]:
+    """The tables of round `number` for `players` (user ids, best seed first), and who has
+    a bye (the first is the round's bye; tables and cups may leave out more)."""
     rng = random.Random(f"{t.seed}:{number}")
     if t.format == Format.ROUND_ROBIN:
         everyone = list(t.entries.order_by("seed").values_list("user_id", flat=True))
@@ -216,22 +325,30 @@ def _draw(t: Tournament, number: int, players: list[int]) -> tuple[list[tuple], 
         playing = set(players)
         kept = [p for p in pairs if set(p) <= playing]
         seated = {u for p in kept for u in p}
-        byes = [u for u in players if u not in seated]
-        return kept, byes[0] if byes else None
+        return kept, [u for u in players if u not in seated][:1]
     if t.format == Format.SWISS:
         ranked = [row.player for row in current_standings(t) if row.player in set(players)]
-        had_bye = set(t.round_set.exclude(bye=None).values_list("bye_id", flat=True))
-        return pairing.swiss(ranked, _meetings(t), had_bye)
+        had_bye = set(byes(t))
+        pairs, bye = pairing.swiss(ranked, _meetings(t), had_bye)
+        return pairs, [bye] if bye else []
     game = get_game(t.game_slug)
     if t.format == Format.KNOCKOUT:
         return pairing.knockout(still_in(t, number), t.table_size, game.min_players)
-    sizes = pairing.table_sizes(len(players), t.table_size, game.min_players)
-    return pairing.tables(players, sizes, _meetings(t), rng), None
+    # Tables: a count they cannot seat exactly seats the most they can; who sits out is
+    # who sat out least, the lowest in the standings first (as the Swiss bye).
+    seated = pairing.largest_seatable(len(players), t.table_size, game.min_players)
+    sat_out: Counter = Counter(byes(t))
+    ranked = [row.player for row in current_standings(t) if row.player in set(players)]
+    out = sorted(reversed(ranked), key=lambda p: sat_out[p])[: len(players) - seated]
+    playing = [p for p in players if p not in out]
+    sizes = pairing.table_sizes(len(playing), t.table_size, game.min_players)
+    return pairing.tables(playing, sizes, _meetings(t), rng), out
 
 
 def still_in(t: Tournament, number: int) -> list[int]:
     """A cup's players still in before round `number`, best seed first: the top of each
-    table of the round before and its bye, less those who withdrew."""
+    table of the round before and its byes, less those who withdrew. A place shared at the
+    cut (a drawn table) sends on the better seed."""
     active = list(
         t.entries.filter(withdrawn_at__isnull=True)
         .order_by("seed")
@@ -240,11 +357,16 @@ def still_in(t: Tournament, number: int) -> list[int]:
     if number == 1:
         return active
     before = t.round_set.get(number=number - 1)
-    going_on = {before.bye_id} if before.bye_id else set()
+    seeds = dict(t.entries.values_list("user_id", "seed"))
+    going_on = set(([before.bye_id] if before.bye_id else []) + list(before.sat_out or []))
     for table in before.tables.select_related("match"):
         by_seat = {s.number: s.user_id for s in table.match.seats.all()}
         top = pairing.goes_on(len(by_seat))
-        going_on |= {by_seat[seat] for place, seat, _ in places(table.match.result or {})[:top]}
+        ranked = sorted(
+            places(table.match.result or {}),
+            key=lambda p: (p[0], seeds.get(by_seat[p[1]], 0)),
+        )
+        going_on |= {by_seat[seat] for _, seat, _ in ranked[:top]}
     return [u for u in active if u in going_on]
 
 
@@ -254,8 +376,10 @@ def _draw_round(t: Tournament, number: int) -> Round:
         .order_by("seed")
         .values_list("user_id", flat=True)
     )
-    tables, bye = _draw(t, number, players)
-    round_ = Round.objects.create(tournament=t, number=number, bye_id=bye)
+    tables, out = _draw(t, number, players)
+    round_ = Round.objects.create(
+        tournament=t, number=number, bye_id=out[0] if out else None, sat_out=out[1:]
+    )
     users = {e.user_id: e.user for e in t.entries.select_related("user")}
     for table in tables:
         first, *others = [users[u] for u in table]
@@ -276,13 +400,13 @@ def _draw_round(t: Tournament, number: int) -> Round:
             games.join_match(match_id=match.pk, user=user)
     t.current_round = number
     t.save(update_fields=["current_round"])
-    _tell_round(t, round_)
+    _tell_round(t, round_, [users[u] for u in out])
     return round_
 
 
-def _tell_round(t: Tournament, round_: Round) -> None:
+def _tell_round(t: Tournament, round_: Round, out: list) -> None:
     """Each player of the round gets one mail naming their table (the match's own start
-    mail follows); the player with the bye is told so; the tournament's channels hear the
+    mail follows); a player with a bye is told so; the tournament's channels hear the
     draw."""
     outbox.write_many(hooks.rows_for_round(t, round_))
     seats = Seat.objects.filter(match__tournament_table__round=round_).select_related(
@@ -304,12 +428,12 @@ def _tell_round(t: Tournament, round_: Round) -> None:
                 },
             )
         )
-    if round_.bye_id:
+    for user in out:
         outbox.write(
             outbox.row_for(
                 kind=Kind.ROUND,
-                user=round_.bye,
-                dedupe_key=f"round:{round_.pk}:{round_.bye_id}",
+                user=user,
+                dedupe_key=f"round:{round_.pk}:{user.pk}",
                 context={
                     "tournament": t.name,
                     "tournament_id": t.pk,
@@ -327,7 +451,10 @@ def on_match_finished(sender, match, seats, **kwargs) -> None:
     table = Table.objects.filter(match=match).select_related("round").first()
     if table is not None:
         tournament_id, number = table.round.tournament_id, table.round.number
-        transaction.on_commit(lambda: round_over(tournament_id, number))
+        # After the move commits; a failure is recorded on the tournament, never the mover's.
+        transaction.on_commit(
+            partial(safely, tournament_id, "round", partial(round_over, tournament_id, number))
+        )
 
 
 def round_over(tournament_id: int, number: int) -> bool:
@@ -344,7 +471,11 @@ def round_over(tournament_id: int, number: int) -> bool:
         round_.save(update_fields=["finished_at"])
         active = t.entries.filter(withdrawn_at__isnull=True).count()
         if t.format == Format.KNOCKOUT:
-            over = len(still_in(t, number + 1)) < 2
+            # No final is drawn that cannot be played (withdrawals may leave too few): the
+            # cup ends, and the standings rank who went furthest.
+            smallest = get_game(t.game_slug).min_players
+            left = len(still_in(t, number + 1))
+            over = not pairing.knockout_plan(left, t.table_size, smallest)
         else:
             over = number >= t.rounds or active < 2
         if over:
@@ -384,22 +515,26 @@ def finished_matches(t: Tournament) -> list[Finished]:
     return out
 
 
+def byes(t: Tournament) -> list[int]:
+    """A player id for every bye had in the tournament's rounds (a player who sat out a
+    round of tables counts as one too)."""
+    out = []
+    for bye_id, sat_out in t.round_set.values_list("bye_id", "sat_out"):
+        out += ([bye_id] if bye_id else []) + list(sat_out or [])
+    return out
+
+
 def current_standings(t: Tournament) -> list[Row]:
+    """The standings from the complete result list: every finished match and every bye."""
     seeds = dict(t.entries.values_list("user_id", "seed"))
-    rows = standings(seeds, finished_matches(t))
-    for round_ in t.round_set.exclude(bye=None):  # a bye counts as a win
-        for row in rows:
-            if row.player == round_.bye_id:
-                row.points += 1
+    had_byes = byes(t)
+    reached = None
     if t.format == Format.KNOCKOUT:  # a cup ranks by how far each went, then as above
-        reached: Counter = Counter()
+        counted: Counter = Counter(had_byes)
         for table in Table.objects.filter(round__tournament=t).prefetch_related("match__seats"):
-            reached.update(s.user_id for s in table.match.seats.all())
-        reached.update(t.round_set.exclude(bye=None).values_list("bye_id", flat=True))
-        return sorted(
-            rows, key=lambda r: (-reached[r.player], -r.points, -r.score, -r.head_to_head, r.seed)
-        )
-    return sorted(rows, key=lambda r: (-r.points, -r.score, -r.head_to_head, r.seed))
+            counted.update(s.user_id for s in table.match.seats.all())
+        reached = dict(counted)
+    return standings(seeds, finished_matches(t), had_byes, reached)
 
 
 def calendar_days(sender, user, **kwargs) -> list[tuple]:

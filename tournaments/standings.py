@@ -5,6 +5,12 @@ between share the rest evenly ((n - place) / (n - 1)); players sharing places sh
 points (a two-player draw is ½ each). Ties are broken, in this order, by the game's own
 score (the sum over the tournament's matches), then head to head (how often a player
 finished ahead of the others still tied with them, at tables they shared), then the seed.
+A bye is a win: one point, no score, nobody met. A cup ranks by how far each player went
+before all of that (`reached`).
+
+Every tie-break is computed from the complete list of results, byes included, once: a
+head to head worked out before the byes' points were added would compare players within
+the wrong group.
 """
 
 from __future__ import annotations
@@ -57,9 +63,20 @@ def match_points(places: Sequence[int]) -> list[Fraction]:
     return points
 
 
-def standings(seeds: dict[int, int], matches: Iterable[Finished]) -> list[Row]:
-    """Rows best first for the players of `seeds` (player -> seed)."""
+def standings(
+    seeds: dict[int, int],
+    matches: Iterable[Finished],
+    byes: Iterable[int] = (),
+    reached: dict[int, int] | None = None,
+) -> list[Row]:
+    """Rows best first for the players of `seeds` (player -> seed), from every finished
+    match and every bye (a player id per bye had); `reached` (player -> rounds reached)
+    ranks a cup's players by how far they went, before the points."""
+    reached = reached or {}
     rows = {p: Row(p, seed) for p, seed in seeds.items()}
+    for player in byes:
+        if player in rows:
+            rows[player].points += 1
     for match in matches:
         points = match_points(match.places)
         for i, player in enumerate(match.players):
@@ -72,13 +89,15 @@ def standings(seeds: dict[int, int], matches: Iterable[Finished]) -> list[Row]:
             for j, other in enumerate(match.players):
                 if match.places[i] < match.places[j]:
                     row.ahead_of[other] += 1
-    ordered = sorted(rows.values(), key=lambda r: (-r.points, -r.score))
-    # Head to head counts only against the players tied on points and score.
+    # Head to head counts only against the players tied on everything before it.
     groups: dict[tuple, list[Row]] = defaultdict(list)
-    for row in ordered:
-        groups[(row.points, row.score)].append(row)
+    for row in rows.values():
+        groups[(reached.get(row.player, 0), row.points, row.score)].append(row)
     for group in groups.values():
         tied = {r.player for r in group}
         for row in group:
             row.head_to_head = sum(n for p, n in row.ahead_of.items() if p in tied)
-    return sorted(ordered, key=lambda r: (-r.points, -r.score, -r.head_to_head, r.seed))
+    return sorted(
+        rows.values(),
+        key=lambda r: (-reached.get(r.player, 0), -r.points, -r.score, -r.head_to_head, r.seed),
+    )

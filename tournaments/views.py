@@ -77,10 +77,12 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for r in t.round_set.all()
     ]
     mine = next((e for e in entries if e.user_id == request.user.pk), None)
+    is_organiser = request.user.is_authenticated and t.organiser_id == request.user.pk
     return render(
         request,
         "tournaments/detail.html",
         {
+            "problem": t.problem if is_organiser or request.user.is_staff else "",
             "tournament": t,
             "game": get_game(t.game_slug),
             "entries": entries,
@@ -89,7 +91,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "tie_breaks": TIE_BREAKS,
             "rounds": rounds,
             "mine": mine,
-            "is_organiser": request.user.is_authenticated and t.organiser_id == request.user.pk,
+            "is_organiser": is_organiser,
         },
     )
 

@@ -69,14 +69,43 @@ def test_tables_spread_meetings_more_evenly_than_chance():
 
 
 def test_a_knockout_round_pairs_best_with_worst_and_snakes_larger_tables():
-    assert pairing.knockout([1, 2, 3, 4], 2, 2) == ([(1, 4), (2, 3)], None)
-    assert pairing.knockout([1, 2, 3, 4, 5], 2, 2) == ([(2, 5), (3, 4)], 1)
-    tables, bye = pairing.knockout(list(range(1, 13)), 4, 3)
-    assert bye is None and sorted(map(sorted, tables)) == [
+    assert pairing.knockout([1, 2, 3, 4], 2, 2) == ([(1, 4), (2, 3)], [])
+    assert pairing.knockout([1, 2, 3, 4, 5], 2, 2) == ([(2, 5), (3, 4)], [1])
+    tables, byes = pairing.knockout(list(range(1, 13)), 4, 3)
+    assert byes == [] and sorted(map(sorted, tables)) == [
         [1, 6, 7, 12],
         [2, 5, 8, 11],
         [3, 4, 9, 10],
     ]
-    assert pairing.knockout([1, 2, 3], 4, 3) == ([(1, 2, 3)], None)  # the final
+    assert pairing.knockout([1, 2, 3], 4, 3) == ([(1, 2, 3)], [])  # the final
     assert pairing.knockout_rounds(8, 2, 2) == 3 and pairing.knockout_rounds(5, 2, 2) == 3
     assert pairing.knockout_rounds(16, 4, 3) == 3  # 16 -> 8 -> 4 -> a final of 4
+
+
+def test_a_cup_whose_final_would_be_too_small_gives_byes_to_the_best_seeds():
+    # New England's cup of 6 at tables of 4: tables of 3 and 3 would send 2 to the final,
+    # too few for the game; one table of 4 and two byes send 4.
+    assert pairing.knockout_plan(6, 4, 3) == (4, 4)
+    assert pairing.knockout(list(range(1, 7)), 4, 3) == ([(3, 4, 5, 6)], [1, 2])
+    # At tables of 3 every table sends one of three on: an even count never ends in a
+    # final of 3.
+    assert pairing.knockout_plan(6, 3, 3) is None and pairing.knockout_plan(4, 3, 3) is None
+    assert pairing.knockout_plan(5, 3, 3) == (3, 3)
+    assert pairing.knockout_plan(2, 4, 3) is None
+    for size, smallest in ((2, 2), (3, 2), (4, 3), (5, 2), (6, 3)):
+        for players in range(max(2, smallest), 40):
+            plan = pairing.knockout_plan(players, size, smallest)
+            if plan is not None:  # each round seats a count tables seat, the last one table
+                assert smallest <= plan[-1] <= size
+                assert all(pairing.seatable(n, size, smallest) for n in plan)
+
+
+def test_tables_seat_the_most_they_can_when_a_count_does_not_fit():
+    # New England at tables of 3: 10 players are 3 tables and one who sits out.
+    assert not pairing.seatable(10, 3, 3) and pairing.largest_seatable(10, 3, 3) == 9
+    assert pairing.largest_seatable(5, 4, 3) == 4 and pairing.largest_seatable(2, 4, 3) == 0
+    for size, smallest in ((3, 3), (4, 3), (3, 2), (6, 2), (6, 3)):
+        for players in range(smallest, 40):
+            seated = pairing.largest_seatable(players, size, smallest)
+            assert players - seated < size
+            assert sum(pairing.table_sizes(seated, size, smallest)) == seated
