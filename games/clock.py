@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -33,13 +33,13 @@ from django.db.models import F, Q
 from django.dispatch import Signal
 from django.utils import timezone
 
-from players.calendar import Calendar, calendar_of
+from players.calendar import Calendar, calendar_from, calendar_of
 from players.models import Preferences
 from players.preferences import (
+    calendar_days_by_user,
     in_quiet_hours,
     prefs_by_user,
     quiet_end_after,
-    vacation_days_by_user,
     zone,
 )
 
@@ -102,11 +102,13 @@ def counted_seconds(start: datetime, end: datetime, tz: ZoneInfo, off: Callable[
 
 
 def deadline_after(
-    start: datetime, seconds: int, calendar: Calendar, weekends_off: bool
+    start: datetime, seconds: int, calendar: Calendar, weekends_off: bool, match_id: int | None
 ) -> datetime:
-    """`seconds` of the player's counted time after `start`, never inside quiet hours."""
+    """`seconds` of the player's counted time in match `match_id` after `start`, never
+    inside quiet hours."""
     tz = zone(calendar.prefs)
-    deadline = add_counted(start, seconds, tz, _is_off_day(weekends_off, calendar.vacation))
+    off = _is_off_day(weekends_off, calendar.days_off(match_id))
+    deadline = add_counted(start, seconds, tz, off)
     if in_quiet_hours(calendar.prefs, deadline):
         deadline = quiet_end_after(calendar.prefs, deadline) + QUIET_GRACE
     return deadline
@@ -131,7 +133,9 @@ def deadline_for(match: Match, seat: Seat, now: datetime, calendar: Calendar) ->
     when what is left runs out.
     """
     if match.time_control != TimeControl.BANK:
-        return deadline_after(now, match.days_per_move * DAY, calendar, match.weekends_off)
+        return deadline_after(
+            now, match.days_per_move * DAY, calendar, match.weekends_off, match.pk
+        )
     clock, _ = SeatClock.objects.get_or_create(
         match=match, seat=seat.number, defaults={"bank_seconds": _initial_bank(match)}
     )
@@ -148,14 +152,16 @@ def deadline_for(match: Match, seat: Seat, now: datetime, calendar: Calendar) ->
             .first()
         )
     if answered is not None:
-        off = _is_off_day(match.weekends_off, calendar.vacation)
+        off = _is_off_day(match.weekends_off, calendar.days_off(match.pk))
         used = counted_seconds(clock.asked_at, answered.created_at, zone(calendar.prefs), off)
         clock.bank_seconds = max(0, clock.bank_seconds - used) + match.increment_days * DAY
     if answered is not None or clock.asked_seq is None:
         clock.asked_at = now
         clock.asked_seq = match.head_seq
     clock.save()
-    return deadline_after(clock.asked_at, clock.bank_seconds, calendar, match.weekends_off)
+    return deadline_after(
+        clock.asked_at, clock.bank_seconds, calendar, match.weekends_off, match.pk
+    )
 
 
 def deadline_restored(match: Match, seat: Seat, cancelled, calendar: Calendar) -> datetime | None:
@@ -175,7 +181,7 @@ def deadline_restored(match: Match, seat: Seat, cancelled, calendar: Calendar) -
                 earned = match.increment_days * DAY
                 clock.bank_seconds = max(0, clock.bank_seconds - earned)
             else:
-                off = _is_off_day(match.weekends_off, calendar.vacation)
+                off = _is_off_day(match.weekends_off, calendar.days_off(match.pk))
                 used = counted_seconds(
                     clock.asked_at, cancelled.created_at, zone(calendar.prefs), off
                 )
@@ -209,7 +215,8 @@ def effective_deadline(
             return seat.deadline_at
         start, seconds = seat.waiting_since, match.days_per_move * DAY
     calendar = calendar or calendar_of(seat.user)
-    return max(seat.deadline_at, deadline_after(start, seconds, calendar, match.weekends_off))
+    later = deadline_after(start, seconds, calendar, match.weekends_off, match.pk)
+    return max(seat.deadline_at, later)
 
 
 def _seats_with_deadline_before(moment: datetime):
@@ -249,7 +256,7 @@ def _seat_batches(moment: datetime, batch: int = SWEEP_BATCH):
 def with_calendars(seats: list[Seat]) -> list[tuple]:
     users = {s.user_id for s in seats if s.user_id}
     prefs = prefs_by_user(users)
-    vacations = vacation_days_by_user(users)
+    days = calendar_days_by_user(users)
     bank = [s for s in seats if s.match.time_control == TimeControl.BANK]
     clocks = {}
     if bank:
@@ -261,8 +268,8 @@ def with_calendars(seats: list[Seat]) -> list[tuple]:
     for seat in seats:
         if seat.user_id:
             default = Preferences(user=seat.user)
-            calendar = Calendar(
-                prefs.get(seat.user_id, default), frozenset(vacations.get(seat.user_id, ()))
+            calendar = calendar_from(
+                prefs.get(seat.user_id, default), days.get(seat.user_id, ((), ()))
             )
         else:
             calendar = Calendar(Preferences())
@@ -370,7 +377,7 @@ class Reprieve:
 
     deadline: datetime
     vacation_days: tuple[date, ...] = ()  # spent from the player's bank
-    vacation_left: int = 0
+    vacation_left: int = 0  # days the clock may still spend for them in this match
     warned: bool = False  # of the forfeit this timeout would be
 
     @property
@@ -378,28 +385,43 @@ class Reprieve:
         if self.vacation_days:
             days = ", ".join(str(day) for day in self.vacation_days)
             return f"Vacation spent from the bank ({days}); the deadline moved."
-        return "The player was warned of the forfeit; the deadline moved by a day."
+        if self.warned:
+            return "The player was warned of the forfeit; the deadline moved by a day."
+        return "A vacation booked since moved the deadline."
+
+
+def _day_to_spend(
+    seat: Seat, calendar: Calendar, deadline: datetime
+) -> tuple[date | None, datetime]:
+    """The one day whose spending moves the deadline on, and the deadline it gives: the
+    day the deadline falls on, or the day before when quiet hours pushed it past midnight."""
+    local = deadline.astimezone(zone(calendar.prefs)).date()
+    for day in (local, local - timedelta(days=1)):
+        if day in calendar.days_off(seat.match_id):
+            continue
+        moved = effective_deadline(seat, calendar.with_spent(seat.match_id, [day]))
+        if moved is not None and moved > deadline:
+            return day, moved
+    return None, deadline
 
 
 def reprieve(match: Match, seat: Seat, calendar: Calendar, now: datetime) -> Reprieve | None:
-    """What holds off the timeout of `seat`, due now: days from the player's vacation bank
-    (the day the deadline fell on to today),
-    else a warning if this timeout would forfeit their seat and they were not warned for
-    this decision. None: the timeout goes ahead. Called by the service layer under the lock;
-    spending a day writes it (a `Vacation` of the clock's)."""
+    """What holds off the timeout of `seat`, due now: a vacation booked since the deadline
+    was stored (nothing is spent); else one day of the player's vacation bank, the day the
+    deadline as it stands fell on, if they showed a sign of life recently and the match's
+    cap allows (games.vacation_bank.spend_day); else a warning if this timeout would
+    forfeit their seat and they were not warned for this decision. None: the timeout goes
+    ahead. Called by the service layer under the lock; spending a day writes it (a
+    `Vacation` of the clock's, for this match only)."""
     if seat.user_id is None or seat.is_bot:
         return None
-    tz = zone(calendar.prefs)
-    stored = seat.deadline_at or now
-    spent = vacation_bank.spend_days(
-        seat.user, match, stored.astimezone(tz).date(), now.astimezone(tz).date(), calendar.vacation
-    )
+    deadline = effective_deadline(seat, calendar) or now
+    if deadline > now:
+        return Reprieve(deadline)
+    day, moved = _day_to_spend(seat, calendar, deadline)
+    spent = day and vacation_bank.spend_day(seat.user, match, day, calendar.bank_days, now)
     if spent:
-        longer = replace(calendar, vacation=calendar.vacation | set(spent))
-        deadline = effective_deadline(seat, longer)
-        left = vacation_bank.bank_of(seat.user, spent[-1], set(longer.vacation)).left
-        if deadline is not None and deadline > now:
-            return Reprieve(deadline, vacation_days=tuple(spent), vacation_left=left)
+        return Reprieve(moved, vacation_days=(spent.day,), vacation_left=spent.left)
     forfeits = (
         match.timeout_policy == TimeoutPolicy.FORFEIT and seat.timeouts + 1 >= match.forfeit_after
     )

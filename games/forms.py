@@ -8,6 +8,7 @@ from django import forms
 from django.core.validators import validate_email
 from django.utils.translation import gettext_lazy as _
 
+from games import vacation_bank
 from games.engine import Game, available_games
 from games.language import localize
 from games.models import TimeoutPolicy
@@ -57,6 +58,17 @@ class MatchCreateForm(forms.Form):
         choices=TimeoutPolicy.choices,
         initial=TimeoutPolicy.DEFAULT_MOVE,
         label=_("When a deadline passes"),
+    )
+    vacation_cap = forms.IntegerField(
+        required=False,  # blank: the site's default
+        min_value=0,
+        max_value=60,
+        initial=vacation_bank.default_cap,
+        label=_("Vacation cap"),
+        help_text=_(
+            "The most days of a player's vacation bank the clock may spend on this match "
+            "while their turn waits (only for a player seen on the site recently)."
+        ),
     )
     bots = forms.IntegerField(min_value=0, initial=0, label=_("Bots for empty seats"))
     invite_emails = forms.CharField(

@@ -74,7 +74,8 @@ class Match(models.Model):
     )
     forfeit_after = models.PositiveSmallIntegerField(_("forfeit after"), default=3)
     # The most vacation days the clock may spend for one player in this match when a turn
-    # waits past its deadline (games.vacation_bank); None: as many as their bank holds.
+    # waits past its deadline, counted in this match only (games.vacation_bank); set at
+    # creation (None, on matches made before: PBM_VACATION_CAP_DAYS).
     vacation_cap = models.PositiveSmallIntegerField(_("vacation cap"), null=True, blank=True)
     # Chosen by the creator. A rated match changes its players' ratings when it ends (only
     # if every seat is a person); a watchable one can be followed by anyone while in play,
@@ -136,6 +137,13 @@ class Match(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED)
+
+    @property
+    def vacation_cap_days(self) -> int:
+        """The match's vacation cap, the site's default for a match made before caps."""
+        from games.vacation_bank import cap_of
+
+        return cap_of(self)
 
     @property
     def prompt_text(self):

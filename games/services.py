@@ -21,7 +21,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from community.names import public_name
 from community.ratings import record_finished
-from games import clock, events
+from games import clock, events, vacation_bank
 from games.commands import interpret
 from games.engine import (
     GENESIS,
@@ -62,6 +62,7 @@ log = logging.getLogger(__name__)
 
 MAX_ID = 2**63 - 1  # the largest primary key (BigAutoField)
 MAX_AUTOMATIC_MOVES = 50_000  # a bot-only match is played out inside one call
+MAX_VACATION_CAP = 60  # days of a player's bank the clock may spend in one match
 
 
 class ServiceError(Exception):
@@ -152,13 +153,15 @@ def create_match(
     weekends_off: bool = False,
     timeout_policy: str = TimeoutPolicy.DEFAULT_MOVE,
     forfeit_after: int = 3,
+    vacation_cap: int | None = None,
     seed: str | None = None,
     rated: bool = False,
     watchable: bool = False,
     takebacks: bool = False,
 ) -> Match:
     """A new match with the creator in the first seat, invited and bot seats, the rest open.
-    It starts at once when no seat is left open."""
+    It starts at once when no seat is left open. `vacation_cap`: the most days the clock may
+    spend from one player's vacation bank in this match (None: the site's default)."""
     try:
         game = get_game(game_slug)
     except KeyError:
@@ -177,6 +180,10 @@ def create_match(
         raise ServiceError(gettext_noop("Unknown timeout policy."))
     if time_control not in TimeControl.values:
         raise ServiceError(gettext_noop("Unknown time control."))
+    if vacation_cap is None:
+        vacation_cap = vacation_bank.default_cap()
+    if not 0 <= vacation_cap <= MAX_VACATION_CAP:
+        raise ServiceError(gettext_noop("The vacation cap must be between 0 and 60 days."))
     seed = seed or new_seed()  # a given seed is for simulations and tests
     with transaction.atomic():
         match = Match.objects.create(
@@ -194,6 +201,7 @@ def create_match(
             weekends_off=weekends_off,
             timeout_policy=timeout_policy,
             forfeit_after=max(1, forfeit_after),
+            vacation_cap=vacation_cap,
             rated=rated and bots == 0,
             watchable=watchable,
             takebacks=takebacks,

@@ -4,17 +4,21 @@ by the clock.
 Each calendar year a player has `PBM_VACATION_DAYS_PER_YEAR` days (20), plus
 `PBM_VACATION_DAYS_PER_MONTH_PLAYED` (2) for each month of that year in which they made a
 move, at most `PBM_VACATION_DAYS_EARNED_CAP` (10) earned. Every vacation day counts against
-it, booked (players.preferences.book_vacation) or spent by the clock: when a turn waits past
-its deadline, the service layer (`enforce_timeout`, through `clock.reprieve`) spends the days
-from the one the deadline fell on to today instead of timing the player out, if the bank and
-the match's `vacation_cap` (days the clock may spend for one player in that match) cover
-them all.
+it, booked (players.preferences.book_vacation) or spent by the clock.
+
+Absence is not vacation. A booked day stops every match's clock. A day is spent by the
+clock (`spend_day`, called through `clock.reprieve` by `enforce_timeout` when a turn waits
+past its deadline) only for a player who showed a sign of life in the last
+`PBM_SIGN_OF_LIFE_DAYS` (2) days (`shows_sign_of_life`), one day at a time, and only while
+the match's cap allows: `Match.vacation_cap` days for that player in that match, counted in
+that match alone (None: `PBM_VACATION_CAP_DAYS`, 7). A player who is simply gone times out
+on the match's own terms, so the others can offer the seat or vote it out.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from django.conf import settings
 from django.db.models import F
@@ -23,7 +27,7 @@ from django.utils.translation import gettext as _
 from players.models import Vacation
 from players.preferences import prefs_for, vacation_days, zone
 
-from .models import Match, Move, MoveSource
+from .models import ChatMessage, Match, Move, MoveSource
 
 
 def _setting(name: str, default: int) -> int:
@@ -108,24 +112,60 @@ def bank_of(user, today: date | None = None, days: set[date] | None = None) -> B
     )
 
 
-def spend_days(user, match: Match, first: date, last: date, days: frozenset[date]) -> list[date]:
-    """Spend the days from `first` to `last` (the player's dates: the day their deadline fell
-    on to today) that are not vacation days already, all of them or none: none if the bank or
-    the match's cap cannot cover them all. The days spent. Called by the service layer under
-    the match's lock."""
-    wanted = [
-        first + timedelta(days=n)
-        for n in range((last - first).days + 1)
-        if first + timedelta(days=n) not in days
-    ]
-    if not wanted or bank_of(user, last, set(days)).left < len(wanted):
-        return []
-    if match.vacation_cap is not None:
-        spent = Vacation.objects.filter(user=user, match=match, automatic=True)
-        if sum(v.days for v in spent) + len(wanted) > match.vacation_cap:
-            return []
-    Vacation.objects.bulk_create(
-        Vacation(user=user, first_day=day, last_day=day, automatic=True, match=match)
-        for day in wanted
-    )
-    return wanted
+def default_cap() -> int:
+    """The days the clock may spend for one player in a match created without a cap."""
+    return _setting("PBM_VACATION_CAP_DAYS", 7)
+
+
+def cap_of(match: Match) -> int:
+    return match.vacation_cap if match.vacation_cap is not None else default_cap()
+
+
+def sign_of_life_window() -> timedelta:
+    return timedelta(days=_setting("PBM_SIGN_OF_LIFE_DAYS", 2))
+
+
+# Moves a player made themself: not those a deadline, a bot, the engine or an operator made.
+OWN_SOURCES = (MoveSource.WEB, MoveSource.EMAIL, MoveSource.API)
+
+
+def shows_sign_of_life(user, since: datetime) -> bool:
+    """Whether `user` did something here since `since`: signed in, made a move or took one
+    back in any match (on the page, by mail or through the API), or posted to a match's
+    board (on the page or with `say` by mail)."""
+    if user.last_login is not None and user.last_login >= since:
+        return True
+    own_seat = {"match__seats__user": user, "seat": F("match__seats__number")}
+    moved = Move.objects.filter(created_at__gte=since, source__in=OWN_SOURCES, **own_seat)
+    return moved.exists() or ChatMessage.objects.filter(created_at__gte=since, author=user).exists()
+
+
+def spent_in(user, match: Match) -> int:
+    """The days the clock spent from `user`'s bank for `match`."""
+    rows = Vacation.objects.filter(user=user, match=match, automatic=True)
+    return sum(v.days for v in rows)
+
+
+@dataclass(frozen=True)
+class Spent:
+    day: date
+    left: int  # days the clock may still spend for the player in this match: bank and cap
+
+
+def spend_day(user, match: Match, day: date, days: set[date], now: datetime) -> Spent | None:
+    """Spend `day` (the player's date of the deadline that passed) from `user`'s bank for
+    `match`, if they showed a sign of life recently, the match's cap has room, and the bank
+    has the day (a day spent already for another match costs the bank nothing more). `days`:
+    every day counted against their bank. None: nothing spent, the timeout goes ahead.
+    Called by the service layer under the match's lock."""
+    if not shows_sign_of_life(user, now - sign_of_life_window()):
+        return None
+    cap_left = cap_of(match) - spent_in(user, match)
+    if cap_left < 1:
+        return None
+    bank = bank_of(user, day, days)
+    if day not in days and bank.left < 1:
+        return None
+    Vacation.objects.create(user=user, first_day=day, last_day=day, automatic=True, match=match)
+    bank_left = bank.left - (0 if day in days else 1)
+    return Spent(day, min(cap_left - 1, bank_left))

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.models import MatchStatus, Seat
 from players.models import NoticeMode, Preferences
-from players.preferences import in_quiet_hours, quiet_end_after, zone
+from players.preferences import in_night, night_end_after, zone
 
 from . import outbox
 from .models import Kind
@@ -47,18 +47,29 @@ def send_digests(now: datetime | None = None) -> int:
 
 
 def _digest(prefs: Preferences, now: datetime) -> bool:
-    """Write the player's digest if it is due now; set when the next one is."""
+    """Write the player's digest if it is due now; set when the next one is. A digest hour
+    in the player's night (their quiet hours, or their zone's night) waits for its end."""
     tz = zone(prefs)
     local = now.astimezone(tz)
     hour = time(prefs.digest_hour)
     today = datetime.combine(local.date(), hour, tz)
-    if local < today:
+    yesterday = datetime.combine(local.date() - timedelta(days=1), hour, tz)
+    # Yesterday's digest, held by the night until this morning, is due now.
+    held = (
+        local < today
+        and prefs.digest_due_at is not None
+        and prefs.digest_due_at <= now
+        and in_night(prefs, yesterday)
+        and prefs.digest_due_at == night_end_after(prefs, yesterday)
+    )
+    if local < today and not held:
         prefs.digest_due_at = today
         return False
-    if in_quiet_hours(prefs, now):
-        prefs.digest_due_at = quiet_end_after(prefs, now)
+    if in_night(prefs, now):
+        prefs.digest_due_at = night_end_after(prefs, now)
         return False
-    prefs.digest_due_at = datetime.combine(local.date() + timedelta(days=1), hour, tz)
+    day = yesterday.date() if held else local.date()
+    prefs.digest_due_at = today if held else datetime.combine(day + timedelta(days=1), hour, tz)
     seats = [
         s
         for s in Seat.objects.filter(
@@ -74,7 +85,7 @@ def _digest(prefs: Preferences, now: datetime) -> bool:
         outbox.row_for(
             kind=Kind.DIGEST,
             user=prefs.user,
-            dedupe_key=f"digest:{prefs.user_id}:{local.date()}",
+            dedupe_key=f"digest:{prefs.user_id}:{day}",
             context={
                 "seats": waiting,
                 "since": (now - timedelta(days=1)).isoformat(),

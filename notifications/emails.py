@@ -289,6 +289,7 @@ def context_for(row: Notification) -> dict:
     if row.kind in (Kind.VACATION, Kind.WARNING):
         context["deadline"] = local_time(prefs, datetime.fromisoformat(row.context["deadline"]))
         context["timeout_consequence"] = wrap(timeout_consequence(match))
+        context["sign_of_life_days"] = vacation_bank.sign_of_life_window().days
     if row.kind in (Kind.TURN, Kind.START, Kind.REMINDER, Kind.VACATION, Kind.WARNING) and user:
         context["vacation_bank"] = wrap(vacation_bank.bank_of(user).line())
     if row.kind == Kind.ROUND:

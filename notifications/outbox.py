@@ -28,10 +28,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
-from games.models import Match, MatchStatus, MoveKind, Seat
+from games.models import Match, MatchStatus, MoveKind, MoveSource, Seat
 from players.accounts import is_bot_account
 from players.models import NoticeMode, Preferences
-from players.preferences import prefs_for, quiet_end_after
+from players.preferences import night_end_after, prefs_for, quiet_end_after
 
 from . import hooks
 from .emails import recipient_language
@@ -103,11 +103,14 @@ def row_for(
     context: dict | None = None,
     channel: str = Channel.EMAIL,
     hold_for_quiet_hours: bool = True,
+    hold_for_night: bool = False,
     now: datetime | None = None,
 ) -> Notification | None:
     """The row to write (unsaved: `write` or `write_many` saves it), or None if the person
     does not want this message. A bot account gets none: a program learns of its turns
-    through the API."""
+    through the API. Held until the player's quiet hours end (`hold_for_quiet_hours`), or
+    their night, derived from their zone when they set no quiet hours (`hold_for_night`:
+    the mail the server writes on its own schedule: reminders, digests, the clock's)."""
     if is_bot_account(user):
         return None
     now = now or timezone.now()
@@ -124,7 +127,10 @@ def row_for(
         address = prefs.webhook_url
         if not address or kind not in WEBHOOK_KINDS:
             return None
-    send_after = quiet_end_after(prefs, now) if hold_for_quiet_hours else now
+    if hold_for_night:
+        send_after = night_end_after(prefs, now)
+    else:
+        send_after = quiet_end_after(prefs, now) if hold_for_quiet_hours else now
     status, error = Status.PENDING, ""
     # A refused address gets nothing until the player acts (answers to their own mail
     # excepted: they prove the address works). After an outage, mail is still tried: the
@@ -233,7 +239,9 @@ def players_invited(match: Match, emails: list[str], inviter: str) -> None:
                         "email": email,
                         "language": translation.get_language(),
                     },
-                    send_after=timezone.now(),
+                    # A player's quiet hours hold an invitation too; an address with no
+                    # account has none.
+                    send_after=quiet_end_after(prefs_for(user), timezone.now()),
                 )
         except IntegrityError:
             continue  # invited before
@@ -263,6 +271,9 @@ def match_started(match: Match, seats: list[Seat]) -> None:
 
 def moves_appended(match: Match, seats: list[Seat], moves: list, newly_to_act: list[int]) -> None:
     people = {s.number: s for s in _people(seats)}
+    # What a deadline played was written by the clock, not by a person who is up: its mail
+    # waits for the morning of each reader.
+    by_clock = any(m.source == MoveSource.DEADLINE for m in moves)
     rows = []
     for number in newly_to_act:
         seat = people.get(number)
@@ -277,6 +288,7 @@ def moves_appended(match: Match, seats: list[Seat], moves: list, newly_to_act: l
                     match=match,
                     seat=number,
                     seq=match.head_seq,
+                    hold_for_night=by_clock,
                 )
                 for channel in (Channel.EMAIL, Channel.WEBHOOK, Channel.PUSH)
             ]
@@ -291,6 +303,7 @@ def moves_appended(match: Match, seats: list[Seat], moves: list, newly_to_act: l
                     match=match,
                     seat=move.seat,
                     seq=move.seq,
+                    hold_for_night=True,
                 )
             )
     rows += hooks.rows_for_moves(match, seats, moves)  # a match's channels, if any
@@ -341,7 +354,7 @@ def reminder(seat: Seat, *, deadline: datetime, hours: int, now: datetime) -> in
         seat=seat.number,
         seq=seat.deadline_seq,
         context={"hours": hours, "deadline": deadline.isoformat()},
-        hold_for_quiet_hours=False,
+        hold_for_night=True,  # written late by a tick in the night: it waits for the morning
         now=now,
     )
     return len(rows)
@@ -569,16 +582,32 @@ def send_due(now: datetime | None = None) -> list[str]:
     return outcomes
 
 
+VACATION_LOW = 2  # days left to spend in a match when the player is told the bank runs low
+
+
 def timeout_held(match: Match, seat: Seat, reprieve) -> None:
-    """Tell the player why their deadline moved: a vacation day spent from their bank, or a
-    warning that the next timeout forfeits their seat (games.clock.reprieve)."""
-    kind = Kind.WARNING if reprieve.warned else Kind.VACATION
+    """Tell the player why their deadline moved: the warning that the next timeout forfeits
+    their seat, or that the clock began spending their vacation bank on this decision, or
+    that what it may still spend in this match runs low (games.clock.reprieve). Not one
+    mail a day: the first day spent for a decision, and the day it runs low, each once. A
+    deadline moved by a vacation booked since tells nobody anything."""
+    if reprieve.warned:
+        kind, key = Kind.WARNING, f"{Kind.WARNING}:{match.pk}:{seat.number}:{seat.deadline_seq}"
+    elif not reprieve.vacation_days:
+        return
+    elif not Notification.objects.filter(
+        kind=Kind.VACATION, match=match, seat=seat.number, seq=seat.deadline_seq
+    ).exists():
+        kind, key = Kind.VACATION, f"vacation:{match.pk}:{seat.number}:{seat.deadline_seq}"
+    elif reprieve.vacation_left <= VACATION_LOW:
+        kind, key = Kind.VACATION, f"vacation-low:{match.pk}:{seat.number}:{seat.deadline_seq}"
+    else:
+        return
     write(
         row_for(
             kind=kind,
             user=seat.user,
-            dedupe_key=f"{kind}:{match.pk}:{seat.number}:{seat.deadline_seq}:"
-            f"{reprieve.deadline.isoformat()}",
+            dedupe_key=key,
             match=match,
             seat=seat.number,
             seq=seat.deadline_seq,
@@ -586,7 +615,9 @@ def timeout_held(match: Match, seat: Seat, reprieve) -> None:
                 "deadline": reprieve.deadline.isoformat(),
                 "days": ", ".join(day.isoformat() for day in reprieve.vacation_days),
                 "left": reprieve.vacation_left,
+                "low": key.startswith("vacation-low:"),
             },
             hold_for_quiet_hours=not reprieve.warned,
+            hold_for_night=not reprieve.warned,
         )
     )

@@ -1,5 +1,6 @@
 """Reminders: a seat asked to decide is reminded the player's chosen hours before its
-deadline (games.clock works the deadline out), never inside quiet hours."""
+deadline (games.clock works the deadline out), never in the player's night (their quiet
+hours, or 22:00 to 07:00 in their zone when they set none)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.utils import timezone
 from games.clock import effective_deadline, with_calendars
 from games.models import MatchStatus, Seat
 from players.calendar import Calendar
-from players.preferences import quiet_start_before
+from players.preferences import night_start_before
 
 from .models import Kind, Notification
 
@@ -32,6 +33,9 @@ log = logging.getLogger(__name__)
 
 MAX_REMINDER_HOURS = 7 * 24
 REMINDER_MIN_GAP = timedelta(hours=1)
+# A reminder that would fall in the night is due this long before the night begins, so the
+# tick (every five minutes) writes it while it is still evening.
+BEFORE_NIGHT = timedelta(minutes=15)
 REMINDER_BATCH = 200
 # The beat sends reminders every 300 s; a tick with a backlog (the first after an upgrade,
 # or after the beat was down) stops after this long and the next one goes on.
@@ -39,9 +43,15 @@ REMINDER_TICK_BUDGET = 60.0
 
 
 def reminder_time(prefs, deadline: datetime, hours: int) -> datetime:
-    """`hours` before the deadline; a reminder that would fall in quiet hours comes before
-    they begin instead of after, so it still arrives in time."""
-    return quiet_start_before(prefs, deadline - timedelta(hours=hours))
+    """`hours` before the deadline; a reminder that would fall in the player's night comes
+    before it begins instead of after, so it still arrives in time. (A tick that finds it
+    due in the night all the same, late, holds it until morning: outbox.reminder.)"""
+    at = deadline - timedelta(hours=hours)
+    for moment in (at, at + BEFORE_NIGHT):  # in the night, or too close to it
+        night_start = night_start_before(prefs, moment)
+        if night_start != moment:
+            return min(at, night_start - BEFORE_NIGHT)
+    return at
 
 
 def _unscheduled_seats():

@@ -115,39 +115,77 @@ def _quiet_window(prefs: Preferences) -> tuple[time, time] | None:
     return start, end
 
 
-def in_quiet_hours(prefs: Preferences, at: datetime) -> bool:
-    window = _quiet_window(prefs)
+def night_window(prefs: Preferences) -> tuple[time, time]:
+    """The player's night: their quiet hours, or, when they set none, PBM_NIGHT_START to
+    PBM_NIGHT_END (22:00 to 07:00) in their time zone. Reminders, digests and the mail the
+    clock writes on its own never come in it."""
+    return _quiet_window(prefs) or (
+        time(int(getattr(settings, "PBM_NIGHT_START", 22))),
+        time(int(getattr(settings, "PBM_NIGHT_END", 7))),
+    )
+
+
+# The three rules below read the clock time of `at` in the player's zone and build moments
+# from dates with that zone (datetime.combine(..., tzinfo=zone)), so each day's own UTC
+# offset applies: a window follows the change to and from summer time.
+
+
+def _inside(window: tuple[time, time] | None, tz: ZoneInfo, at: datetime) -> bool:
     if window is None:
         return False
     start, end = window
-    clock = at.astimezone(zone(prefs)).time()
+    clock = at.astimezone(tz).time()
     if start < end:
         return start <= clock < end
     return clock >= start or clock < end  # overnight, e.g. 22:00 to 07:00
 
 
-def quiet_end_after(prefs: Preferences, at: datetime) -> datetime:
-    """`at` itself outside quiet hours, else the moment those quiet hours end."""
-    if not in_quiet_hours(prefs, at):
+def _end_after(window: tuple[time, time] | None, tz: ZoneInfo, at: datetime) -> datetime:
+    if not _inside(window, tz, at):
         return at
-    start, end = _quiet_window(prefs)
-    tz = zone(prefs)
+    start, end = window
     local = at.astimezone(tz)
     if start > end and local.time() >= start:
         return _at(local.date() + timedelta(days=1), end, tz)
     return _at(local.date(), end, tz)
 
 
-def quiet_start_before(prefs: Preferences, at: datetime) -> datetime:
-    """`at` itself outside quiet hours, else the moment those quiet hours began."""
-    if not in_quiet_hours(prefs, at):
+def _start_before(window: tuple[time, time] | None, tz: ZoneInfo, at: datetime) -> datetime:
+    if not _inside(window, tz, at):
         return at
-    start, end = _quiet_window(prefs)
-    tz = zone(prefs)
+    start, end = window
     local = at.astimezone(tz)
     if start > end and local.time() < end:
         return _at(local.date() - timedelta(days=1), start, tz)
     return _at(local.date(), start, tz)
+
+
+def in_quiet_hours(prefs: Preferences, at: datetime) -> bool:
+    return _inside(_quiet_window(prefs), zone(prefs), at)
+
+
+def quiet_end_after(prefs: Preferences, at: datetime) -> datetime:
+    """`at` itself outside quiet hours, else the moment those quiet hours end."""
+    return _end_after(_quiet_window(prefs), zone(prefs), at)
+
+
+def quiet_start_before(prefs: Preferences, at: datetime) -> datetime:
+    """`at` itself outside quiet hours, else the moment those quiet hours began."""
+    return _start_before(_quiet_window(prefs), zone(prefs), at)
+
+
+def in_night(prefs: Preferences, at: datetime) -> bool:
+    return _inside(night_window(prefs), zone(prefs), at)
+
+
+def night_end_after(prefs: Preferences, at: datetime) -> datetime:
+    """`at` itself outside the player's night, else the moment it ends."""
+    return _end_after(night_window(prefs), zone(prefs), at)
+
+
+def night_start_before(prefs: Preferences, at: datetime) -> datetime:
+    """`at` itself outside the player's night, else the moment it began."""
+    return _start_before(night_window(prefs), zone(prefs), at)
 
 
 def local_time(prefs: Preferences, at: datetime | None) -> str:
@@ -179,14 +217,30 @@ def vacation_booked() -> Exists:
 
 
 def vacation_days_by_user(user_ids) -> dict[int, set[date]]:
-    """Every user's vacation days, for several users in one query."""
+    """Every user's vacation days, booked or spent by the clock in any match (what their
+    bank counts), for several users in one query."""
+    days: dict[int, set[date]] = {}
+    for user_id, (booked, spent) in calendar_days_by_user(user_ids).items():
+        days[user_id] = booked | {day for _, day in spent}
+    return days
+
+
+def calendar_days_by_user(user_ids) -> dict[int, tuple[set[date], set[tuple[int, date]]]]:
+    """Every user's days off as their matches' clocks read them, in one query: the days
+    they booked (every match skips them), and the days the clock spent from their bank,
+    as (match id, day): only that match skips those."""
     ids = {pk for pk in user_ids if pk is not None}
-    days: dict[int, set[date]] = {pk: set() for pk in ids}
+    days: dict[int, tuple[set[date], set[tuple[int, date]]]] = {pk: (set(), set()) for pk in ids}
     if not ids:
         return days
     for vacation in Vacation.objects.filter(user_id__in=ids):
+        booked, spent = days[vacation.user_id]
         for n in range(vacation.days):
-            days[vacation.user_id].add(vacation.first_day + timedelta(days=n))
+            day = vacation.first_day + timedelta(days=n)
+            if vacation.automatic and vacation.match_id is not None:
+                spent.add((vacation.match_id, day))
+            else:
+                booked.add(day)
     return days
 
 

@@ -29,12 +29,21 @@ def sweep_at(moment):
         return send_all()
 
 
+def alive(*users, at):
+    """A sign of life (a sign-in) at `at`: the clock spends a bank day only for a player
+    seen in the last PBM_SIGN_OF_LIFE_DAYS."""
+    for user in users:
+        user.last_login = at
+        user.save(update_fields=["last_login"])
+
+
 def test_a_passed_deadline_spends_a_bank_day_instead_of_timing_out(anna, ben, settings):
     settings.PBM_VACATION_DAYS_PER_YEAR = 2
     with time_machine.travel(FRIDAY_NOON, tick=False):
         match = start_match(anna, ben, days_per_move=1)
         send_all()
     first = deadline_of(match, anna)
+    alive(anna, ben, at=first)
     sent = sweep_at(first + timedelta(minutes=1))
     # Both seats waited past their deadline: a day spent each, no move played.
     assert match.moves.filter(kind=MoveKind.TIMEOUT).count() == 0
@@ -44,27 +53,54 @@ def test_a_passed_deadline_spends_a_bank_day_instead_of_timing_out(anna, ben, se
     to_anna = [m for m in sent if m.to == [anna.email]]
     assert len(to_anna) == 1 and "Vacation kept your turn" in headline(to_anna[0])
     body = to_anna[0].body
-    assert "Vacation days left this year: 1." in body
+    assert "Days the clock may still spend in this match: 1." in body
     assert "Vacation days left in 2024: 1 of 2" in body  # the bank, as every turn email says
-    # The next day the second day goes, and then the bank is empty: the deadline plays.
-    sweep_at(first + timedelta(days=1, minutes=2))
+    # The next day the second day goes: one more mail, because the days run low; then the
+    # bank is empty and the deadline plays.
+    alive(anna, ben, at=first + timedelta(days=1))
+    sent = sweep_at(first + timedelta(days=1, minutes=2))
     assert match.moves.filter(kind=MoveKind.TIMEOUT).count() == 0
     assert Vacation.objects.filter(user=anna, automatic=True).count() == 2
+    to_anna = [m for m in sent if m.to == [anna.email]]
+    assert len(to_anna) == 1 and "runs low" in headline(to_anna[0])
     sweep_at(first + timedelta(days=2, minutes=3))
     assert match.moves.filter(kind=MoveKind.TIMEOUT).count() == 2
+    assert Notification.objects.filter(user=anna, kind=Kind.VACATION).count() == 2
 
 
-def test_a_sweep_late_by_days_spends_every_day_since_the_deadline_or_none(anna, ben, settings):
+def test_one_mail_when_spending_starts_not_one_a_day(anna, ben, settings):
+    settings.PBM_VACATION_DAYS_PER_YEAR = 20
+    with time_machine.travel(FRIDAY_NOON, tick=False):
+        match = start_match(anna, ben, days_per_move=1, vacation_cap=7)
+        send_all()
+    first = deadline_of(match, anna)
+    for n in range(4):  # four days spent, four days alive: one mail, not four
+        alive(anna, ben, at=first + timedelta(days=n))
+        sweep_at(first + timedelta(days=n, minutes=1 + n))
+    assert Vacation.objects.filter(user=anna, automatic=True).count() == 4
+    assert Notification.objects.filter(user=anna, kind=Kind.VACATION).count() == 1
+    alive(anna, ben, at=first + timedelta(days=4))
+    sweep_at(first + timedelta(days=4, minutes=5))  # two left: they run low
+    assert Notification.objects.filter(user=anna, kind=Kind.VACATION).count() == 2
+
+
+def test_a_late_sweep_spends_one_day_at_a_time_from_the_deadline_as_it_stands(anna, ben, settings):
     settings.PBM_VACATION_DAYS_PER_YEAR = 3
     with time_machine.travel(FRIDAY_NOON, tick=False):
         match = start_match(anna, ben, days_per_move=1)
     first = deadline_of(match, anna)  # Saturday noon
-    sweep_at(first + timedelta(days=2, minutes=1))  # found on Monday: Sat, Sun and Mon
+    alive(anna, ben, at=first + timedelta(days=2))
+    monday = first + timedelta(days=2, minutes=1)
+    sweep_at(monday)  # found on Monday: Saturday alone is spent, the deadline moves a day
+    days = Vacation.objects.filter(user=anna, automatic=True).values_list("first_day", flat=True)
+    assert sorted(days) == [date(2024, 6, 8)]
+    assert deadline_of(match, anna) == first + timedelta(days=1)
+    sweep_at(monday + timedelta(minutes=1))  # still overdue: Sunday, then Monday
+    sweep_at(monday + timedelta(minutes=2))
     days = Vacation.objects.filter(user=anna, automatic=True).values_list("first_day", flat=True)
     assert sorted(days) == [date(2024, 6, 8), date(2024, 6, 9), date(2024, 6, 10)]
     assert match.moves.filter(kind=MoveKind.TIMEOUT).count() == 0
-    settings.PBM_VACATION_DAYS_PER_YEAR = 4  # one day left: not enough for two days late
-    sweep_at(deadline_of(match, anna) + timedelta(days=1, minutes=1))
+    sweep_at(deadline_of(match, anna) + timedelta(minutes=1))  # the bank is empty
     assert Vacation.objects.filter(user=anna, automatic=True).count() == 3
     assert match.moves.filter(kind=MoveKind.TIMEOUT).count() == 2
 
@@ -72,10 +108,9 @@ def test_a_sweep_late_by_days_spends_every_day_since_the_deadline_or_none(anna, 
 def test_the_match_caps_the_days_the_clock_may_spend(anna, ben, settings):
     settings.PBM_VACATION_DAYS_PER_YEAR = 20
     with time_machine.travel(FRIDAY_NOON, tick=False):
-        match = start_match(anna, ben, days_per_move=1)
-    match.vacation_cap = 1
-    match.save(update_fields=["vacation_cap"])
+        match = start_match(anna, ben, days_per_move=1, vacation_cap=1)
     first = deadline_of(match, anna)
+    alive(anna, ben, at=first)
     sweep_at(first + timedelta(minutes=1))
     assert match.moves.filter(kind=MoveKind.TIMEOUT).count() == 0
     sweep_at(first + timedelta(days=1, minutes=2))
@@ -163,6 +198,7 @@ def test_days_are_spent_only_while_it_is_the_players_turn(anna, ben, settings):
         )
     match.refresh_from_db()
     assert match.to_act == [1 - anna_seat]  # Ben's turn only
+    alive(ben, at=FRIDAY_NOON)
     sweep_at(deadline_of(match, ben) + timedelta(minutes=1))
     assert Vacation.objects.filter(user=ben, automatic=True).count() == 1
     assert Vacation.objects.filter(user=anna).count() == 0

@@ -1,0 +1,74 @@
+"""No reminder, digest or mail of the clock's in the player's night (issue 46): their quiet
+hours, or 22:00 to 07:00 in their zone when they set none, read with that day's own UTC
+offset, across the change to and from summer time."""
+
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+import time_machine
+
+from notifications import outbox, reminders
+from notifications.digest import send_digests
+from notifications.models import Kind, Notification
+from players.models import NoticeMode, Preferences
+from players.preferences import in_night, night_end_after
+
+from .conftest import start_match
+
+AMSTERDAM = ZoneInfo("Europe/Amsterdam")
+
+
+@pytest.mark.parametrize(
+    "day",
+    [
+        date(2024, 3, 30),
+        date(2024, 3, 31),
+        date(2024, 10, 26),
+        date(2024, 10, 27),
+        date(2024, 6, 3),
+    ],
+)
+@pytest.mark.parametrize("quiet", [None, (time(23, 0), time(8, 0))])
+def test_a_reminder_never_falls_in_the_night_on_the_day_the_clocks_change(day, quiet):
+    prefs = Preferences(time_zone="Europe/Amsterdam")
+    if quiet:
+        prefs.quiet_start, prefs.quiet_end = quiet
+    start = (quiet or (time(22), time(7)))[0]
+    for hour in range(24):
+        deadline = datetime.combine(day, time(hour, 30), AMSTERDAM).astimezone(UTC)
+        for hours in (1, 2, 24):
+            at = reminders.reminder_time(prefs, deadline, hours)
+            local = at.astimezone(AMSTERDAM)
+            assert not in_night(prefs, at), (deadline, hours, local)
+            # A tick up to ten minutes late still writes it in the evening.
+            assert not in_night(prefs, at + timedelta(minutes=10)), (deadline, hours, local)
+            if at != deadline - timedelta(hours=hours):  # moved: before the night's start
+                assert local.time() == (datetime.combine(day, start) - timedelta(minutes=15)).time()
+
+
+def test_a_reminder_a_late_tick_writes_in_the_night_waits_for_the_morning(anna, ben):
+    Preferences.objects.create(user=anna, time_zone="Europe/Amsterdam", reminder_hours=[2])
+    with time_machine.travel(datetime(2024, 6, 3, 12, 0, tzinfo=UTC), tick=False):
+        match = start_match(anna, ben, days_per_move=1)
+    seat = match.seats.get(user=anna)
+    late = datetime(2024, 6, 4, 0, 30, tzinfo=UTC)  # 02:30 in Amsterdam
+    outbox.reminder(seat, deadline=late + timedelta(hours=2), hours=2, now=late)
+    row = Notification.objects.get(kind=Kind.REMINDER, user=anna)
+    assert row.send_after == datetime(2024, 6, 4, 5, 0, tzinfo=UTC)  # 07:00 in Amsterdam
+
+
+def test_a_digest_hour_in_the_night_waits_for_the_morning(anna, ben):
+    prefs = Preferences.objects.create(
+        user=anna, time_zone="America/New_York", mode=NoticeMode.DIGEST, digest_hour=23
+    )
+    with time_machine.travel(datetime(2024, 6, 3, 12, 0, tzinfo=UTC), tick=False):
+        start_match(anna, ben, days_per_move=3)
+    eleven_pm = datetime(2024, 6, 4, 3, 5, tzinfo=UTC)  # 23:05 in New York
+    with time_machine.travel(eleven_pm, tick=False):
+        assert send_digests() == 0
+    prefs.refresh_from_db()
+    assert prefs.digest_due_at == night_end_after(prefs, eleven_pm)
+    assert prefs.digest_due_at.astimezone(ZoneInfo("America/New_York")).hour == 7
+    with time_machine.travel(prefs.digest_due_at, tick=False):
+        assert send_digests() == 1
