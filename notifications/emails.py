@@ -20,7 +20,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template, render_to_string
 from django.urls import NoReverseMatch, reverse
-from django.utils import translation
+from django.utils import dateformat, translation
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -30,10 +30,11 @@ from games.board_image import inline_boards
 from games.language import help_in, in_language, localize
 from games.models import ChatMessage, Match, MatchStatus, Seat, TimeControl, TimeoutPolicy
 from players.language import CODES, language_of
-from players.preferences import local_time, prefs_for
+from players.models import NoticeMode
+from players.preferences import local_time, prefs_for, zone
 from replies.tokens import reply_address
 
-from .models import Kind, Notification, Status
+from .models import Channel, Kind, Notification, Status
 from .tokens import unsubscribe_token
 
 WIDTH = 76
@@ -214,6 +215,59 @@ def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
     }
 
 
+# --- answers confirmed in the next mail ------------------------------------------------
+# An email reply whose moves were all applied is not answered by a mail of its own: its
+# answer row is written `skipped` with CONFIRM_LATER (replies.inbound), and the next mail the
+# player gets from that match, when it is sent, takes it (the row's last_error then names
+# that mail) and says it in its first line: "Applied: pass, Tue 10:14. Now: ...". A mail
+# rendered again later (to find it quoted in a reply) shows the same answers.
+
+CONFIRM_LATER = "to be confirmed in the next mail of the match"
+CARRIED_BY = "confirmed in notification "
+CARRYING_KINDS = (
+    Kind.TURN,
+    Kind.REMINDER,
+    Kind.START,
+    Kind.CHAT,
+    Kind.TIMEOUT,
+    Kind.END,
+    Kind.VACATION,
+    Kind.WARNING,
+    Kind.ANSWER,
+    Kind.DIGEST,
+)
+
+
+def confirms_later(user) -> bool:
+    """Whether a reply of `user`'s that was simply applied waits for the match's next mail:
+    not when they asked to have each confirmed at once, nor when they get no other mail."""
+    prefs = prefs_for(user)
+    return not prefs.confirm_each_move and prefs.mode != NoticeMode.NONE
+
+
+def confirmations(row: Notification, prefs) -> list[str]:
+    """The answers this mail confirms, one line each ('Applied: pass, Tue 10:14'): while
+    the row is being sent it takes those waiting for the player's next mail of its match
+    (a digest: of any match)."""
+    if row.channel != Channel.EMAIL or row.user_id is None or row.kind not in CARRYING_KINDS:
+        return []
+    carried = f"{CARRIED_BY}{row.pk}"
+    answers = Notification.objects.filter(
+        kind=Kind.ANSWER, status=Status.SKIPPED, user_id=row.user_id
+    )
+    if row.status == Status.SENDING:
+        waiting = answers.filter(last_error=CONFIRM_LATER)
+        if row.kind != Kind.DIGEST:
+            waiting = waiting.filter(match_id=row.match_id)
+        waiting.update(last_error=carried)
+    lines = []
+    for answer in answers.filter(last_error=carried).order_by("created_at", "pk"):
+        when = dateformat.format(answer.created_at.astimezone(zone(prefs)), "D H:i")
+        summary = answer.context.get("summary", "")
+        lines.append(_("%(summary)s, %(when)s") % {"summary": summary, "when": when})
+    return lines
+
+
 # --- one context per kind ---------------------------------------------------------------
 
 
@@ -253,6 +307,7 @@ def context_for(row: Notification) -> dict:
         "unsubscribe_url": unsubscribe_url(user) if user else "",
         "name": (user.get_full_name() or user.email.split("@")[0]) if user else "",
         "extra": row.context,
+        "confirmations": confirmations(row, prefs),
     }
     match = row.match
     seat_row = _seat_row(row)
@@ -411,6 +466,10 @@ def _render(row: Notification) -> Rendered:
     headline = plain_line(render_to_string(f"email/{kind}.subject.txt", context))
     if row.match_id is not None and kind not in OWN_SUBJECT_KINDS:
         subject = thread_subject(row.match)
+        if context["confirmations"]:  # the player's applied moves first, then the news
+            done = "; ".join(context["confirmations"])
+            headline = _("%(done)s. Now: %(headline)s") % {"done": done, "headline": headline}
+            context["confirmations"] = []
     else:
         subject, headline = headline, ""
     context["headline"] = headline

@@ -90,6 +90,12 @@ class Preferences(models.Model):
         default=False,
         verbose_name=_("Play a move as soon as it is complete on the board (no Confirm)"),
     )
+    # An email reply whose moves were all applied is confirmed in the next mail the player
+    # gets from that match; with this on, by a mail of its own at once (issue 46).
+    confirm_each_move = models.BooleanField(
+        default=False,
+        verbose_name=_("Confirm each move I send by email at once, in a mail of its own"),
+    )
     # The language of the player's pages and mails (issue 31); blank: the browser's for
     # pages, the site's default for mails. Offered from the browser's at sign-up.
     language = models.CharField(

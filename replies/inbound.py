@@ -194,9 +194,14 @@ class Report:
     taken_back: bool = False
     ignored: list[str] = field(default_factory=list)
     first_hint: str = ""
+    # A line that was not simply done (a refusal, a question such as status or help, a vote,
+    # anything the player must read): the answer goes at once, not with the next mail.
+    answer_now: bool = False
 
-    def add(self, line: str, outcome: str) -> None:
+    def add(self, line: str, outcome: str, done: bool = False) -> None:
+        """`done`: the line was a move applied, a post or a takeback, nothing more to say."""
         self.lines.append({"line": line, "outcome": outcome})
+        self.answer_now = self.answer_now or not done
 
 
 def handle(pk: int) -> InboundMessage:
@@ -454,7 +459,7 @@ def _run_commands(
                 report.failed = line
                 break
             report.posted = True
-            report.add(line, gettext_noop("Posted to the match's board."))
+            report.add(line, gettext_noop("Posted to the match's board."), done=True)
             continue
         if word == "undo" and not rest.strip():
             result = services.take_back(
@@ -463,7 +468,7 @@ def _run_commands(
                 source=MoveSource.EMAIL,
                 idempotency_key=_key(message_id, index),
             )
-            report.add(line, result.message)
+            report.add(line, result.message, done=result.ok)
             if not result.ok:
                 report.failed = line
                 break
@@ -508,7 +513,7 @@ def _run_commands(
             idempotency_key=_key(message_id, index),
             seen_seq=seen,
         )
-        report.add(line, _outcome_line(result, line))
+        report.add(line, _outcome_line(result, line), done=result.ok and not result.duplicate)
         if not result.ok:
             report.failed = line
             report.outdated = result.outcome == services.Outcome.MOVED_ON
@@ -744,6 +749,17 @@ def _answer(
                 "Your email was %(size)s KB; we read its first %(read)s KB "
                 "(attachments are not used)."
             ) % {"size": original_size // 1024, "read": settings.INBOUND_MAX_BYTES // 1024}
+    # Moves applied and nothing else to say: the next mail the player gets from the match
+    # confirms them ("Applied: pass, Tue 10:14. Now: ..."), unless they asked for a mail at
+    # once or have no other mail coming. When they are asked again, this is that next mail.
+    later = (
+        not asked
+        and not report.answer_now
+        and not original_size
+        and not report.help
+        and bool(report.applied or report.posted or report.taken_back)
+        and emails.confirms_later(seat.user)
+    )
     # The answer shows the new position: the turn notice written for it would say it twice.
     if asked:
         Notification.objects.filter(
@@ -754,24 +770,25 @@ def _answer(
             status=Status.PENDING,
             seq=seq,
         ).update(status=Status.SKIPPED, last_error="included in the answer to the player's email")
-    outbox.write(
-        outbox.row_for(
-            kind=Kind.ANSWER,
-            user=seat.user,
-            dedupe_key=f"answer:{row.pk}",
-            match=match,
-            seat=seat.number,
-            seq=seq,
-            hold_for_quiet_hours=False,
-            context={
-                "report": entries,
-                "summary": summary,
-                "intro": intro,
-                "help": report.help,
-                "answers": row.message_id,
-            },
-        )
+    answer = outbox.row_for(
+        kind=Kind.ANSWER,
+        user=seat.user,
+        dedupe_key=f"answer:{row.pk}",
+        match=match,
+        seat=seat.number,
+        seq=seq,
+        hold_for_quiet_hours=False,
+        context={
+            "report": entries,
+            "summary": summary,
+            "intro": intro,
+            "help": report.help,
+            "answers": row.message_id,
+        },
     )
+    if later and answer is not None:
+        answer.status, answer.last_error = Status.SKIPPED, emails.CONFIRM_LATER
+    outbox.write(answer)
 
 
 # --- notices about mail we could not take ---------------------------------------------------

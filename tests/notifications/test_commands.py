@@ -8,10 +8,11 @@ from games import services
 from games.models import ChatMessage
 from games.selectors import load_state
 from notifications.models import Kind, Notification
+from players.models import Preferences
 from replies import inbound
 from replies.models import InboundStatus
 
-from .conftest import headline, reply_to, seat_of, send_all, start_match, turn_email
+from .conftest import headline, reply_to, seat_of, send_all, start_match, to, turn_email
 
 pytestmark = pytest.mark.django_db
 
@@ -26,13 +27,27 @@ def answer_to(user):
     return next(m for m in reversed(mail.outbox) if user.email in m.to)
 
 
-def test_a_menu_number_plays_that_entry(match, anna):
+def test_a_menu_number_plays_that_entry(match, anna, ben):
+    cards = hand(match, anna)
+    turn = turn_email(match, anna)
+    inbound.receive_raw(reply_to(turn, "2"))
+    assert match.moves.get().payload == {"type": "play", "card": cards[1]}
+    # Ben is still to play: the move is confirmed in Anna's next mail of the match, not by
+    # a mail of its own (issue 46).
+    assert to(send_all(), anna.email) == []
+    services.submit_move(match_id=match.pk, player=ben, command="1", source="web")
+    (answer,) = to(send_all(), anna.email)
+    assert headline(answer).startswith(f"Applied: play {cards[1]}, ")
+    assert "Now: Your turn" in headline(answer)
+    assert answer.subject == turn.subject  # the match's one thread
+
+
+def test_a_player_who_wants_each_move_confirmed_at_once_gets_the_answer_now(match, anna):
+    Preferences.objects.create(user=anna, confirm_each_move=True)
     cards = hand(match, anna)
     inbound.receive_raw(reply_to(turn_email(match, anna), "2"))
-    assert match.moves.get().payload == {"type": "play", "card": cards[1]}
     answer = answer_to(anna)
     assert headline(answer) == f"Applied: play {cards[1]}"
-    assert answer.subject == turn_email(match, anna).subject  # the match's one thread
     assert "Waiting for: Ben" in answer.body
 
 
@@ -71,8 +86,11 @@ def test_several_moves_in_one_message(anna):
     assert mine == [cards[0], cards[1], cards[2]]  # the last card is forced
     match.refresh_from_db()
     assert match.status == "finished"
+    # The end of the match is Anna's next mail: it confirms both moves in its first line.
     answers = [m for m in send_all() if "Applied" in headline(m)]
-    assert len(answers) == 1 and "Your 2 moves were applied" in answers[0].body
+    assert len(answers) == 1
+    assert headline(answers[0]).startswith(f"Applied: play {cards[0]}, play {cards[1]}, ")
+    assert "Now: " in headline(answers[0])
 
 
 def test_the_answer_replaces_the_turn_notice_it_would_duplicate(anna):
@@ -161,6 +179,8 @@ def test_an_empty_reply_is_answered(match, anna):
 
 
 def test_a_message_of_several_lines_is_posted_whole(match, anna, ben):
+    # The answer at once lists the lines passed over (else the next mail confirms the move).
+    Preferences.objects.create(user=anna, confirm_each_move=True)
     card = hand(match, anna)[0]
     body = (
         "say Ben, a proposal:\n"

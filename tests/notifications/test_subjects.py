@@ -54,10 +54,12 @@ def test_every_mail_of_a_match_has_its_one_subject(anna, ben):
 
 
 def test_the_answer_to_a_reply_stays_in_the_match_thread_and_answers_that_reply(anna, ben):
+    from players.models import Preferences
     from replies import inbound
 
     from .conftest import reply_to, turn_email
 
+    Preferences.objects.create(user=anna, confirm_each_move=True)  # an answer at once
     match = start_match(anna, ben)
     turn = turn_email(match, anna)
     inbound.receive_raw(reply_to(turn, "1", message_id="<reply-1@client.example>"))
@@ -70,10 +72,12 @@ def test_the_answer_to_a_reply_stays_in_the_match_thread_and_answers_that_reply(
 
 
 def test_a_forged_message_id_never_reaches_the_answers_headers(anna, ben):
+    from players.models import Preferences
     from replies import inbound
 
     from .conftest import reply_to, turn_email
 
+    Preferences.objects.create(user=anna, confirm_each_move=True)  # an answer at once
     match = start_match(anna, ben)
     raw = reply_to(turn_email(match, anna), "1", message_id="<x@y>")
     raw = raw.replace(b"Message-ID: <x@y>", b'Message-ID: <a b"c@evil>')
