@@ -12,3 +12,5 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("games.urls")),
 ]
+
+handler500 = "config.database_outage.server_error"

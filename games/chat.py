@@ -6,7 +6,9 @@ from __future__ import annotations
 from django.db import transaction
 
 from . import events
+from .conflicts import retried_on_lock_conflict
 from .models import ChatMessage, Match, MatchStatus
+from .services import lock_match
 
 MAX_LENGTH = 2000
 
@@ -17,6 +19,7 @@ class ChatError(Exception):
         self.message = message
 
 
+@retried_on_lock_conflict
 def post_message(*, match: Match, user, text: str, source: str = "web") -> ChatMessage:
     """Post `text` as `user`'s seat; the other players who want chat are told of it
     (games.events.chat_posted)."""
@@ -25,13 +28,16 @@ def post_message(*, match: Match, user, text: str, source: str = "web") -> ChatM
         raise ChatError("Write something to post: say <your message>.")
     if len(text) > MAX_LENGTH:
         raise ChatError(f"A message has at most {MAX_LENGTH} characters; yours has {len(text)}.")
-    seats = list(match.seats.select_related("user").order_by("number"))
-    author = next((s for s in seats if user is not None and s.user_id == user.pk), None)
-    if author is None:
-        raise ChatError("Only the players of this match can write on its board.")
-    if match.status == MatchStatus.ABANDONED:
-        raise ChatError("This match was abandoned; its board is closed.")
     with transaction.atomic():
+        # The seats and the match first, as every writer locks them (games.services.lock_match):
+        # the stream rows and notices the message writes come after, so a chat and a move on
+        # the same match cannot each hold what the other waits for.
+        match, seats = lock_match(match.pk)
+        author = next((s for s in seats if user is not None and s.user_id == user.pk), None)
+        if author is None:
+            raise ChatError("Only the players of this match can write on its board.")
+        if match.status == MatchStatus.ABANDONED:
+            raise ChatError("This match was abandoned; its board is closed.")
         message = ChatMessage.objects.create(
             match=match, seat=author.number, author=user, text=text, source=source
         )

@@ -23,6 +23,7 @@ from community.names import public_name
 from community.ratings import record_finished
 from games import clock, events, vacation_bank
 from games.commands import interpret
+from games.conflicts import retried_on_lock_conflict
 from games.engine import (
     GENESIS,
     IllegalMove,
@@ -232,6 +233,7 @@ def create_match(
     return match
 
 
+@retried_on_lock_conflict
 def join_match(*, match_id: int, user: AbstractBaseUser) -> Seat:
     """Take the seat this user was invited to, or else an open seat."""
     with transaction.atomic():
@@ -565,6 +567,9 @@ def _lock(match_id: int) -> tuple[Match, list[Seat]]:
     return match, seats
 
 
+lock_match = _lock  # for a match's other writers (games.chat): the same rows, the same order
+
+
 ALREADY_APPLIED = gettext_noop("This was already received and applied.")
 KEY_USED = (
     "This idempotency key was already used for another request (log entry {seq}); nothing "
@@ -649,6 +654,7 @@ def _not_in_play(match: Match) -> str:
     return ""
 
 
+@retried_on_lock_conflict
 def submit_move(
     *,
     match_id: int,
@@ -767,6 +773,7 @@ def _moved_on(match: Match, seat: Seat, seen_seq: int) -> bool:
 OWN_DECISION_SOURCES = (MoveSource.WEB, MoveSource.EMAIL, MoveSource.API)
 
 
+@retried_on_lock_conflict
 def take_back(
     *,
     match_id: int,
@@ -864,6 +871,7 @@ def _policy_refusal(game, seed: str, last: LoggedMove, before: State) -> str:
     return ""
 
 
+@retried_on_lock_conflict
 def resign(
     *,
     match_id: int,
@@ -939,6 +947,7 @@ def _finish_by_resignation(turn: _Turn, people: list[Seat]) -> None:
     turn.tell(events.match_finished)
 
 
+@retried_on_lock_conflict
 def enforce_timeout(*, match_id: int, seat: int, deadline_seq: int) -> MoveResult:
     """Apply the match's timeout policy to `seat`, if its deadline for the position it was
     asked at (`deadline_seq`) has really passed. Safe to call twice: the second finds nothing."""
@@ -1025,6 +1034,7 @@ def _other_player(seats: list[Seat], user, seat: int) -> Seat | None:
     return mine
 
 
+@retried_on_lock_conflict
 def offer_seat(
     *, match_id: int, seat: int, by: AbstractBaseUser | None, organiser: bool = False
 ) -> Seat:
@@ -1045,6 +1055,7 @@ def offer_seat(
         return row
 
 
+@retried_on_lock_conflict
 def take_seat(*, match_id: int, seat: int, user: AbstractBaseUser) -> Seat:
     """A substitute takes over an offered seat from now on: they see what the seat sees, play
     its decisions, and the seat's holders are recorded for the ratings."""
@@ -1075,6 +1086,7 @@ def take_seat(*, match_id: int, seat: int, user: AbstractBaseUser) -> Seat:
         return row
 
 
+@retried_on_lock_conflict
 def vote_to_skip(*, match_id: int, seat: int, voter: AbstractBaseUser) -> bool:
     """A vote to skip a seat that keeps timing out; with the votes of more than half of the
     other players still playing, the seat is skipped: the rules' default move plays its
@@ -1130,6 +1142,7 @@ def operator_move(
     )
 
 
+@retried_on_lock_conflict
 def set_standing_orders(
     *,
     match_id: int,
@@ -1165,6 +1178,7 @@ def set_standing_orders(
         )
 
 
+@retried_on_lock_conflict
 def abandon_match(*, match_id: int, reason: str) -> Match:
     with transaction.atomic():
         match, seats = _lock(match_id)

@@ -20,11 +20,12 @@ Live play: a turn notice for a player seen on the match page in the last few min
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
@@ -379,7 +380,40 @@ def claim(pk: int, now: datetime) -> Notification | None:
     )
     if claimed != 1:
         return None
-    return Notification.objects.select_related("user__notification_prefs", "match").get(pk=pk)
+    try:
+        return Notification.objects.select_related("user__notification_prefs", "match").get(pk=pk)
+    except DATABASE_LOST:
+        _until_written(lambda: _release(pk, now))
+        raise
+
+
+# The connection to the database went away (PostgreSQL stopped, a network cut): no delivery
+# failed, and the row's own update must wait until the database answers again.
+DATABASE_LOST = (OperationalError, InterfaceError)
+WRITE_BACK_FOR = 60.0  # seconds a worker waits for the database to take a row's update
+
+
+def _until_written(write) -> None:
+    """Run `write`, a row's update after (or instead of) its send, until the database takes
+    it: a connection lost mid-send must not leave the row 'sending' until its lease ends (or
+    a sent one to be sent again). Not inside a transaction, which the lost connection ended."""
+    deadline = time.monotonic() + WRITE_BACK_FOR
+    while True:
+        try:
+            write()
+            return
+        except DATABASE_LOST:
+            if connection.in_atomic_block or time.monotonic() >= deadline:
+                raise
+            connection.close()  # the next try connects afresh
+            time.sleep(1)
+
+
+def _release(pk: int, now: datetime) -> None:
+    """A claimed row back in the queue, due now, its attempt not counted: nothing was sent."""
+    Notification.objects.filter(pk=pk, status=Status.SENDING).update(
+        status=Status.PENDING, send_after=now, lease_until=None, attempts=F("attempts") - 1
+    )
 
 
 def _finish(row: Notification, **fields) -> bool:
@@ -448,12 +482,14 @@ def _failed(row: Notification, error: TransportError, now: datetime) -> str:
 
 
 def _delivered(row: Notification, provider_id: str, now: datetime) -> None:
-    _finish(
-        row,
-        status=Status.SENT,
-        sent_at=timezone.now(),
-        provider_message_id=(provider_id or "")[:300],
-        last_error="",
+    _until_written(
+        lambda: _finish(
+            row,
+            status=Status.SENT,
+            sent_at=timezone.now(),
+            provider_message_id=(provider_id or "")[:300],
+            last_error="",
+        )
     )
     if row.user_id is None:
         return
@@ -501,6 +537,10 @@ def deliver(pk: int, now: datetime | None = None) -> str:
         with translation.override(recipient_language(row)):  # each in its reader's language
             provider_id = transport_for(row.channel).notify(row)
     except RetryLater:
+        raise
+    except DATABASE_LOST:
+        log.warning("notification %s: the database went away while it was sent", pk)
+        _until_written(lambda: _release(pk, now))
         raise
     except TransportError as error:
         return _failed(row, error, now)

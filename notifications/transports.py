@@ -13,6 +13,7 @@ import ssl
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext as _
 
 
@@ -85,6 +86,8 @@ class EmailTransport:
         try:
             message = build_email(row)
             message.send()
+        except (OperationalError, InterfaceError):
+            raise  # the database went away while the mail was built: no delivery failed
         except Exception as error:
             raise classify_email_error(error) from error
         status = getattr(message, "anymail_status", None)

@@ -24,7 +24,7 @@ from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, InterfaceError, OperationalError, transaction
+from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop, ngettext
 
@@ -476,20 +476,20 @@ def _run_commands(
             seen = result.match.head_seq
             continue
         if word in ("substitute", "expel") and rest.strip():
-            answer = _seat_vote(match, seat, word, rest)
+            answer = _mail_command(_seat_vote, match, seat, word, rest)
             report.add(line, answer)
             continue
         if word == "tournament join":  # "toernooi doe mee 7", "Turnier mitmachen 7"
-            report.add(line, _join_tournament(seat, rest))
+            report.add(line, _mail_command(_join_tournament, seat, rest))
             continue
         if word == "tournament" and rest.strip():
             report.add(line, gettext(TOURNAMENT_JOIN))
             continue
         if word == "takeover" and rest.strip():
-            report.add(line, _take_over(seat, rest))
+            report.add(line, _mail_command(_take_over, seat, rest))
             continue
         if word == "withdraw" and not rest.strip():
-            report.add(line, _withdraw(match, seat))
+            report.add(line, _mail_command(_withdraw, match, seat))
             continue
         if word == "resign" and not rest.strip():
             result = services.resign(
@@ -552,6 +552,21 @@ def _seat_vote(match: Match, seat: Seat, word: str, named: str) -> str:
         return gettext("Your vote to skip %(name)s's seat is counted.") % {"name": names[target]}
     except (ParseError, services.ServiceError) as error:
         return gettext(language.localize(error.message))
+
+
+UNREAD_COMMAND = gettext_noop("That command could not be read; write 'help' for the commands.")
+
+
+def _mail_command(command, *args) -> str:
+    """A mail command's answer line; one that trips over odd input (its bug) is still
+    answered, like a move the rules could not read, and the rest of the mail is read on."""
+    try:
+        return command(*args)
+    except DatabaseError:
+        raise  # the message is handled again when the database answers
+    except Exception:
+        log.exception("mail command %s%r could not be read", command.__name__, args[1:])
+        return gettext(UNREAD_COMMAND)
 
 
 def _number(text: str) -> int | None:

@@ -114,7 +114,7 @@ class SealedCards(Game):
         words = text.lower().split()
         if words and words[0] == "play":
             words = words[1:]
-        if len(words) == 1 and words[0].isdigit():
+        if len(words) == 1 and words[0].isdecimal():
             return {"type": "play", "card": int(words[0])}
         raise ParseError("Expected 'play N', where N is a card in your hand.")
 
