@@ -267,9 +267,12 @@ def with_calendars(seats: list[Seat]) -> list[tuple]:
     out = []
     for seat in seats:
         if seat.user_id:
-            default = Preferences(user=seat.user)
+            # Not Preferences(user=seat.user) for the default: assigning the user would put
+            # those defaults (UTC, no quiet hours) in the user's cache, and every mail
+            # written for the seat afterwards would read them instead of the saved ones.
+            saved = prefs.get(seat.user_id)
             calendar = calendar_from(
-                prefs.get(seat.user_id, default), days.get(seat.user_id, ((), ()))
+                saved if saved is not None else Preferences(), days.get(seat.user_id, ((), ()))
             )
         else:
             calendar = Calendar(Preferences())
