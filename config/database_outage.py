@@ -18,6 +18,9 @@ import time
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.html import escape
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.defaults import server_error as django_server_error
 
 log = logging.getLogger("config.database")
@@ -26,9 +29,8 @@ RETRY_AFTER = 5  # seconds: a restart takes about that long
 LOG_EVERY = 10.0  # seconds between two lines about the same outage
 MESSAGE = "The database is not answering; try again in a few seconds."
 PAGE = (
-    "<!doctype html><html><head><meta charset='utf-8'><title>Back in a moment</title></head>"
-    "<body><h1>Back in a moment</h1><p>The server cannot reach its database just now. Nothing "
-    "you sent was half done: try again in a few seconds.</p></body></html>"
+    "<!doctype html><html lang='{lang}'><head><meta charset='utf-8'><title>{title}</title>"
+    "</head><body><h1>{title}</h1><p>{text}</p></body></html>"
 )
 
 
@@ -70,7 +72,18 @@ def answer(request: HttpRequest, error: BaseException) -> HttpResponse:
     if request.path.startswith("/api/"):
         response = JsonResponse({"error": {"code": "unavailable", "message": MESSAGE}}, status=503)
     else:
-        response = HttpResponse(PAGE, status=503, content_type="text/html; charset=utf-8")
+        # The browser's language (LocaleMiddleware): the player's own is in the database.
+        page = PAGE.format(
+            lang=get_language(),
+            title=escape(_("Back in a moment")),
+            text=escape(
+                _(
+                    "The server cannot reach its database just now. Nothing you sent was "
+                    "half done: try again in a few seconds."
+                )
+            ),
+        )
+        response = HttpResponse(page, status=503, content_type="text/html; charset=utf-8")
     response["Retry-After"] = str(RETRY_AFTER)
     response["Cache-Control"] = "no-store"
     return response

@@ -6,7 +6,7 @@ from games.admin import ReadOnlyAdmin, SeatFromOne, WithholdsSecrets
 from games.models import ChatMessage
 from players.models import Preferences, Vacation
 
-from .models import Notification
+from .models import Channel, Notification, masked
 
 
 @admin.register(Notification)
@@ -16,7 +16,7 @@ class NotificationAdmin(WithholdsSecrets, SeatFromOne, admin.ModelAdmin):
         "created_at",
         "kind",
         "channel",
-        "address",
+        "shown_address",
         "match",
         "seat_no",
         "seq",
@@ -27,8 +27,17 @@ class NotificationAdmin(WithholdsSecrets, SeatFromOne, admin.ModelAdmin):
     ]
     list_filter = ["status", "kind", "channel"]
     search_fields = ["address", "dedupe_key", "provider_message_id"]
-    exclude = ["seat"]  # shown as seat_no, from 1
-    readonly_fields = [f.name if f.name != "seat" else "seat_no" for f in Notification._meta.fields]
+    exclude = ["seat", "address"]  # shown as seat_no, from 1; shown_address
+    readonly_fields = [
+        {"seat": "seat_no", "address": "shown_address"}.get(f.name, f.name)
+        for f in Notification._meta.fields
+    ]
+
+    @admin.display(description=_("address"), ordering="address")
+    def shown_address(self, row: Notification) -> str:
+        """A mail address whole; a channel's or a push service's masked: its token lets
+        anyone post there (notifications.hooks.masked)."""
+        return row.address if row.channel == Channel.EMAIL else masked(row.address)
 
 
 @admin.register(Preferences)

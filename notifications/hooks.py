@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core import signing
@@ -39,13 +38,6 @@ def check_channel(url: str, kind: str) -> None:
         raise ServiceError(problem)
     if kind not in HookKind.values:
         raise ServiceError(_("Choose Discord, Slack or JSON."))
-
-
-def masked(url: str) -> str:
-    """A channel's address as it is shown once saved: where it goes and its last characters.
-    The rest (a Discord or Slack token, a JSON endpoint's path) lets anyone post there."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.hostname or ''}/…{url[-4:]}"
 
 
 def may_connect(match: Match, user) -> bool:

@@ -7,6 +7,7 @@ games.services writes it.
 from __future__ import annotations
 
 import secrets
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import models
@@ -53,6 +54,14 @@ class Status(models.TextChoices):
     SENT = "sent", _("Sent")
     FAILED = "failed", _("Failed")
     SKIPPED = "skipped", _("Not sent")
+
+
+def masked(url: str) -> str:
+    """A channel's or a push service's address as it is shown once saved: where it goes and
+    its last characters. The rest (a Discord or Slack token, a JSON endpoint's path, a push
+    endpoint) lets anyone post there."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname or ''}/…{url[-4:]}"
 
 
 class Notification(models.Model):
@@ -133,7 +142,7 @@ class Notification(models.Model):
     def __str__(self) -> str:
         return gettext("%(kind)s to %(address)s (%(status)s)") % {
             "kind": self.get_kind_display(),
-            "address": self.address,
+            "address": self.address if self.channel == Channel.EMAIL else masked(self.address),
             "status": self.get_status_display(),
         }
 

@@ -33,8 +33,7 @@ from . import feeds, hooks, push
 from .digest import reschedule_digest
 from .emails import absolute
 from .forms import PreferencesForm, VacationForm
-from .hooks import masked
-from .models import FeedToken, HookKind, new_feed_token
+from .models import FeedToken, HookKind, masked, new_feed_token
 from .reachability import mark_webhook_working, mark_working
 from .reminders import reschedule_reminders
 from .tokens import read_unsubscribe_token

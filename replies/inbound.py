@@ -554,7 +554,7 @@ def _seat_vote(match: Match, seat: Seat, word: str, named: str) -> str:
         return gettext(language.localize(error.message))
 
 
-UNREAD_COMMAND = gettext_noop("That command could not be read; write 'help' for the commands.")
+UNREAD_COMMAND = gettext_noop("That command could not be read.")
 
 
 def _mail_command(command, *args) -> str:

@@ -240,7 +240,10 @@ def test_the_payload_escapes_each_hostile_string():
 
 
 def test_another_accounts_push_endpoint_is_refused_and_its_owner_still_receives(
-    client, anna, ben, endpoint  # noqa: F811
+    client,
+    anna,
+    ben,
+    endpoint,  # noqa: F811
 ):
     subscribe(client, anna, endpoint)
     client.force_login(ben)
@@ -261,5 +264,71 @@ def test_the_guard_holds_with_debug_on(settings):
 
     settings.DEBUG = True
     settings.NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS = False
-    for url in ("http://127.0.0.1:8000/", "https://10.0.0.5/x", "https://[::1]/", "https://localhost/"):
+    for url in (
+        "http://127.0.0.1:8000/",
+        "https://10.0.0.5/x",
+        "https://[::1]/",
+        "https://localhost/",
+    ):
         assert check_webhook_url(url), url
+
+
+def test_no_page_shows_another_persons_channel_push_endpoint_or_feed_token(
+    client,
+    private_world,
+    anna,
+    ben,
+    endpoint,  # noqa: F811
+):
+    """Every page of the channels, the preferences, the match and the tournament, and the
+    operators' list of notifications, as each person who might look: none shows a channel's
+    token, another's push endpoint or another's feed address (not even to who owns them, a
+    channel's; the owner sees their own feed, which is theirs to copy)."""
+    from notifications.models import FeedToken
+    from players.models import Preferences
+
+    w = private_world
+    subscribe(client, anna, endpoint)
+    anna_feed = FeedToken.objects.create(user=anna).token
+    own_hook = "https://127.0.0.1:9/anna-own-webhook"  # her preferences: hers to edit
+    Preferences.objects.filter(user=anna).update(webhook_url=own_hook)
+    post_message(match=w["match"], user=anna, text="hello")  # channel rows for the admin
+    operator = user("operator", is_staff=True)
+    operator.user_permissions.add(*Permission.objects.filter(codename="view_notification"))
+    t = w["tournament"]
+    pages = [
+        "/n/preferences/",
+        f"/n/matches/{w['match'].pk}/hooks/",
+        f"/tournaments/{t.pk}/hooks/",
+        f"/matches/{w['match'].pk}/",
+        f"/tournaments/{t.pk}/",
+        "/lobby/",
+        "/admin/notifications/notification/",
+    ]
+    pages += [
+        f"/admin/notifications/notification/{pk}/change/"
+        for pk in Notification.objects.values_list("pk", flat=True)
+    ]
+    others_secrets = [*SECRETS, endpoint, anna_feed, own_hook]
+    people = [
+        ben,
+        w["stranger"],
+        w["staff"],
+        w["keeper"],
+        operator,
+        t.organiser,
+        w["entrants"][0],
+        anna,
+    ]
+    seen = 0
+    for person in people:
+        for page in pages:
+            status, body = shown(client, person, page)
+            if status != 200:
+                continue
+            seen += 1
+            secrets = others_secrets if person != anna else SECRETS
+            leaked = [s for s in secrets if s in body]
+            where = body.find(leaked[0]) if leaked else 0
+            assert not leaked, (person.username, page, leaked, body[max(0, where - 300) : where + 100])
+    assert seen > len(people)  # the pages were read, not all refused
