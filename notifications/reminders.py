@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from games.clock import effective_deadline, with_calendars
 from games.models import MatchStatus, Seat
+from games.vacation_bank import shows_sign_of_life, sign_of_life_window
 from players.calendar import Calendar
 from players.preferences import night_start_before
 
@@ -130,6 +131,8 @@ def _remind(batch: list[tuple], now: datetime) -> int:
         earlier = sent.get((seat.match_id, seat.number, seat.deadline_seq), [])
         if any(h <= hours for h in earlier):
             continue  # this one, or a more urgent one, went out already
+        if seat.timeouts and not shows_sign_of_life(seat.user, now - sign_of_life_window()):
+            continue  # timed out here and not seen since: a reminder only nags someone gone
         written += outbox.reminder(seat, deadline=deadline, hours=hours, now=now)
     for seat, _, _, next_at in plans:
         # The decision read, not F("deadline_seq"): a seat asked again meanwhile stays

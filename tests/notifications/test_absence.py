@@ -123,3 +123,22 @@ def test_every_match_has_a_cap_and_the_page_shows_it(client, anna, ben, settings
     client.force_login(anna)
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert "7 days of a player" in page
+
+
+def test_no_reminders_for_a_player_who_timed_out_and_is_not_seen_since(anna, ben):
+    from notifications import reminders
+
+    with time_machine.travel(FRIDAY_NOON, tick=False):
+        match = start_match(anna, ben, days_per_move=2)
+        services.submit_move(match_id=match.pk, player=ben, command="1", source="web")
+    first = deadline_of(match, anna)
+    sweep_at(first + timedelta(minutes=1))  # Anna, never seen, times out
+    assert timeouts(match, anna) == 1
+    again = deadline_of(match, anna)  # her next decision
+    with time_machine.travel(again - timedelta(hours=23), tick=False):
+        reminders.send_reminders()
+    assert not Notification.objects.filter(kind=Kind.REMINDER, user=anna).exists()
+    alive(anna, at=again - timedelta(hours=3))  # she signs in: the last reminder reaches her
+    with time_machine.travel(again - timedelta(hours=2), tick=False):
+        reminders.send_reminders()
+    assert Notification.objects.filter(kind=Kind.REMINDER, user=anna).count() == 1
