@@ -3,36 +3,17 @@ cannot draw its next round is logged and its problem shown to its organiser, whi
 others beside it start, draw and finish; the move that ends a broken round is saved and
 answered as any other."""
 
-import random
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from games import services as games
-from games.engine import event_rng
-from games.models import MatchStatus
-from games.selectors import load_state
 from tests.factories import make_user
+from tests.tournaments.playing import play_by_bots
 from tournaments import services
-from tournaments.models import Table, Tournament, TournamentStatus
+from tournaments.models import Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db(transaction=True)  # rounds follow on commit
-
-
-def bot_moves_until_over(t: Tournament) -> list:
-    """Every active match of `t` played to its end by bots; each move's result."""
-    results = []
-    for table in Table.objects.filter(round__tournament=t, match__status=MatchStatus.ACTIVE):
-        match, rng = table.match, random.Random(table.match_id)
-        while True:
-            match.refresh_from_db()
-            if match.status != MatchStatus.ACTIVE:
-                break
-            seat = match.to_act[0]
-            move = match.game.bot_move(load_state(match), seat, event_rng(str(rng.random()), 0))
-            results.append(games.submit_move(match_id=match.pk, seat=seat, move=move, source="bot"))
-    return results
 
 
 def due_tournament(name: str, format: str, table_size: int, rounds: int, players: int):
@@ -71,7 +52,7 @@ def test_one_broken_tournament_beside_two_good_ones(monkeypatch, client):
     assert gone.status == TournamentStatus.SIGNUP and "withdrawn-game" in gone.problem
     # The move that ends Stuck's round 1 is saved and answered; the round's failure is
     # the tournament's, recorded for its organiser.
-    results = bot_moves_until_over(stuck)
+    results = play_by_bots(stuck)
     assert results and all(r.outcome == "applied" for r in results)
     stuck.refresh_from_db()
     assert stuck.current_round == 1 and "the draw broke" in stuck.problem
@@ -81,7 +62,7 @@ def test_one_broken_tournament_beside_two_good_ones(monkeypatch, client):
     assert "the draw broke" not in client.get(f"/tournaments/{stuck.pk}/").content.decode()
     for _ in range(4):  # the jobs run again and again beside the broken ones
         for t in (swiss, tables):
-            bot_moves_until_over(t)
+            play_by_bots(t)
         services.start_due()
     for t in (swiss, tables):
         t.refresh_from_db()
