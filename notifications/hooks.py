@@ -153,8 +153,14 @@ def _rows(
     if chat:
         hooks = hooks.filter(chat=True)
 
+    addresses: dict[str, str] = {}  # one signed address per language: the same image
+
     def image(language: str) -> dict:
-        return {"image": board_image_url(match, match.head_seq, language)} if board else {}
+        if not board:
+            return {}
+        if language not in addresses:
+            addresses[language] = board_image_url(match, match.head_seq, language)
+        return {"image": addresses[language]}
 
     return [
         channel_row(hook, f"hook:{hook.pk}:{key}", text_for, image, match=match) for hook in hooks
