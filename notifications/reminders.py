@@ -118,6 +118,14 @@ def _reminders_sent(keys: list[tuple[int, int, int]]) -> dict[tuple[int, int, in
     return sent
 
 
+def _gone(user, now: datetime) -> bool:
+    """A player who timed out somewhere and has shown no sign of life for the window
+    (games.vacation_bank): their turn notices still go, their reminders do not."""
+    if shows_sign_of_life(user, now - sign_of_life_window()):
+        return False
+    return Seat.objects.filter(user=user, timeouts__gt=0).exists()
+
+
 def _remind(batch: list[tuple], now: datetime) -> int:
     """Write the reminders due for one batch of (seat, calendar, clock) and each seat's next
     reminder time: the reminder rows, then one UPDATE for the batch's schedules."""
@@ -131,8 +139,8 @@ def _remind(batch: list[tuple], now: datetime) -> int:
         earlier = sent.get((seat.match_id, seat.number, seat.deadline_seq), [])
         if any(h <= hours for h in earlier):
             continue  # this one, or a more urgent one, went out already
-        if seat.timeouts and not shows_sign_of_life(seat.user, now - sign_of_life_window()):
-            continue  # timed out here and not seen since: a reminder only nags someone gone
+        if _gone(seat.user, now):
+            continue  # a reminder would only nag someone who is gone
         written += outbox.reminder(seat, deadline=deadline, hours=hours, now=now)
     for seat, _, _, next_at in plans:
         # The decision read, not F("deadline_seq"): a seat asked again meanwhile stays
