@@ -38,7 +38,7 @@ from games.engine import (
 )
 from games.engine.preview import reveals_hidden
 from games.engine.words import Text, joined
-from games.language import localize, refusal_in
+from games.language import in_language, localize, refusal_in
 from games.models import (
     Match,
     MatchStatus,
@@ -115,7 +115,11 @@ class MoveResult:
         """What happened, in the words every path says first: the web page's message, the
         API's `message`, an email answer's line. `command` is the request as the player
         wrote it, for a move the game did not word itself."""
+        # The move as the reader would write it (their command words, which read back as the
+        # same move); a repeat's line as the player wrote it.
         what = self.worded or command
+        if self.worded and self.match is not None:
+            what = in_language(self.match.game, self.worded)
         # The refusals are marked with gettext_noop where they are made (they are also kept and
         # compared as English); they are said in the active language here.
         if isinstance(self.message, Text) and self.match is not None:
