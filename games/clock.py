@@ -16,9 +16,10 @@ their address is marked failing (`Calendar.stopped`), and while a notice asking 
 still being retried (the `clock_held` signal: the notifications app answers it), and the
 time is given back when the notice gets through (`give_time_back`).
 
-Before a timeout, `reprieve`: a day of the player's vacation bank is spent on the day their
-turn waited past its deadline (games.vacation_bank), and nobody forfeits a seat without an
-email warning them first, with a day's grace.
+Before a timeout, `reprieve`: for a player seen recently, one day of their vacation bank is
+spent on the day their turn waited past its deadline, within the match's cap
+(games.vacation_bank: absence is not vacation); and nobody forfeits a seat without an email
+warning them first, with a day's grace.
 """
 
 from __future__ import annotations
