@@ -67,6 +67,19 @@ class TournamentForm(forms.Form):
         return data
 
 
+class DescriptionForm(forms.Form):
+    description = forms.CharField(
+        required=False, max_length=5000, widget=forms.Textarea, label=_("Description")
+    )
+
+
+class ExtendSignupForm(forms.Form):
+    signup_until = forms.DateTimeField(
+        label=_("Sign-up until"), help_text=_("YYYY-MM-DD HH:MM, in UTC")
+    )
+    reason = forms.CharField(required=False, max_length=500, label=_("Why"))
+
+
 class LeagueForm(forms.Form):
     name = forms.CharField(max_length=80, label=_("Name"))
     game_slug = forms.ChoiceField(label=_("Game"))

@@ -21,7 +21,7 @@ class TournamentStatus(models.TextChoices):
     SIGNUP = "signup", _("Open for sign-up")
     RUNNING = "running", _("In play")
     FINISHED = "finished", _("Finished")
-    CANCELLED = "cancelled", _("Cancelled (too few players when sign-up ended)")
+    CANCELLED = "cancelled", _("Cancelled")
 
 
 class Tournament(models.Model):

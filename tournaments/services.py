@@ -188,8 +188,7 @@ def withdraw(tournament: Tournament, user, *, by: str = "", reason: str = "") ->
 def offer_seat(t: Tournament, match: Match, seat: int, *, by, reason: str) -> None:
     """The organiser offers a seat of one of the tournament's matches that timed out to a
     substitute, as its other players may; recorded with who and why."""
-    if t.organiser_id != getattr(by, "pk", None) and not getattr(by, "is_staff", False):
-        raise ServiceError(_("Only the tournament's organiser may do that."))
+    check_organiser(t, by)
     if not Table.objects.filter(round__tournament=t, match=match).exists():
         raise ServiceError(_("That match is not part of this tournament."))
     games.offer_seat(match_id=match.pk, seat=seat, by=by, organiser=True)
@@ -197,8 +196,101 @@ def offer_seat(t: Tournament, match: Match, seat: int, *, by, reason: str) -> No
         tournament=t,
         by=str(by),
         action=f"offered seat {seat + 1} of {match}",
-        reason=reason.strip() or "the seat timed out",
+        reason=reason.replace("\x00", "").strip() or "the seat timed out",
     )
+
+
+def check_organiser(t: Tournament, by) -> None:
+    if t.organiser_id != getattr(by, "pk", None) and not getattr(by, "is_staff", False):
+        raise ServiceError(_("Only the tournament's organiser may do that."))
+
+
+def _why(reason: str) -> str:
+    reason = reason.replace("\x00", "").strip()  # PostgreSQL stores no NUL
+    if not reason:
+        raise ServiceError(_("Say why: it is recorded with what you did."))
+    return reason
+
+
+def withdraw_player(t: Tournament, user, *, by, reason: str) -> None:
+    """The organiser withdraws an entrant (as `withdraw`), recorded with who and why."""
+    check_organiser(t, by)
+    withdraw(t, user, by=str(by), reason=_why(reason))
+
+
+def cancel(t: Tournament, *, by, reason: str) -> None:
+    """The organiser calls the tournament off: its matches in play are abandoned (not
+    rated), no round follows; recorded with who and why."""
+    check_organiser(t, by)
+    reason = _why(reason)
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().get(pk=t.pk)
+        if t.status not in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING):
+            raise ServiceError(_("This tournament is over already."))
+        t.status = TournamentStatus.CANCELLED
+        t.save(update_fields=["status"])
+        OrganiserAction.objects.create(tournament=t, by=str(by), action="cancelled", reason=reason)
+        playing = Match.objects.filter(
+            tournament_table__round__tournament=t,
+            status__in=(MatchStatus.ACTIVE, MatchStatus.OPEN),
+        )
+        for match_id in playing.values_list("pk", flat=True):
+            games.abandon_match(match_id=match_id, reason=reason)
+
+
+def describe(t: Tournament, *, by, description: str) -> None:
+    """The organiser's words on the tournament's page (rules of the house, a schedule...)."""
+    check_organiser(t, by)
+    Tournament.objects.filter(pk=t.pk).update(description=description.strip())
+    OrganiserAction.objects.create(
+        tournament=t, by=str(by), action="edited the description", reason="—"
+    )
+
+
+def extend_signup(t: Tournament, *, by, until: datetime, reason: str) -> None:
+    """The organiser moves the end of sign-up later, recorded with who and why."""
+    check_organiser(t, by)
+    reason = _why(reason)
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().get(pk=t.pk)
+        if t.status != TournamentStatus.SIGNUP:
+            raise ServiceError(_("Sign-up for this tournament is closed."))
+        if until <= timezone.now() or (t.signup_until and until <= t.signup_until):
+            raise ServiceError(_("Choose a moment later than now and than the present end."))
+        t.signup_until = until
+        t.save(update_fields=["signup_until"])
+        OrganiserAction.objects.create(
+            tournament=t,
+            by=str(by),
+            action=f"extended sign-up to {until:%Y-%m-%d %H:%M} UTC",
+            reason=reason,
+        )
+
+
+def preview_draw(t: Tournament) -> tuple[int, list[tuple], list[int]] | None:
+    """What the next round's draw would be now: round 1 from the entrants signed up (seeded
+    as the start will), or the next round from the standings as they are (a cup's waits
+    for its results). None when there is no next round or it cannot be drawn yet."""
+    try:
+        if t.status == TournamentStatus.SIGNUP:
+            entries = list(t.entries.filter(withdrawn_at__isnull=True))
+            seeded = [e.user_id for e in _seeded(t, entries)]
+            if len(seeded) < max(2, get_game(t.game_slug).min_players):
+                return None
+            return (1, *_draw(t, 1, seeded, seeded))
+        if t.status != TournamentStatus.RUNNING or t.format == Format.KNOCKOUT:
+            return None
+        if t.current_round >= t.rounds:
+            return None
+        players = list(
+            t.entries.filter(withdrawn_at__isnull=True)
+            .order_by("seed")
+            .values_list("user_id", flat=True)
+        )
+        return (t.current_round + 1, *_draw(t, t.current_round + 1, players))
+    except Exception:  # a preview never stands in the page's way; the start says why
+        log.exception("tournament %s: the preview of the draw failed", t.pk)
+        return None
 
 
 def start_due(now: datetime | None = None) -> int:
@@ -264,15 +356,9 @@ def start(tournament_id: int, *, by: str = "", reason: str = "") -> bool:
             raise ServiceError(
                 _("%(count)s players signed up: too few to start.") % {"count": len(entries)}
             )
-        ratings = {
-            r.user_id: r.ordinal
-            for r in Rating.objects.filter(
-                game_slug=t.game_slug, user__in=[e.user for e in entries]
-            )
-        }
         if t.format == Format.KNOCKOUT:
             _fit_the_cup(t, entries, game.min_players)
-        entries.sort(key=lambda e: (-ratings.get(e.user_id, float("-inf")), e.joined_at, e.pk))
+        entries = _seeded(t, entries)
         for number, entry in enumerate(entries, start=1):
             entry.seed = number
         Entry.objects.bulk_update(entries, ["seed"])
@@ -283,9 +369,22 @@ def start(tournament_id: int, *, by: str = "", reason: str = "") -> bool:
         t.status = TournamentStatus.RUNNING
         t.save(update_fields=["status", "rounds"])
         if by:
-            OrganiserAction.objects.create(tournament=t, by=by, action="started", reason=reason)
+            OrganiserAction.objects.create(
+                tournament=t, by=by, action="started", reason=reason.replace("\x00", "")
+            )
         _draw_round(t, 1)
     return True
+
+
+def _seeded(t: Tournament, entries: list[Entry]) -> list[Entry]:
+    """Entries best first: by rating in the game, unrated after the rated by sign-up time."""
+    ratings = {
+        r.user_id: r.ordinal
+        for r in Rating.objects.filter(game_slug=t.game_slug, user__in=[e.user_id for e in entries])
+    }
+    return sorted(
+        entries, key=lambda e: (-ratings.get(e.user_id, float("-inf")), e.joined_at, e.pk)
+    )
 
 
 def _fit_the_cup(t: Tournament, entries: list[Entry], smallest: int) -> None:
@@ -315,30 +414,32 @@ def _meetings(t: Tournament) -> Counter:
     return met
 
 
-def _draw(t: Tournament, number: int, players: list[int]) -> tuple[list[tuple], list[int]]:
+def _draw(
+    t: Tournament, number: int, players: list[int], seeded: list[int] | None = None
+) -> tuple[list[tuple], list[int]]:
     """The tables of round `number` for `players` (user ids, best seed first), and who has
-    a bye (the first is the round's bye; tables and cups may leave out more)."""
+    a bye (the first is the round's bye; tables and cups may leave out more). `seeded`: the
+    order before the first round, for a preview while sign-up is open. Reads, never writes."""
     rng = random.Random(f"{t.seed}:{number}")
     if t.format == Format.ROUND_ROBIN:
-        everyone = list(t.entries.order_by("seed").values_list("user_id", flat=True))
+        everyone = seeded or list(t.entries.order_by("seed").values_list("user_id", flat=True))
         pairs = pairing.round_robin(everyone)[number - 1]
         playing = set(players)
         kept = [p for p in pairs if set(p) <= playing]
         seated = {u for p in kept for u in p}
         return kept, [u for u in players if u not in seated][:1]
+    ranked = seeded or [row.player for row in current_standings(t) if row.player in set(players)]
     if t.format == Format.SWISS:
-        ranked = [row.player for row in current_standings(t) if row.player in set(players)]
         had_bye = set(byes(t))
         pairs, bye = pairing.swiss(ranked, _meetings(t), had_bye)
         return pairs, [bye] if bye else []
     game = get_game(t.game_slug)
     if t.format == Format.KNOCKOUT:
-        return pairing.knockout(still_in(t, number), t.table_size, game.min_players)
+        return pairing.knockout(seeded or still_in(t, number), t.table_size, game.min_players)
     # Tables: a count they cannot seat exactly seats the most they can; who sits out is
     # who sat out least, the lowest in the standings first (as the Swiss bye).
     seated = pairing.largest_seatable(len(players), t.table_size, game.min_players)
     sat_out: Counter = Counter(byes(t))
-    ranked = [row.player for row in current_standings(t) if row.player in set(players)]
     out = sorted(reversed(ranked), key=lambda p: sat_out[p])[: len(players) - seated]
     playing = [p for p in players if p not in out]
     sizes = pairing.table_sizes(len(playing), t.table_size, game.min_players)

@@ -19,9 +19,9 @@ from games.views import MAX_SEAT
 from notifications.views import hooks_page
 from players.decorators import real_sign_in_required
 
-from . import hooks, leagues, services
-from .forms import LeagueForm, TournamentForm
-from .models import League, Tournament, TournamentStatus
+from . import hooks, leagues, selectors, services
+from .forms import DescriptionForm, ExtendSignupForm, LeagueForm, TournamentForm
+from .models import Format, League, Tournament, TournamentStatus
 from .standings import TIE_BREAKS
 
 
@@ -58,10 +58,12 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "round": r,
             "bye": names.get(r.bye_id, ""),
+            "sat_out": [names.get(u, "?") for u in r.sat_out],
             "tables": [
                 {
                     "match": table.match,
                     "players": [names.get(s.user_id, s.name) for s in table.match.seats.all()],
+                    "result": selectors.result_line(table.match, names),
                     "stalled": [
                         s
                         for s in table.match.seats.all()
@@ -78,11 +80,34 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ]
     mine = next((e for e in entries if e.user_id == request.user.pk), None)
     is_organiser = request.user.is_authenticated and t.organiser_id == request.user.pk
+    order = [row.player for row in rows]
+    preview = services.preview_draw(t) if is_organiser else None
     return render(
         request,
         "tournaments/detail.html",
         {
             "problem": t.problem if is_organiser or request.user.is_staff else "",
+            "crosstable": [
+                {"name": names.get(line["player"], "?"), "cells": line["cells"]}
+                for line in selectors.crosstable(t, order)
+            ]
+            if order and t.round_set.exists()
+            else [],
+            "crosstable_heads": [names.get(p, "?") for p in order],
+            "preview": preview
+            and {
+                "number": preview[0],
+                "tables": [[names.get(u, "?") for u in table] for table in preview[1]],
+                "byes": [names.get(u, "?") for u in preview[2]],
+            },
+            # Addresses stand in the record (who did it): for the organiser and staff only.
+            "actions": t.actions.all() if is_organiser or request.user.is_staff else [],
+            "withdrawable": [
+                {"user_id": e.user_id, "name": names[e.user_id]}
+                for e in entries
+                if e.withdrawn_at is None
+            ],
+            "knockout": t.format == Format.KNOCKOUT,
             "tournament": t,
             "game": get_game(t.game_slug),
             "entries": entries,
@@ -125,11 +150,57 @@ def tournament_action(request: HttpRequest, pk: int) -> HttpResponse:
         elif action == "start" and t.organiser_id == request.user.pk:
             reason = request.POST.get("reason", "").strip() or "started by the organiser"
             services.start(t.pk, by=str(request.user), reason=reason)
+        elif action in ORGANISER_ACTIONS:
+            ORGANISER_ACTIONS[action](request, t)
         else:
             messages.error(request, _("That is not something you can do here."))
     except ServiceError as error:
         messages.error(request, _(error.message) if error.message else error.message)
     return redirect("tournament_detail", pk=t.pk)
+
+
+def _withdraw_player(request: HttpRequest, t: Tournament) -> None:
+    user_id = read_number(request.POST.get("player", ""), low=1)
+    entry = t.entries.filter(user_id=user_id).select_related("user").first()
+    if entry is None:
+        raise ServiceError(_("That player is not in this tournament."))
+    services.withdraw_player(t, entry.user, by=request.user, reason=request.POST.get("reason", ""))
+    messages.success(request, _("The player is withdrawn; their matches in play are resigned."))
+
+
+def _cancel(request: HttpRequest, t: Tournament) -> None:
+    services.cancel(t, by=request.user, reason=request.POST.get("reason", ""))
+    messages.success(request, _("The tournament is cancelled."))
+
+
+def _describe(request: HttpRequest, t: Tournament) -> None:
+    form = DescriptionForm(request.POST)
+    if not form.is_valid():
+        raise ServiceError(form.errors.as_text())
+    services.describe(t, by=request.user, description=form.cleaned_data["description"])
+    messages.success(request, _("The description is saved."))
+
+
+def _extend(request: HttpRequest, t: Tournament) -> None:
+    form = ExtendSignupForm(request.POST)
+    if not form.is_valid():
+        raise ServiceError(form.errors.as_text())
+    services.extend_signup(
+        t,
+        by=request.user,
+        until=form.cleaned_data["signup_until"],
+        reason=form.cleaned_data["reason"],
+    )
+    messages.success(request, _("Sign-up stays open longer."))
+
+
+# The organiser's tools on the tournament's page; each service checks who asks.
+ORGANISER_ACTIONS = {
+    "withdraw-player": _withdraw_player,
+    "cancel": _cancel,
+    "describe": _describe,
+    "extend": _extend,
+}
 
 
 @login_required
