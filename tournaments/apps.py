@@ -18,3 +18,6 @@ class TournamentsConfig(AppConfig):
         events.match_finished.connect(
             services.on_match_finished, weak=False, dispatch_uid="tournaments-match-finished"
         )
+        events.moves_appended.connect(
+            services.on_moves_appended, weak=False, dispatch_uid="tournaments-moves-appended"
+        )

@@ -5,7 +5,7 @@ from games.engine import available_games
 from games.models import TimeoutPolicy
 from games.services import ServiceError
 
-from .models import Format
+from .models import DEFAULT_VACATION_CAP, Format
 
 
 class TournamentForm(forms.Form):
@@ -38,8 +38,12 @@ class TournamentForm(forms.Form):
         required=False,
         min_value=0,
         max_value=60,
+        initial=DEFAULT_VACATION_CAP,
         label=_("Vacation days the clock may spend per player and match"),
-        help_text=_("Empty: as many as the player's bank holds."),
+        help_text=_(
+            "A round waits for its slowest match: a week covers a holiday without holding "
+            "everyone for longer. Empty: as many as the player's bank holds."
+        ),
     )
 
     def __init__(self, *args, **kwargs):

@@ -15,6 +15,7 @@ from games.services import ServiceError
 
 from . import services
 from .models import (
+    DEFAULT_VACATION_CAP,
     Division,
     Entry,
     Format,
@@ -144,6 +145,7 @@ def start_season(league_id: int) -> Season | None:
                 max_players=len(players),
                 days_per_move=league.days_per_move,
                 timeout_policy=league.timeout_policy,
+                vacation_cap=DEFAULT_VACATION_CAP,
                 organiser=league.organiser,
                 seed=services.new_seed(),
             )

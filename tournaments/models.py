@@ -9,6 +9,11 @@ from django.utils.translation import pgettext_lazy
 from games.models import Match, TimeoutPolicy
 from notifications.models import ChannelHook
 
+# Vacation days the clock may spend per player in each match of an event, unless its
+# organiser chooses otherwise: a round waits on its slowest match, so one player's long
+# absence holds everyone; a week covers an ordinary holiday (docs/community.md).
+DEFAULT_VACATION_CAP = 7
+
 
 class Format(models.TextChoices):
     ROUND_ROBIN = "round_robin", _("Round robin: every pair meets once (two-player games)")
@@ -49,7 +54,7 @@ class Tournament(models.Model):
         choices=TimeoutPolicy.choices,
         default=TimeoutPolicy.DEFAULT_MOVE,
     )
-    # Per match.
+    # Per player and match; None: as many as the player's bank holds.
     vacation_cap = models.PositiveSmallIntegerField(_("vacation cap"), null=True, blank=True)
     seed = models.CharField(_("seed"), max_length=64)  # the draws' random stream
     organiser = models.ForeignKey(

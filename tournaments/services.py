@@ -19,7 +19,7 @@ from community.models import Rating
 from games import services as games
 from games.engine import get_game
 from games.engine.contract import places
-from games.models import Match, MatchStatus, MoveSource, Seat
+from games.models import Match, MatchStatus, MoveKind, MoveSource, Seat
 from games.services import ServiceError
 from notifications import hooks as match_hooks
 from notifications import outbox
@@ -27,7 +27,16 @@ from notifications.emails import absolute as outbox_absolute
 from notifications.models import Kind
 
 from . import hooks, pairing
-from .models import Entry, Format, OrganiserAction, Round, Table, Tournament, TournamentStatus
+from .models import (
+    DEFAULT_VACATION_CAP,
+    Entry,
+    Format,
+    OrganiserAction,
+    Round,
+    Table,
+    Tournament,
+    TournamentStatus,
+)
 from .standings import Finished, Row, standings
 
 log = logging.getLogger(__name__)
@@ -45,7 +54,7 @@ def create_tournament(
     max_players: int | None = None,
     days_per_move: int = 3,
     timeout_policy: str = "default",
-    vacation_cap: int | None = None,
+    vacation_cap: int | None = DEFAULT_VACATION_CAP,
     seed: str | None = None,
 ) -> Tournament:
     game = check_settings(
@@ -546,6 +555,69 @@ def _tell_round(t: Tournament, round_: Round, out: list) -> None:
         )
 
 
+def _tell_the_end(t: Tournament) -> None:
+    """Every entrant gets a mail with the final standings; the channels hear them too."""
+    from community.names import public_name
+
+    users = {e.user_id: e.user for e in t.entries.select_related("user")}
+    rows = current_standings(t)
+    standings_lines = [
+        {
+            "place": place,
+            "name": public_name(users[row.player]),
+            "points": f"{float(row.points):g}",
+        }
+        for place, row in enumerate(rows, start=1)
+    ]
+    if t.hooks.exists():
+        outbox.write_many(hooks.rows_for_tournament_end(t, [s["name"] for s in standings_lines]))
+    for user in users.values():
+        outbox.write(
+            outbox.row_for(
+                kind=Kind.ROUND,
+                user=user,
+                dedupe_key=f"tournament-end:{t.pk}:{user.pk}",
+                context={
+                    "event": "end",
+                    "tournament": t.name,
+                    "tournament_id": t.pk,
+                    "standings": standings_lines,
+                },
+            )
+        )
+
+
+def on_moves_appended(sender, match, seats, moves, **kwargs) -> None:
+    """A deadline passed for a seat of a tournament's match (games.events, inside its
+    transaction): the organiser is told, with the page where they can offer the seat to a
+    substitute or withdraw the player, since the round waits on that match."""
+    timeouts = [m for m in moves if m.kind == MoveKind.TIMEOUT]
+    if not timeouts:
+        return
+    table = Table.objects.filter(match=match).select_related("round__tournament").first()
+    if table is None or table.round.tournament.organiser_id is None:
+        return
+    t = table.round.tournament
+    names = {s.number: s.name for s in seats}
+    for move in timeouts:
+        outbox.write(
+            outbox.row_for(
+                kind=Kind.ROUND,
+                user=t.organiser,
+                dedupe_key=f"tournament-stalled:{match.pk}:{move.seat}:{move.seq}",
+                context={
+                    "event": "stalled",
+                    "tournament": t.name,
+                    "tournament_id": t.pk,
+                    "round": table.round.number,
+                    "rounds": t.rounds,
+                    "match_label": str(match),
+                    "player": names.get(move.seat, "?"),
+                },
+            )
+        )
+
+
 def on_match_finished(sender, match, seats, **kwargs) -> None:
     """A match ended (games.events, inside its transaction): if it was the last of its
     round, the next round is drawn once this commits, or the tournament ends."""
@@ -582,12 +654,7 @@ def round_over(tournament_id: int, number: int) -> bool:
         if over:
             t.status = TournamentStatus.FINISHED
             t.save(update_fields=["status"])
-            if t.hooks.exists():
-                from community.names import public_name
-
-                users = {e.user_id: e.user for e in t.entries.select_related("user")}
-                order = [public_name(users[row.player]) for row in current_standings(t)]
-                outbox.write_many(hooks.rows_for_tournament_end(t, order))
+            _tell_the_end(t)
             from .leagues import tournament_finished  # leagues build on tournaments
 
             tournament_finished(t)

@@ -86,10 +86,17 @@ def test_a_new_england_league_at_tables_of_three_in_divisions_of_four():
     (division,) = season.divisions.select_related("tournament")
     t = division.tournament
     assert t.rounds == 3
+    # The events' default cap on vacation days per player and match (docs/community.md).
+    assert {tb.match.vacation_cap for tb in Table.objects.filter(round__tournament=t)} == {7}
     play_by_bots(t)
     run_the_jobs(t, timezone.now())
     assert t.status == TournamentStatus.FINISHED
     assert league.seasons.filter(number=2).exists()
+
+
+def test_the_form_offers_a_week_of_vacation_per_match_by_default(client):
+    client.force_login(make_user("Olga"))
+    assert 'name="vacation_cap" value="7"' in client.get("/tournaments/").content.decode()
 
 
 def test_what_can_never_be_played_is_refused_at_the_form():

@@ -8,10 +8,12 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.core import mail
 from django.utils import timezone
 
 from games import services as games
 from games.models import MatchStatus
+from notifications.outbox import send_due
 from tests.factories import make_user
 from tests.tournaments.playing import play_by_bots
 from tournaments import services
@@ -109,6 +111,10 @@ def test_the_organisers_tools_each_recorded_with_who_and_why(
     seat = match.seats.get(number=match.to_act[0])
     time_machine.move_to(seat.deadline_at + timedelta(minutes=1))
     games.enforce_timeout(match_id=match.pk, seat=seat.number, deadline_seq=seat.deadline_seq)
+    send_due()
+    (told,) = [m for m in mail.outbox if "a deadline passed in round 1" in m.subject]
+    assert told.to == [organiser.email] and f"/tournaments/{t.pk}/" in told.body
+    assert "offer the seat to a substitute" in told.body
     html = act(client, t, action="offer-seat", match=match.pk, seat=seat.number, reason="gone")
     offered = t.actions.get(action__startswith="offered seat")
     assert "Builders of Blankenburg" in offered.action and len(offered.action) > 40
@@ -139,6 +145,11 @@ def test_the_page_shows_the_crosstable_and_each_matchs_result(client):
         play_by_bots(t)
     t.refresh_from_db()
     assert t.status == TournamentStatus.FINISHED
+    send_due()
+    ends = [m for m in mail.outbox if m.subject == "Crosstable is over: the final standings"]
+    assert sorted(m.to[0] for m in ends) == sorted(f"x{n}@example.com" for n in range(4))
+    assert "1. X" in ends[0].body and "4. X" in ends[0].body
+    assert "points" in ends[0].body and f"/tournaments/{t.pk}/" in ends[0].body
     html = page(client, t)
     assert 'id="crosstable"' in html
     crosstable = html.split('id="crosstable"')[1].split("</section>")[0]
