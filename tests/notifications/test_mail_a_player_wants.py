@@ -6,6 +6,7 @@ answered at once."""
 from datetime import UTC, datetime, timedelta
 
 import time_machine
+from django.contrib.auth.models import User
 
 from games import services
 from games.selectors import load_state
@@ -114,3 +115,24 @@ def test_a_digest_confirms_the_replies_of_the_day(anna, ben):
         (digest,) = to(send_all(), anna.email)
     assert "Your emails since our last mail:" in digest.body
     assert f"Applied: play {card}, Mon 10:14" in digest.body
+
+
+def test_the_preferences_page_turns_confirm_each_move_on(client, anna):
+    client.force_login(anna)
+    page = client.get("/n/preferences/").content.decode()
+    assert "Confirm each move I send by email at once" in page
+    response = client.post(
+        "/n/preferences/",
+        {
+            "action": "save",
+            "mode": "every",
+            "time_zone": "Europe/Paris",
+            "digest_hour": "9",
+            "reminder_hours": "24, 2",
+            "webhook_url": "",
+            "confirm_each_move": "on",
+        },
+    )
+    assert response.status_code == 302, response.content
+    assert Preferences.objects.get(user=anna).confirm_each_move
+    assert not emails.confirms_later(User.objects.get(pk=anna.pk))
