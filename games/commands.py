@@ -22,7 +22,7 @@ from django.utils.translation import ngettext, pgettext
 from games.engine import Game, Move, ParseError, State, View, canonical_json
 from games.engine.menus import WIDTH, render_menu, render_reference
 from games.engine.numbers import read_number
-from games.language import in_language, localize, to_english
+from games.language import courteously, in_language, localize, plainly, to_english
 
 MENU_LIMIT = 30  # longer menus are not numbered: the player types the command
 
@@ -48,13 +48,20 @@ def interpret(game: Game, state: State, seat: int, text: str, language: str | No
     """The move meant by `text`, written in English or in any of the site's languages (the
     player's own, `language`, decides a word that differs between them); ParseError says
     what was expected."""
+    text = courteously(text)
     try:
         return _interpret(game, state, seat, text)
     except ParseError:
         english = to_english(game, text, language)  # refuses a word of unclear language
-        if english == text:
+        plain = plainly(english)  # "bitte", "s'il te plaît", "la", "het" left out
+        if english == text and plain == english:
             raise
-    return _interpret(game, state, seat, english)
+    try:
+        return _interpret(game, state, seat, english)
+    except ParseError:
+        if plain == english:
+            raise
+    return _interpret(game, state, seat, plain)
 
 
 def _interpret(game: Game, state: State, seat: int, text: str) -> Move:

@@ -35,12 +35,15 @@ LONGEST = 4  # words in the longest phrase of any catalogue
 
 def _plain(word: str, *, loose: bool) -> str:
     """A word as compared: casefolded; `loose`, also without accents (a player without a
-    French keyboard writes "demolis"), which only words of three letters or more allow,
+    French keyboard writes "demolis", a German one "Huette"), which only words of three
+    letters or more allow,
     so French "à" never swallows a column letter "A"."""
     word = unicodedata.normalize("NFKC", word).casefold().replace("’", "'")
     if loose and len(word) > 2:
         bare = unicodedata.normalize("NFKD", word)
         word = "".join(c for c in bare if not unicodedata.combining(c))
+        # German without umlauts on the keyboard: "Huette" is "Hütte", as "Hutte" is.
+        word = word.replace("ae", "a").replace("oe", "o").replace("ue", "u")
     return word
 
 
@@ -142,6 +145,40 @@ def to_english(game: Game, text: str, language: str | None = None) -> str:
             "; ".join(unclear) + ". Write it in English or in your own language's words."
         )
     return "".join(out) + text[done:]
+
+
+# What people write around a command in each language: "kaufe Grundplan bitte", "graag neem
+# bos G3", "achète la tuile 8 s'il te plaît". Read in any language, like the command words.
+COURTESY = (
+    r"please|pls|plz|thanks|thank you|thx|bitte|bitte sch[oö]n|danke|danke sch[oö]n|graag"
+    r"|alsjeblieft|alstublieft|a\.?u\.?b\.?|dank ?je( wel)?|dank ?u( wel)?|bedankt"
+    r"|s'il (te|vous) pla[iî]t|svp|stp|merci( beaucoup)?"
+)
+_AROUND = re.compile(
+    rf"^(?:(?:{COURTESY})\b[\s,.!;:]*)+|(?:[\s,.!;:]+(?:{COURTESY}))+[\s.!]*$",
+    re.IGNORECASE,
+)
+# Articles a language puts between a verb and its thing ("achète la tuile 8", "baue die
+# Hütte", "neem het bos"), and French elision ("l'atelier").
+ARTICLES = frozenset(
+    "the a an le la les un une des du het een de der die das den dem ein eine einen einem".split()
+)
+_ELIDED = re.compile(r"(?<![\w'’])[lL]['’](?=\w)")
+
+
+def courteously(text: str) -> str:
+    """`text` without the courtesy around it: a polite word is never part of a command, and
+    a parser could take one for a word of its own (Nieuwstad read "graag" as guilders)."""
+    return _AROUND.sub("", text.strip()).strip() or text.strip()
+
+
+def plainly(text: str) -> str:
+    """`text` without courtesy and without articles after its first word: what the game's
+    parser reads when the text as written was not understood."""
+    text = _ELIDED.sub("", courteously(text))
+    first, _, rest = text.partition(" ")
+    kept = [w for w in rest.split(" ") if w.casefold() not in ARTICLES]
+    return " ".join([first, *kept]).strip()
 
 
 def first_words(game: Game, heads: set[str]) -> set[str]:

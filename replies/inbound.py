@@ -354,7 +354,7 @@ def said(lines: list[str], index: int, words: set[str]) -> tuple[str, int]:
 def is_command(line: str, words: set[str]) -> bool:
     """A line that starts with a command's word or a menu number, or is one short answer
     ("Yes", "n", "OK."), which commands.interpret reads against the question asked."""
-    first = line.split(" ", 1)[0].lower().rstrip(":.,;!)")
+    first = language.courteously(line).split(" ", 1)[0].lower().rstrip(":.,;!)")
     return is_number(first.lstrip("#")) or first in words or is_short_answer(line, words)
 
 
