@@ -142,3 +142,19 @@ def test_no_reminders_for_a_player_who_timed_out_and_is_not_seen_since(anna, ben
     with time_machine.travel(again - timedelta(hours=2), tick=False):
         reminders.send_reminders()
     assert Notification.objects.filter(kind=Kind.REMINDER, user=anna).count() == 1
+
+
+def test_the_day_spent_is_the_one_the_deadline_as_it_stands_falls_on(anna, ben, settings):
+    """Stored: Saturday noon; her vacation (Saturday to Monday) moved it to Tuesday noon.
+    Late on Tuesday she has one day spent, Tuesday: not Saturday to Tuesday at once."""
+    settings.PBM_VACATION_DAYS_PER_YEAR = 20
+    with time_machine.travel(FRIDAY_NOON, tick=False):
+        match = start_match(anna, ben, days_per_move=1)
+        book_vacation(user=anna, first_day=date(2024, 6, 8), last_day=date(2024, 6, 10))
+    tuesday_noon = datetime(2024, 6, 11, 12, 0, tzinfo=UTC)
+    alive(anna, ben, at=tuesday_noon)
+    sweep_at(tuesday_noon + timedelta(minutes=1))
+    spent = Vacation.objects.filter(user=anna, automatic=True)
+    assert [v.first_day for v in spent] == [date(2024, 6, 11)]
+    assert deadline_of(match, anna) == tuesday_noon + timedelta(days=1)
+    assert timeouts(match, anna) == 0
