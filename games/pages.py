@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import math
 import zoneinfo
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -26,7 +26,8 @@ from games import builder, selectors
 from games.clock import effective_deadline
 from games.engine import Game, State, seats_to_ask
 from games.engine.preview import preview
-from games.language import localize
+from games.engine.words import Text
+from games.language import in_language, localize
 from games.models import Match, MatchStatus, Seat, TimeControl
 from games.replay import LoggedMove, states_after
 from players.calendar import calendar_of
@@ -296,8 +297,23 @@ def step_url(match: Match, picked) -> str:
     return f"{url}?{urlencode([('s', t) for t in picked])}" if picked else url
 
 
+def in_reader_words(game: Game, built: builder.Builder) -> builder.Builder:
+    """The steps' labels that a game left as its commands ("pass", "bid 3", "buy 0 cards":
+    a move's own click, `Game.move_steps`) written in the reader's command words; a label
+    the game wrote as a Text is said by the template."""
+
+    def worded(label):
+        return label if isinstance(label, Text) else in_language(game, str(label))
+
+    built.choices = [replace(c, label=worded(c.label)) for c in built.choices]
+    built.taken = [
+        replace(t, step=t.step._replace(label=worded(t.step.label))) for t in built.taken
+    ]
+    return built
+
+
 def board_play(match: Match, game: Game, state: State, seat: int, picked: list[str]) -> BoardPlay:
-    built = builder.build(game, state, seat, picked)
+    built = in_reader_words(game, builder.build(game, state, seat, picked))
     drawn = tuple(f"{prefix}:" for prefix in game.board_targets)
     links = {c.target: step_url(match, c.picked) for c in built.choices}
     shown = preview(game, state, seat, built.move) if built.move is not None else None

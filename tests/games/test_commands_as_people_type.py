@@ -65,3 +65,32 @@ def test_the_issues_own_phrases():
     assert plainly("chip 6 s'il te plaît") == "chip 6"
     assert plainly("build l'atelier") == "build atelier"
     assert plainly("pass") == "pass"
+
+
+@pytest.mark.parametrize("game", HOSTED, ids=lambda g: g.slug)
+@pytest.mark.parametrize("language", ["nl", "de", "fr"])
+def test_the_boards_step_buttons_are_in_the_readers_command_words(game, language):
+    """A step the rules left as its command ("pass", "bid 3", "buy 0 cards") is labelled in
+    the reader's command words on the match page's buttons (games.pages.in_reader_words),
+    and reads back as the same command."""
+    from games import builder
+    from games.engine.words import Text
+    from games.language import to_english
+    from games.pages import in_reader_words
+
+    commands = 0
+    for state, seat, _move in positions(game, steps=30):
+        english = builder.build(game, state, seat, [])
+        plain = {c.target: c.label for c in english.choices if not isinstance(c.label, Text)}
+        with translation.override(language):
+            shown = in_reader_words(game, builder.build(game, state, seat, []))
+            for choice in shown.choices:
+                if choice.target not in plain:
+                    continue
+                said = plain[choice.target]
+                assert choice.label == in_language(game, said)
+                if choice.target.startswith("cmd:"):  # a whole command: it reads back
+                    assert to_english(game, choice.label, language) == said
+                commands += 1 if choice.label != said else 0
+    if game.slug == "blankenburg":
+        assert commands > 0  # its "pass" and "bid N" buttons were English before
