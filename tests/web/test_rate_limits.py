@@ -18,7 +18,11 @@ def create_with_invites(client, addresses: list[str]):
     """The create form as the page fills it in for a 6-seat Blankenburg, with invitations."""
     game = next(g for g in available_games() if g.slug == "blankenburg")
     form = MatchCreateForm(game=game, players=6)
-    data = {name: field.initial for name, field in form.fields.items()}
+    # As the page renders it: a callable initial (the vacation cap's default) is called.
+    data = {
+        name: field.initial() if callable(field.initial) else field.initial
+        for name, field in form.fields.items()
+    }
     data = {k: v for k, v in data.items() if v is not None and v is not False}
     data.update(bots=0, invite_emails="\n".join(addresses))
     return client.post(reverse("match_create"), data)
