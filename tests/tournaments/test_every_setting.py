@@ -81,17 +81,25 @@ def tournament_settings(draw) -> dict:
         "timeout_policy": draw(st.sampled_from(choices(form, "timeout_policy"))),
         "vacation_cap": draw(st.one_of(st.just(""), bounded(form, "vacation_cap"))),
         "signing_up": draw(st.one_of(st.integers(0, 5), st.integers(2, 5))),
+        # An entrant who withdraws once the first round is drawn (their matches resigned).
+        "withdrawing": draw(st.one_of(st.none(), st.integers(0, 4))),
     }
 
 
-def run_the_jobs(t: Tournament, later) -> None:
-    """The scheduler's job and the bots, until the tournament is over or cannot go on."""
+def run_the_jobs(t: Tournament, later, withdrawing: int | None = None) -> None:
+    """The scheduler's job and the bots, until the tournament is over or cannot go on; the
+    entrant `withdrawing` (an index, best seed first) leaves once the first round is drawn."""
     for _ in range(40):
         services.start_due(later)
         t.refresh_from_db()
         assert t.problem == "", t.problem  # nothing failed on the way
         if t.status != TournamentStatus.RUNNING:
             return
+        entries = list(t.entries.filter(withdrawn_at=None).order_by("seed"))
+        if withdrawing is not None and withdrawing < len(entries):
+            services.withdraw(t, entries[withdrawing].user)
+            withdrawing = None
+            continue
         play_by_bots(t)
     raise AssertionError(f"{t} did not finish")
 
@@ -141,6 +149,7 @@ def recomputed_order(t: Tournament) -> list[int]:
 @given(drawn=tournament_settings())
 def test_any_accepted_tournament_plays_to_the_end_or_is_refused(drawn):
     signing_up = drawn.pop("signing_up")
+    withdrawing = drawn.pop("withdrawing")
     form = TournamentForm(data=drawn)
     if not form.is_valid():
         event("refused by the form")
@@ -164,7 +173,7 @@ def test_any_accepted_tournament_plays_to_the_end_or_is_refused(drawn):
             event("refused at the start")
             assert "too few" in error.message.lower()
             return
-    run_the_jobs(t, timezone.now() + timedelta(days=1))
+    run_the_jobs(t, timezone.now() + timedelta(days=1), withdrawing)
     if t.status == TournamentStatus.CANCELLED:  # too few when sign-up ended: said why
         event("cancelled")
         assert t.actions.get(action="cancelled").reason
