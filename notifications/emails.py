@@ -23,7 +23,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import dateformat, translation
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, npgettext_lazy
 
 from games import commands, selectors, vacation_bank
 from games.board_image import inline_boards
@@ -50,6 +50,18 @@ class Rendered:
 
 
 # --- links ------------------------------------------------------------------------------
+
+
+# "(in 2 days)" after a deadline: German puts the count in the dative there ("in 2 Tagen"),
+# which Django's own strings for timeuntil (nominative, "2 Tage") do not.
+DEADLINE_IN = {
+    "year": npgettext_lazy("deadline in", "%(num)d year", "%(num)d years", "num"),
+    "month": npgettext_lazy("deadline in", "%(num)d month", "%(num)d months", "num"),
+    "week": npgettext_lazy("deadline in", "%(num)d week", "%(num)d weeks", "num"),
+    "day": npgettext_lazy("deadline in", "%(num)d day", "%(num)d days", "num"),
+    "hour": npgettext_lazy("deadline in", "%(num)d hour", "%(num)d hours", "num"),
+    "minute": npgettext_lazy("deadline in", "%(num)d minute", "%(num)d minutes", "num"),
+}
 
 
 def absolute(path: str) -> str:
@@ -190,7 +202,8 @@ def position(match: Match, seat_row: Seat, seq: int, prefs) -> dict:
         from games.clock import effective_deadline
 
         moment = effective_deadline(seat_row)
-        deadline, deadline_in = local_time(prefs, moment), timeuntil(moment, depth=2)
+        deadline = local_time(prefs, moment)
+        deadline_in = timeuntil(moment, depth=2, time_strings=DEADLINE_IN)
     return {
         "asked": asked,
         "prompt": localize(game.prompt(state, seat), spoken) if asked else "",
