@@ -29,7 +29,7 @@ class EntryInline(admin.TabularInline):
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
-    fields = ["number", "started_at", "finished_at", "bye"]
+    fields = ["number", "started_at", "finished_at", "bye", "sat_out"]
     readonly_fields = fields
 
 

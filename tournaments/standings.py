@@ -20,13 +20,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-TIE_BREAKS = (
-    "points (1 for first place down to 0 for last, shared places share them)",
-    "the game's own score, summed over the tournament",
-    "head to head: places ahead of the players still tied, at the tables they shared",
-    "the seed (rating at the start)",
-)
-
 
 @dataclass(frozen=True)
 class Finished:

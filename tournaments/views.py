@@ -22,7 +22,6 @@ from players.decorators import real_sign_in_required
 from . import hooks, leagues, selectors, services
 from .forms import DescriptionForm, ExtendSignupForm, LeagueForm, TournamentForm
 from .models import Format, League, Tournament, TournamentStatus
-from .standings import TIE_BREAKS
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -113,7 +112,6 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "entries": entries,
             "signed_up": [names[e.user_id] for e in entries if e.withdrawn_at is None],
             "standings": [{"row": row, "name": names.get(row.player, "?")} for row in rows],
-            "tie_breaks": TIE_BREAKS,
             "rounds": rounds,
             "mine": mine,
             "is_organiser": is_organiser,
@@ -215,7 +213,12 @@ def league_create(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("league_detail", pk=league.pk)
     else:
-        messages.error(request, _("Check the league's settings: ") + form.errors.as_text())
+        said = [str(e) for e in form.non_field_errors()] + [
+            f"{form.fields[name].label}: {' '.join(errors)}"
+            for name, errors in form.errors.items()
+            if name != "__all__"
+        ]
+        messages.error(request, _("Check the league's settings: ") + " ".join(said))
     return redirect("tournament_list")
 
 

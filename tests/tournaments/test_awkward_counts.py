@@ -116,3 +116,22 @@ def test_what_can_never_be_played_is_refused_at_the_form():
     assert TournamentForm(
         data={**base, "format": "tables", "table_size": 3, "max_players": 10}
     ).is_valid()
+
+
+def test_a_league_the_server_cannot_play_is_refused_with_a_sentence(client):
+    client.force_login(make_user("Chair"))
+    response = client.post(
+        "/leagues/new/",
+        {
+            "name": "Too small",
+            "game_slug": "new-england",
+            "table_size": 2,
+            "division_size": 4,
+            "promoted": 1,
+            "days_per_move": 3,
+            "timeout_policy": "default",
+        },
+        follow=True,
+    )
+    html = response.content.decode()
+    assert "New England is played by 3 to 4 players." in html and "__all__" not in html
