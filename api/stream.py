@@ -113,8 +113,10 @@ def _json(value: Any) -> str:
     return json.dumps(value, cls=DjangoJSONEncoder, separators=(",", ":"))
 
 
-def hello_line(fmt: str, last_id: int) -> str:
-    hello = {"type": "hello", "last_event_id": last_id}
+def hello_line(fmt: str, last_id: int, after: int) -> str:
+    """The stream's first line: the newest id of the account's events, and the id after
+    which this stream's events follow (the one resumed from; the newest for a new stream)."""
+    hello = {"type": "hello", "last_event_id": last_id, "after": after}
     return f"event: hello\ndata: {_json(hello)}\n\n" if fmt == SSE else _json(hello) + "\n"
 
 
@@ -131,9 +133,11 @@ def heartbeat_line(fmt: str) -> str:
 # --- WSGI: a plain iterator ----------------------------------------------------------------
 
 
-def sync_stream(user_id: int, after: int, hold: float, fmt: str) -> Iterator[str]:
+def sync_stream(
+    user_id: int, after: int, hold: float, fmt: str, newest: int | None = None
+) -> Iterator[str]:
     ends = time.monotonic() + min(hold, WSGI_HOLD_SECONDS)
-    yield hello_line(fmt, after)
+    yield hello_line(fmt, after if newest is None else newest, after)
     quiet_since = time.monotonic()
     while True:
         found = events_after(user_id, after)
@@ -205,7 +209,9 @@ def hub() -> Hub:
     return _hubs[loop]
 
 
-async def async_stream(user_id: int, after: int, hold: float, fmt: str) -> AsyncIterator[str]:
+async def async_stream(
+    user_id: int, after: int, hold: float, fmt: str, newest: int | None = None
+) -> AsyncIterator[str]:
     """Events after `after`, as they commit, for `hold` seconds. When the client goes away
     Django cancels this coroutine where it waits; `finally` leaves the hub."""
     ends = time.monotonic() + min(hold, MAX_HOLD_SECONDS)
@@ -213,7 +219,7 @@ async def async_stream(user_id: int, after: int, hold: float, fmt: str) -> Async
     watching = hub()
     woken = watching.listen(user_id)
     try:
-        yield hello_line(fmt, after)
+        yield hello_line(fmt, after if newest is None else newest, after)
         while True:
             woken.clear()  # cleared before reading: a wake-up after the read is kept
             found = await read(user_id, after)

@@ -331,8 +331,8 @@ def event_stream(
     `format=sse` or `Accept: text/event-stream`): `turn` (match, seq, prompt, legal moves),
     `match_started`, `chat`, `takeback`, `invitation`, `match_over`. Each has an `id`,
     numbered 1, 2, 3... for your account; `since` (or `Last-Event-ID`) resumes after the one
-    you saw last, losing none. Without either the stream starts now: its first line,
-    `hello`, says the newest id. Held open `hold` seconds (an hour at most), then closed:
+    you saw last, losing none. Without either the stream starts now. Its first line,
+    `hello`, says the newest id (`last_event_id`) and the one the events follow (`after`). Held open `hold` seconds (an hour at most), then closed:
     connect again with your last id. A blank line (`: keep-alive`) every 15 s while quiet."""
     resume = request.headers.get("Last-Event-ID", "").strip()
     if resume:
@@ -344,9 +344,9 @@ def event_stream(
     wanted = format or ("sse" if stream.SSE in request.headers.get("Accept", "") else "ndjson")
     fmt = stream.SSE if wanted == "sse" else stream.NDJSON
     if isinstance(request, ASGIRequest):
-        lines = stream.async_stream(request.auth.pk, after, hold, fmt)
+        lines = stream.async_stream(request.auth.pk, after, hold, fmt, newest)
     else:
-        lines = stream.sync_stream(request.auth.pk, after, hold, fmt)
+        lines = stream.sync_stream(request.auth.pk, after, hold, fmt, newest)
     response = StreamingHttpResponse(lines, content_type=fmt)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each line on at once
@@ -478,6 +478,22 @@ def takeback(request, match_id: int, idempotency_key: str | None = Query(None, m
         request,
         match_id,
         services.take_back,
+        source=MoveSource.API,
+        idempotency_key=key,
+    )
+    return _moved(result)
+
+
+@matches.post("/matches/{match_id}/resign", response={200: schemas.MoveOut, **ERRORS})
+def resign(request, match_id: int, idempotency_key: str | None = Query(None, max_length=200)):
+    """Resign: leave the match; a bot plays your seat on to the end (as on the match page
+    and by mail). Repeated under one `idempotency_key`, it is answered as the first was."""
+    _need(request, Scope.PLAY)
+    key = f"api-resign:{request.auth.pk}:{idempotency_key}" if idempotency_key else None
+    result = _served(
+        request,
+        match_id,
+        services.resign,
         source=MoveSource.API,
         idempotency_key=key,
     )

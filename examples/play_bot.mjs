@@ -118,9 +118,9 @@ async function handle(event) {
 
 async function onHello(event) {
   const fresh = memory.last_event_id === null;
-  memory.last_event_id = event.last_event_id;
+  memory.last_event_id = event.after; // the events follow this one
   save();
-  log(`stream open after event ${event.last_event_id}`);
+  log(`stream open after event ${event.after}`);
   if (fresh) {
     // Nothing to resume from: what is waiting now, from the matches' state.
     for (const match of (await call("GET", "/turns")).matches) {

@@ -198,9 +198,9 @@ def run(bot: Bot, create: str | None, matches: int, until_finished: bool) -> int
                 backoff = 1.0
                 if event["type"] == "hello":
                     fresh = memory.last_event_id is None
-                    memory.last_event_id = event["last_event_id"]
+                    memory.last_event_id = event["after"]  # the events follow this one
                     memory.save()
-                    log.info("stream open after event %s", event["last_event_id"])
+                    log.info("stream open after event %s", event["after"])
                     if fresh:
                         bot.catch_up()
                     while create and memory.created < matches:  # the stream listens already

@@ -42,7 +42,7 @@ def seat_of(match, user) -> int:
 def test_a_stream_starts_now_then_tells_each_turn_with_its_legal_moves(duel):
     match, anna, bram = duel
     client = token_client(bram)
-    assert read(client) == [{"type": "hello", "last_event_id": 0}]
+    assert read(client) == [{"type": "hello", "last_event_id": 0, "after": 0}]
     play_lowest(match, seat_of(match, anna))
     assert read(client, since=0)[1:] == []  # Bram was already asked: nothing new for him
     play_lowest(match, seat_of(match, bram))  # the trick ends: both are asked again
@@ -75,10 +75,12 @@ def test_events_are_numbered_without_a_gap_and_resume_after_any_id(duel):
     assert everything[-1]["result"]["ranking"]
     assert read(client, since=1)[1:] == everything[1:]
     resumed = read(client, headers={"Last-Event-ID": "1"})
-    assert resumed[0] == {"type": "hello", "last_event_id": 1}
+    assert resumed[0] == {"type": "hello", "last_event_id": ids[-1], "after": 1}
     assert resumed[1:] == everything[1:]
     # An id from the future (another server's, a typo) resumes from the newest.
-    assert read(client, since=10**9) == [{"type": "hello", "last_event_id": ids[-1]}]
+    assert read(client, since=10**9) == [
+        {"type": "hello", "last_event_id": ids[-1], "after": ids[-1]}
+    ]
 
 
 def test_an_event_exists_only_if_its_move_committed(duel):

@@ -228,3 +228,18 @@ def test_a_match_number_no_key_can_hold_is_not_found(duel):
     api = token_client(anna)
     assert api.post(f"/matches/{huge}/takeback").status_code == 404
     assert api.post(f"/matches/{huge}/moves", {"command": "1"}).status_code == 404
+
+
+def test_resign_by_api_ends_the_players_part_once(duel):
+    """POST /matches/{id}/resign (issue 42): the seat resigns, a bot plays it on; the same
+    key again is a repeat; a read token and a stranger are refused."""
+    match, anna, bram = duel
+    assert token_client(anna, scope="read").post(f"/matches/{match.pk}/resign").status_code == 403
+    client = token_client(anna)
+    first = client.post(f"/matches/{match.pk}/resign?idempotency_key=r1")
+    assert first.status_code == 200, first.content
+    assert client.post(f"/matches/{match.pk}/resign?idempotency_key=r1").json()["duplicate"]
+    match.refresh_from_db()
+    assert match.seats.get(user=anna).resigned
+    again = client.post(f"/matches/{match.pk}/resign?idempotency_key=r2")
+    assert again.status_code == 409 and error_of(again)["code"] == "not_in_play"
