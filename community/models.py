@@ -110,4 +110,5 @@ class ProfileSettings(models.Model):
         verbose_name_plural = _("profile settings")
 
     def __str__(self) -> str:
-        return f"{self.user}: {gettext('hidden') if self.hidden else gettext('public')}"
+        shown = gettext("hidden") if self.hidden else gettext("public")  # not in an f-string:
+        return f"{self.user}: {shown}"  # xgettext would not find them there

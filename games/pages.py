@@ -581,7 +581,8 @@ class ReplayFrame:
 
 def you(name: str) -> str:
     """A player's own name as the pages mark it for them: "Anna (you)"."""
-    return f"{name} {gettext('(you)')}"
+    you = gettext("(you)")  # not in the f-string: xgettext reads none
+    return f"{name} {you}"
 
 
 def replay_frame(match: Match, user, seq: int, operator: bool = False) -> ReplayFrame:

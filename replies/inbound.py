@@ -649,9 +649,11 @@ def _outcome_line(result: services.MoveResult, line: str) -> str:
         }
     headline = result.headline(_as_command(result, line))  # the web's and the API's words
     if result.outcome == services.Outcome.MOVED_ON:
-        return f"{headline} {gettext('The current position is below.')}"
+        below = gettext("The current position is below.")  # (xgettext reads no f-string)
+        return f"{headline} {below}"
     if result.outcome in (services.Outcome.ILLEGAL, services.Outcome.NOT_YOUR_TURN):
-        return f"{headline} {gettext('Your choices are below.')}"
+        below = gettext("Your choices are below.")
+        return f"{headline} {below}"
     return headline
 
 
