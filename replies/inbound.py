@@ -728,7 +728,9 @@ def summary_of(report: Report) -> tuple[str, str]:
 def _first_sentence(report: Report) -> str:
     """Why the line that stopped the reading was refused, in its first sentence."""
     why = next((r["outcome"] for r in reversed(report.lines) if r["line"] == report.failed), "")
-    why = why.removeprefix("Not applied: ")  # the subject says so already
+    # The subject says "Not applied" already, in the reader's words ("Niet verwerkt: ").
+    said = gettext("Not applied: %(message)s") % {"message": ""}
+    why = why.removeprefix(said).removeprefix("Not applied: ")
     return re.split(r"(?<=[.!?])\s", why, maxsplit=1)[0]
 
 
