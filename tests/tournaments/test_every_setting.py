@@ -145,7 +145,7 @@ def recomputed_order(t: Tournament) -> list[int]:
     return sorted(seeds, key=lambda p: (*(-x for x in tied_on(p)), -head_to_head(p), seeds[p]))
 
 
-@settings(max_examples=30, **FEW)
+@settings(max_examples=20, **FEW)
 @given(drawn=tournament_settings())
 def test_any_accepted_tournament_plays_to_the_end_or_is_refused(drawn):
     signing_up = drawn.pop("signing_up")
@@ -201,7 +201,7 @@ def league_settings(draw) -> dict:
     }
 
 
-@settings(max_examples=15, **FEW)
+@settings(max_examples=12, **FEW)
 @given(drawn=league_settings())
 def test_any_accepted_league_plays_a_season_and_starts_the_next_or_is_refused(drawn):
     members = drawn.pop("members")
