@@ -156,6 +156,7 @@ def match_create(request: HttpRequest) -> HttpResponse:
                 rated=form.cleaned_data["rated"],
                 watchable=form.cleaned_data["watchable"],
                 takebacks=form.cleaned_data["takebacks"],
+                vacation_cap=form.cleaned_data.get("vacation_cap"),  # blank: the default
             )
         except services.ServiceError as error:
             form.add_error(None, error.message)
