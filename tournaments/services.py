@@ -643,14 +643,14 @@ def round_over(tournament_id: int, number: int) -> bool:
         round_.finished_at = timezone.now()
         round_.save(update_fields=["finished_at"])
         active = t.entries.filter(withdrawn_at__isnull=True).count()
+        smallest = get_game(t.game_slug).min_players
         if t.format == Format.KNOCKOUT:
             # No final is drawn that cannot be played (withdrawals may leave too few): the
             # cup ends, and the standings rank who went furthest.
-            smallest = get_game(t.game_slug).min_players
             left = len(still_in(t, number + 1))
             over = not pairing.knockout_plan(left, t.table_size, smallest)
-        else:
-            over = number >= t.rounds or active < 2
+        else:  # withdrawals may leave too few for a single table
+            over = number >= t.rounds or active < max(2, smallest)
         if over:
             t.status = TournamentStatus.FINISHED
             t.save(update_fields=["status"])
