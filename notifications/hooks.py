@@ -138,10 +138,6 @@ def board_image_url(match: Match, seq: int, language: str) -> str:
     return settings.SITE_URL + reverse("notifications:hook_board", args=[token])
 
 
-def _title(match: Match) -> str:
-    return f"{match_label(match)} ({match.game.title})"
-
-
 def _rows(
     match: Match, key: str, text_for, chat: bool = False, board: bool = False
 ) -> list[Notification]:
@@ -197,7 +193,7 @@ def moves_text(match: Match, seats: list[Seat], moves: list) -> str:
         "%(match)s: %(count)s move by %(who)s.",
         "%(match)s: %(count)s moves by %(who)s.",
         len(played),
-    ) % {"match": _title(match), "count": len(played), "who": who}
+    ) % {"match": match_label(match), "count": len(played), "who": who}
     if waiting:
         text += " " + _("Now: %(waiting)s (%(prompt)s).") % {
             "waiting": waiting,
@@ -223,9 +219,12 @@ def rows_for_end(match: Match, seats: list[Seat]) -> list[Notification]:
 
     def text() -> str:
         if order:
-            over = _("%(match)s is over: %(order)s.") % {"match": _title(match), "order": order}
+            over = _("%(match)s is over: %(order)s.") % {
+                "match": match_label(match),
+                "order": order,
+            }
         else:
-            over = _("%(match)s is over.") % {"match": _title(match)}
+            over = _("%(match)s is over.") % {"match": match_label(match)}
         return f"{over} {match_url(match)}"
 
     return _rows(match, "end", text, board=True)
@@ -238,7 +237,7 @@ def rows_for_chat(match: Match, message, seats: list[Seat]) -> list[Notification
 
     def text() -> str:
         who = names.get(message.seat) or _("a player")
-        return f"{_title(match)}, {who}: {message.text}"
+        return f"{match_label(match)}, {who}: {message.text}"
 
     return _rows(match, f"chat:{message.pk}", text, chat=True)
 

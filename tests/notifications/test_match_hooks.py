@@ -55,8 +55,9 @@ def test_a_channel_hears_each_move_and_the_end_once_in_order(settings, channel_u
     texts = [body["text"] for body in Hook.received]
     rows = Notification.objects.filter(kind=Kind.CHANNEL).order_by("pk")
     assert len(texts) == rows.count() >= 2 and all(r.status == Status.SENT for r in rows)
-    assert all(f"Sealed Cards #{match.pk}" in t and "(Sealed Cards)" in t for t in texts)
-    assert texts[-1].startswith(f"Sealed Cards #{match.pk} (Sealed Cards) is over")
+    # The match named once, its game in its name (issue 41: the title was said twice).
+    assert all(t.count("Sealed Cards") == 1 and f"Sealed Cards #{match.pk}" in t for t in texts)
+    assert texts[-1].startswith(f"Sealed Cards #{match.pk} is over")
     assert [r.seq for r in rows] == sorted(r.seq for r in rows)  # in the order they happened
     state = load_state(match)
     secrets = [s for found in match.game.secrets(state).values() for s in found]
