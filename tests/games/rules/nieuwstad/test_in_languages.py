@@ -272,7 +272,7 @@ def test_refusals_in_dutch_and_german():
     with pytest.raises(ParseError) as unread:
         GAME.parse("", state, seat)
     assert localize(unread.value.message, "de") == (
-        "Leerer Befehl. Sende 'help' für die Liste der Befehle."
+        "Leerer Befehl. Sende 'Hilfe' für die Liste der Befehle."
     )
 
 
