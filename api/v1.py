@@ -332,8 +332,9 @@ def event_stream(
     `match_started`, `chat`, `takeback`, `invitation`, `match_over`. Each has an `id`,
     numbered 1, 2, 3... for your account; `since` (or `Last-Event-ID`) resumes after the one
     you saw last, losing none. Without either the stream starts now. Its first line,
-    `hello`, says the newest id (`last_event_id`) and the one the events follow (`after`). Held open `hold` seconds (an hour at most), then closed:
-    connect again with your last id. A blank line (`: keep-alive`) every 15 s while quiet."""
+    `hello`, says the newest id (`last_event_id`) and the one the events follow (`after`).
+    Held open `hold` seconds (an hour at most), then closed: connect again with your last
+    id. A blank line (`: keep-alive`) every 15 s while quiet."""
     resume = request.headers.get("Last-Event-ID", "").strip()
     if resume:
         since = read_number(resume)
@@ -472,31 +473,21 @@ def play(request, match_id: int, body: schemas.MoveIn):
 @matches.post("/matches/{match_id}/takeback", response={200: schemas.MoveOut, **ERRORS})
 def takeback(request, match_id: int, idempotency_key: str | None = Query(None, max_length=200)):
     """Take back your last decision, where the match allows it (docs/takebacks.md)."""
-    _need(request, Scope.PLAY)
-    key = f"api-undo:{request.auth.pk}:{idempotency_key}" if idempotency_key else None
-    result = _served(
-        request,
-        match_id,
-        services.take_back,
-        source=MoveSource.API,
-        idempotency_key=key,
-    )
-    return _moved(result)
+    return _seat_request(request, match_id, services.take_back, "api-undo", idempotency_key)
 
 
 @matches.post("/matches/{match_id}/resign", response={200: schemas.MoveOut, **ERRORS})
 def resign(request, match_id: int, idempotency_key: str | None = Query(None, max_length=200)):
     """Resign: leave the match; a bot plays your seat on to the end (as on the match page
     and by mail). Repeated under one `idempotency_key`, it is answered as the first was."""
+    return _seat_request(request, match_id, services.resign, "api-resign", idempotency_key)
+
+
+def _seat_request(request, match_id: int, service, kind: str, idempotency_key: str | None):
+    """A request about the asker's own seat (a takeback, a resignation) under its key."""
     _need(request, Scope.PLAY)
-    key = f"api-resign:{request.auth.pk}:{idempotency_key}" if idempotency_key else None
-    result = _served(
-        request,
-        match_id,
-        services.resign,
-        source=MoveSource.API,
-        idempotency_key=key,
-    )
+    key = f"{kind}:{request.auth.pk}:{idempotency_key}" if idempotency_key else None
+    result = _served(request, match_id, service, source=MoveSource.API, idempotency_key=key)
     return _moved(result)
 
 

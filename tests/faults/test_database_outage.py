@@ -23,7 +23,6 @@ import os
 import random
 import socket
 import threading
-import time
 import urllib.parse
 from collections import Counter, defaultdict
 
@@ -38,6 +37,7 @@ from .test_redis_outage import (
     latency_table,
     mover,
     reader,
+    run_with_an_outage,
     running_site,
 )
 
@@ -150,21 +150,9 @@ def test_the_database_gone_for_12_seconds_under_load(proxied_site):
         threading.Thread(target=chatter, args=(load, players, 4)),
     ]
     log_before = (site["folder"] / "gunicorn.log").read_text().count("\n")
-    load.started = time.monotonic()
-    for thread in threads:
-        thread.start()
-    try:
-        time.sleep(OUTAGE_AT)
-        site["proxy"].cut()
-        load.down_at, wall_down = load.now(), time.time()
-        time.sleep(OUTAGE_FOR)
-        site["proxy"].start()
-        load.up_at, wall_up = load.now(), time.time()
-        time.sleep(LOAD_SECONDS - OUTAGE_AT - OUTAGE_FOR)
-    finally:
-        load.stop.set()
-        for thread in threads:
-            thread.join(20)
+    wall_down, wall_up = run_with_an_outage(
+        load, threads, site["proxy"].cut, site["proxy"].start, OUTAGE_AT, OUTAGE_FOR, LOAD_SECONDS
+    )
     records = list(load.records)
     log_lines = (site["folder"] / "gunicorn.log").read_text().count("\n") - log_before
     steady = next(p for p in plays if not p.stuck and p.step < len(p.script))

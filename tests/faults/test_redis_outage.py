@@ -594,6 +594,29 @@ def latency_table(records: list[Record]) -> str:
     return "\n".join(lines)
 
 
+def run_with_an_outage(
+    load: Load, threads: list, stop, start, at: float, lasting: float, seconds: float
+) -> tuple[float, float]:
+    """The client threads for `seconds`; `stop()` the service `at` seconds in and `start()`
+    it `lasting` seconds later. The wall-clock times it went down and came back."""
+    load.started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    try:
+        time.sleep(at)
+        stop()
+        load.down_at, wall_down = load.now(), time.time()
+        time.sleep(lasting)
+        start()
+        load.up_at, wall_up = load.now(), time.time()
+        time.sleep(seconds - at - lasting)
+    finally:
+        load.stop.set()
+        for thread in threads:
+            thread.join(CLIENT_TIMEOUT + 5)
+    return wall_down, wall_up
+
+
 def check_database(site: dict, wall_down: float, wall_up: float, *, worker_sends: int) -> dict:
     given, out = site["folder"] / "check-in.json", site["folder"] / "check-out.json"
     given.write_text(json.dumps({"outage": [wall_down, wall_up], "worker_sends": worker_sends}))
@@ -614,21 +637,9 @@ def test_redis_stopped_for_20_seconds_under_load(site):
         threading.Thread(target=signer, args=(load, seed["accounts"], 5)),
     ]
     machine_load = [Path("/proc/loadavg").read_text().split()[0]]
-    load.started = time.monotonic()
-    for thread in threads:
-        thread.start()
-    try:
-        time.sleep(OUTAGE_AT)
-        site["redis"].kill()
-        load.down_at, wall_down = load.now(), time.time()
-        time.sleep(OUTAGE_FOR)
-        site["redis"].start()
-        load.up_at, wall_up = load.now(), time.time()
-        time.sleep(LOAD_SECONDS - OUTAGE_AT - OUTAGE_FOR)
-    finally:
-        load.stop.set()
-        for thread in threads:
-            thread.join(CLIENT_TIMEOUT + 5)
+    wall_down, wall_up = run_with_an_outage(
+        load, threads, site["redis"].kill, site["redis"].start, OUTAGE_AT, OUTAGE_FOR, LOAD_SECONDS
+    )
     load_records = list(load.records)
     machine_load.append(Path("/proc/loadavg").read_text().split()[0])
 

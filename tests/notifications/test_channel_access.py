@@ -329,6 +329,6 @@ def test_no_page_shows_another_persons_channel_push_endpoint_or_feed_token(
             seen += 1
             secrets = others_secrets if person != anna else SECRETS
             leaked = [s for s in secrets if s in body]
-            where = body.find(leaked[0]) if leaked else 0
-            assert not leaked, (person.username, page, leaked, body[max(0, where - 300) : where + 100])
+            where = max(0, body.find(leaked[0]) - 300) if leaked else 0
+            assert not leaked, (person.username, page, leaked, body[where : where + 400])
     assert seen > len(people)  # the pages were read, not all refused

@@ -6,7 +6,12 @@ from django.utils import translation
 
 from replies.inbound import Report, summary_of
 
-PREFIXES = {"en": "Not applied", "nl": "Niet verwerkt", "de": "Nicht ausgeführt", "fr": "Non appliqué"}
+PREFIXES = {
+    "en": "Not applied",
+    "nl": "Niet verwerkt",
+    "de": "Nicht ausgeführt",
+    "fr": "Non appliqué",
+}
 
 
 @pytest.mark.parametrize("language", sorted(PREFIXES))

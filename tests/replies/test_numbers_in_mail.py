@@ -13,10 +13,8 @@ from hypothesis import strategies as st
 
 from replies import inbound
 from replies.models import InboundMessage, InboundStatus
-from tests.notifications.conftest import (  # noqa: F401 (fixtures)
-    _site,
-    anna,
-    ben,
+from tests.notifications.conftest import (
+    _site,  # noqa: F401 (the mail's settings)
     reply_to,
     send_all,
     start_match,
@@ -24,6 +22,16 @@ from tests.notifications.conftest import (  # noqa: F401 (fixtures)
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def players(db):
+    from django.contrib.auth.models import User
+
+    return [
+        User.objects.create_user(name, f"{name}@example.com", "pw", first_name=name.title())
+        for name in ("anna", "ben")
+    ]
 
 # What people and their keyboards put where a number goes.
 NUMBERS = st.one_of(
@@ -48,7 +56,8 @@ COMMANDS = st.sampled_from(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(command=COMMANDS, number=NUMBERS)
-def test_every_mail_command_with_a_strange_number_is_answered(anna, ben, command, number):
+def test_every_mail_command_with_a_strange_number_is_answered(players, command, number):
+    anna, ben = players
     match = start_match(anna, ben)
     turn = turn_email(match, anna)
     before = len(mail.outbox)
@@ -65,7 +74,8 @@ def test_every_mail_command_with_a_strange_number_is_answered(anna, ben, command
 
 
 @pytest.mark.parametrize("written", ["²", "①", "9" * 5000, "\u200f"])
-def test_tournament_join_and_takeover_with_no_number_say_what_to_write(anna, ben, written):
+def test_tournament_join_and_takeover_with_no_number_say_what_to_write(players, written):
+    anna, ben = players
     match = start_match(anna, ben)
     turn = turn_email(match, anna)
     inbound.receive_raw(reply_to(turn, f"tournament join {written}\ntakeover {written}"))
