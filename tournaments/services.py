@@ -436,7 +436,8 @@ def _draw(
         playing = set(players)
         kept = [p for p in pairs if set(p) <= playing]
         seated = {u for p in kept for u in p}
-        return kept, [u for u in players if u not in seated][:1]
+        # The round's bye, and whoever was to meet a player who withdrew: a forfeit, a win.
+        return kept, [u for u in players if u not in seated]
     ranked = seeded or [row.player for row in current_standings(t) if row.player in set(players)]
     if t.format == Format.SWISS:
         had_bye = set(byes(t))

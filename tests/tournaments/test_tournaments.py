@@ -332,3 +332,28 @@ def test_a_tournaments_channel_hears_each_draw_every_match_and_the_end(settings)
     assert len(moves) >= 2 and all(x.count("Sealed Cards #") == 1 for x in moves)
     assert texts[-1].startswith("Winter Swiss (Sealed Cards) is over: ")
     assert texts.index(draws[1]) > texts.index(draws[0])
+
+
+def test_in_a_round_robin_who_was_to_meet_a_withdrawn_player_has_a_bye():
+    organiser = make_user("Olga")
+    t = services.create_tournament(
+        organiser=organiser,
+        name="RR",
+        game_slug="sealed-cards",
+        format="round_robin",
+        table_size=2,
+        max_players=4,
+    )
+    players = [make_user(f"W{n}") for n in range(4)]
+    for user in players:
+        services.join(t, user)
+    leaver = players[0]
+    services.withdraw(t, leaver)
+    for match in round_matches(t, 1):
+        play_out(match)
+    second = Round.objects.get(tournament=t, number=2)
+    matches = round_matches(t, 2)
+    assert len(matches) == 1
+    seated = set(matches[0].seats.values_list("user_id", flat=True))
+    idle = {p.pk for p in players[1:]} - seated
+    assert [second.bye_id, *second.sat_out] == list(idle)  # a forfeit is a win
