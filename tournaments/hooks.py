@@ -7,9 +7,11 @@ from __future__ import annotations
 from functools import partial
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine import get_game
 from games.models import Match, Seat
@@ -117,6 +119,7 @@ def _tournament_url(tournament) -> str:
 def rows_for_round(tournament, round_) -> list[Notification]:
     """A round was drawn: its tables (each match named), and who has the bye."""
     tables = Table.objects.filter(round=round_).select_related("match")
+    sitting_out = list(get_user_model().objects.filter(pk__in=round_.sat_out or []).order_by("pk"))
     seats = Seat.objects.filter(match__tournament_table__round=round_).order_by("number")
 
     def text() -> str:
@@ -133,10 +136,15 @@ def rows_for_round(tournament, round_) -> list[Notification]:
             "rounds": tournament.rounds,
             "tables": drawn,
         }
-        if round_.bye_id:
-            from community.names import public_name
+        from community.names import public_name
 
+        if round_.bye_id:
             said += " " + _("%(name)s has the bye.") % {"name": public_name(round_.bye)}
+        if sitting_out:  # the tables could not seat them (tournaments.services)
+            names = ", ".join(public_name(user) for user in sitting_out)
+            said += " " + ngettext(
+                "%(names)s sits this round out.", "%(names)s sit this round out.", len(sitting_out)
+            ) % {"names": names}
         return f"{said} {_tournament_url(tournament)}"
 
     return _tournament_rows(tournament, f"round:{round_.pk}", text)
