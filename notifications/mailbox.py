@@ -13,6 +13,7 @@ import ipaddress
 import re
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from pathlib import Path
@@ -70,6 +71,15 @@ class StoredMail:
     @property
     def date(self) -> str:
         return self.header("Date")
+
+    @property
+    def sent_at(self) -> datetime | None:
+        """The Date header as a moment, for the page to say in the reader's words (the
+        header itself is English by its standard: 'Mon, 07 Dec 2026')."""
+        try:
+            return email.utils.parsedate_to_datetime(self.date)
+        except (TypeError, ValueError):
+            return None
 
     def _part(self, kind: str) -> str:
         part = self.message.get_body(preferencelist=(kind,))
