@@ -375,9 +375,18 @@ class RetryLater(Exception):
 
 def claim(pk: int, now: datetime) -> Notification | None:
     """Take the row for sending, or None if someone else has it, it is done, or not due."""
-    claimed = Notification.objects.filter(pk=pk, status=Status.PENDING, send_after__lte=now).update(
-        status=Status.SENDING, claimed_at=now, lease_until=now + LEASE, attempts=F("attempts") + 1
-    )
+    try:
+        claimed = Notification.objects.filter(
+            pk=pk, status=Status.PENDING, send_after__lte=now
+        ).update(
+            status=Status.SENDING,
+            claimed_at=now,
+            lease_until=now + LEASE,
+            attempts=F("attempts") + 1,
+        )
+    except DATABASE_LOST:  # the claim may have been taken before its answer was lost
+        _until_written(lambda: _release(pk, now))
+        raise
     if claimed != 1:
         return None
     try:
@@ -410,14 +419,22 @@ def _until_written(write) -> None:
 
 
 def _release(pk: int, now: datetime) -> None:
-    """A claimed row back in the queue, due now, its attempt not counted: nothing was sent."""
-    Notification.objects.filter(pk=pk, status=Status.SENDING).update(
+    """A row this call claimed (at `now`) back in the queue, due now, its attempt not
+    counted: nothing was sent."""
+    Notification.objects.filter(pk=pk, status=Status.SENDING, claimed_at=now).update(
         status=Status.PENDING, send_after=now, lease_until=None, attempts=F("attempts") - 1
     )
 
 
+def _write_outcome(pk: int, fields: dict) -> int:
+    return Notification.objects.filter(pk=pk, status=Status.SENDING).update(**fields)
+
+
 def _finish(row: Notification, **fields) -> bool:
-    done = Notification.objects.filter(pk=row.pk, status=Status.SENDING).update(**fields)
+    """The row's outcome written, once the database takes it (`_until_written`)."""
+    written: list[int] = []
+    _until_written(lambda: written.append(_write_outcome(row.pk, fields)))
+    done = written[-1]
     if not done:
         log.warning("notification %s was reclaimed while it was being sent", row.pk)
     return bool(done)
@@ -482,14 +499,12 @@ def _failed(row: Notification, error: TransportError, now: datetime) -> str:
 
 
 def _delivered(row: Notification, provider_id: str, now: datetime) -> None:
-    _until_written(
-        lambda: _finish(
-            row,
-            status=Status.SENT,
-            sent_at=timezone.now(),
-            provider_message_id=(provider_id or "")[:300],
-            last_error="",
-        )
+    _finish(
+        row,
+        status=Status.SENT,
+        sent_at=timezone.now(),
+        provider_message_id=(provider_id or "")[:300],
+        last_error="",
     )
     if row.user_id is None:
         return

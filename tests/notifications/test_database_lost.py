@@ -33,9 +33,7 @@ def cut_once(monkeypatch, target, name: str) -> list:
     return calls
 
 
-def test_a_notice_cut_off_while_its_mail_was_built_is_pending_again_at_once(
-    monkeypatch, anna, ben
-):
+def test_a_notice_cut_off_while_its_mail_was_built_is_pending_again_at_once(monkeypatch, anna, ben):
     row = a_turn_notice(anna, ben)
     from notifications import emails
 
@@ -68,10 +66,37 @@ def test_the_write_back_waits_for_the_database(monkeypatch, anna, ben):
     assert row.status == Status.PENDING
 
 
+def test_a_lost_claim_is_released(monkeypatch, anna, ben):
+    """The claim's own update lost its answer (it may have been taken): released at once."""
+    row = a_turn_notice(anna, ben)
+    monkeypatch.setattr(outbox.time, "sleep", lambda seconds: None)
+    real = outbox.Notification.objects.filter
+
+    class Lost:
+        def __init__(self, query):
+            self.query = query
+
+        def update(self, **fields):
+            self.query.update(**fields)  # taken, then the answer is lost
+            raise OperationalError("server closed the connection unexpectedly")
+
+    calls = []
+
+    def filter_once(*args, **kwargs):
+        calls.append(1)
+        return Lost(real(*args, **kwargs)) if len(calls) == 1 else real(*args, **kwargs)
+
+    monkeypatch.setattr(outbox.Notification.objects, "filter", filter_once)
+    with pytest.raises(OperationalError):
+        outbox.deliver(row.pk)
+    row.refresh_from_db()
+    assert (row.status, row.attempts) == (Status.PENDING, 0)
+
+
 def test_a_sent_notice_is_marked_sent_when_the_database_comes_back(monkeypatch, anna, ben):
     row = a_turn_notice(anna, ben)
     monkeypatch.setattr(outbox.time, "sleep", lambda seconds: None)
-    finished = cut_once(monkeypatch, outbox, "_finish")
+    finished = cut_once(monkeypatch, outbox, "_write_outcome")
     assert outbox.deliver(row.pk) == "sent"
     assert len(finished) >= 2
     row.refresh_from_db()
