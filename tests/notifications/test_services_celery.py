@@ -150,6 +150,9 @@ def test_an_inbound_webhook_post_is_handled_by_the_worker(worker, client, anna, 
     )
     assert response.status_code == 200
     assert wait_for(lambda: match.moves.filter(source="email").count() == 1)
+    # An applied reply is confirmed in the player's next mail of the match, not by a mail
+    # of its own (issue 46): Ben's card asks Anna again, and that mail says it first.
+    services.submit_move(match_id=match.pk, player=ben, command="1", source="web")
     assert wait_for(lambda: any(m.body.startswith("Applied") for m in mail.outbox))
 
 
