@@ -198,13 +198,16 @@ def first_words(game: Game, heads: set[str]) -> set[str]:
     }
 
 
-def mail_command(line: str, language: str | None = None) -> tuple[str, str] | None:
+def mail_command(
+    line: str, language: str | None = None, commands: tuple[str, ...] = ()
+) -> tuple[str, str] | None:
     """(the English word, the rest of the line) when `line` starts with one of the mail's
-    own commands (games.rules.mail_words) in any language: "geef op" is ("resign", "")."""
+    own commands (games.rules.mail_words; `commands` instead if given) in any language:
+    "geef op" is ("resign", "")."""
     from games.rules.mail_words import MAIL_COMMANDS
 
     language = language or current_language()
-    words = tuple(MAIL_COMMANDS)
+    words = tuple(commands or MAIL_COMMANDS)
     found = list(_WORD.finditer(line))
     if not found or line[: found[0].start()].strip():
         return None
@@ -217,6 +220,12 @@ def mail_command(line: str, language: str | None = None) -> tuple[str, str] | No
     if meant is None:
         return None
     return meant, line[found[length - 1].end() :].strip()
+
+
+def written_as(words: tuple[str, ...], english: str, language: str | None = None) -> str:
+    """How `language` first writes the command `english`, one of `words`."""
+    forms = _written(tuple(words), language or current_language()).get(english) or [english]
+    return forms[0]
 
 
 def mail_command_words() -> set[str]:

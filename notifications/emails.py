@@ -27,12 +27,13 @@ from django.utils.translation import ngettext, npgettext_lazy
 
 from games import commands, selectors, vacation_bank
 from games.board_image import inline_boards
-from games.language import help_in, in_language, localize
+from games.language import help_in, in_language, localize, written_as
 from games.models import ChatMessage, Match, MatchStatus, Seat, TimeControl, TimeoutPolicy
+from games.rules.mail_words import ORGANISER_COMMANDS
 from players.language import CODES, language_of
 from players.models import NoticeMode
 from players.preferences import local_time, prefs_for, zone
-from replies.tokens import reply_address
+from replies.tokens import organiser_address, reply_address
 
 from .models import Channel, Kind, Notification, Status
 from .tokens import unsubscribe_token
@@ -364,6 +365,11 @@ def context_for(row: Notification) -> dict:
         context["tournament_url"] = absolute(
             reverse("tournament_detail", args=[row.context.get("tournament_id", 0)])
         )
+        if row.context.get("organiser"):  # replies.organiser reads what they write back
+            context["organiser_words"] = {
+                english: written_as(ORGANISER_COMMANDS, english)
+                for english in ORGANISER_COMMANDS
+            }
     if row.kind == Kind.END:
         context["result"] = _result(match)
         context["abandoned"] = match.status == MatchStatus.ABANDONED
@@ -492,6 +498,8 @@ def _render(row: Notification) -> Rendered:
     if row.match_id is not None and row.seat is not None:
         seq = context.get("position", {}).get("seq", row.seq or 0)
         reply_to = reply_address(row.match_id, row.seat, seq)
+    elif row.kind == Kind.ROUND and row.context.get("organiser"):
+        reply_to = organiser_address(row.context["tournament_id"], row.user_id)
     return Rendered(subject=subject, text=text, html=html, reply_to=reply_to)
 
 

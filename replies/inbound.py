@@ -38,12 +38,13 @@ from notifications.models import Channel, Kind, Notification, Status
 from tournaments.models import Tournament
 from tournaments.services import join, withdraw
 
+from . import organiser
 from .models import InboundMessage, InboundStatus
 from .reading import decode
 from .reading.machine import machine_mail
 from .reading.quotes import own_text
 from .reading.trust import authentication_failures
-from .tokens import token_in_addresses
+from .tokens import organiser_token_in_addresses, token_in_addresses
 
 log = logging.getLogger(__name__)
 
@@ -243,6 +244,9 @@ def _handle(row: InboundMessage, message: Message, original_size: int) -> tuple[
         # RFC 5322 allows one From; with two, which one a client shows is anyone's guess.
         failures = [*failures, "more than one From header"]
     if token is None:
+        organiser_token = organiser_token_in_addresses(_recipients(message, row.recipient))
+        if organiser_token is not None:
+            return organiser.handle(row, message, organiser_token, sender, failures)
         if failures:
             return InboundStatus.DROPPED, f"forged: {', '.join(failures)}; no reply token"
         user = _registered_user(sender)

@@ -19,6 +19,8 @@ REPLY_LOCAL_PART = "play"
 _SALT = "notifications.reply-token"
 _TOKEN = re.compile(r"^m([0-9a-z]+)-s([0-9a-z]+)-p([0-9a-z]+)-([0-9a-f]{16})$")
 _ADDRESS = re.compile(rf"{REPLY_LOCAL_PART}\+([0-9a-z-]+)@", re.IGNORECASE)
+# An organiser's address names a tournament and its organiser (replies.organiser).
+_ORGANISER = re.compile(r"^t([0-9a-z]+)-o([0-9a-z]+)-([0-9a-f]{16})$")
 
 
 @dataclass(frozen=True)
@@ -70,4 +72,31 @@ def token_in_addresses(addresses: list[str]) -> ReplyToken | None:
             token = read_reply_token(candidate)
             if token is not None:
                 return token
+    return None
+
+
+@dataclass(frozen=True)
+class OrganiserToken:
+    tournament_id: int
+    user_id: int
+
+
+def organiser_address(tournament_id: int, user_id: int) -> str:
+    """Where the organiser of a tournament writes commands for it (the mails the server
+    sends them about it reply there)."""
+    payload = f"t{_b36(tournament_id)}-o{_b36(user_id)}"
+    return f"{REPLY_LOCAL_PART}+{payload}-{_signature(payload)}@{settings.REPLY_DOMAIN}"
+
+
+def organiser_token_in_addresses(addresses: list[str]) -> OrganiserToken | None:
+    """The first valid organiser's token among these addresses."""
+    for address in addresses:
+        for candidate in _ADDRESS.findall(address or ""):
+            found = _ORGANISER.match(candidate.lower())
+            if not found:
+                continue
+            tournament36, user36, signature = found.groups()
+            payload = f"t{tournament36}-o{user36}"
+            if constant_time_compare(signature, _signature(payload)):
+                return OrganiserToken(int(tournament36, 36), int(user36, 36))
     return None

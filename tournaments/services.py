@@ -613,7 +613,9 @@ def on_moves_appended(sender, match, seats, moves, **kwargs) -> None:
                     "round": table.round.number,
                     "rounds": t.rounds,
                     "match_label": str(match),
+                    "match_id": match.pk,
                     "player": names.get(move.seat, "?"),
+                    "organiser": True,  # it replies to the organiser's address
                 },
             )
         )

@@ -18,6 +18,7 @@ from games.services import ServiceError
 from games.views import MAX_SEAT
 from notifications.views import hooks_page
 from players.decorators import real_sign_in_required
+from replies.tokens import organiser_address
 
 from . import hooks, leagues, selectors, services
 from .forms import DescriptionForm, ExtendSignupForm, LeagueForm, TournamentForm
@@ -115,6 +116,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rounds": rounds,
             "mine": mine,
             "is_organiser": is_organiser,
+            "organiser_address": organiser_address(t.pk, request.user.pk) if is_organiser else "",
         },
     )
 

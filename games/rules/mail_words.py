@@ -17,3 +17,17 @@ MAIL_COMMANDS = (
     pgettext("command", "tournament join"),
     pgettext("command", "takeover"),
 )
+
+# An organiser's commands, written to their tournament's address (replies.organiser).
+ORGANISER_COMMANDS = (
+    pgettext("command", "help"),
+    pgettext("command", "draw"),
+    pgettext("command", "extend"),
+    pgettext("command", "describe"),
+    pgettext("command", "withdraw"),
+    pgettext("command", "offer"),
+    pgettext("command", "cancel"),
+)
+
+# "extend 3 days": the word after the number, in any language, is not the reason.
+DAYS = pgettext("command", "days")
