@@ -38,7 +38,7 @@ ENGLISH = {
 ALSO = {
     "nl": {"rating", "ratings", "deadline", "token", "tokens", "log"},  # "log je in"
     "de": {"token", "tokens"},
-    "fr": {"points", "shillings", "token", "tokens", "page", "public"},
+    "fr": {"points", "shillings", "token", "tokens", "page", "public", "minutes"},
 }
 SILENT = {"script", "style", "code", "template"}
 SPOKEN = ("title", "alt", "placeholder", "aria-label")

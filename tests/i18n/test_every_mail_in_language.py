@@ -1,7 +1,8 @@
 """Every mail a Dutch, German or French player gets, in their language (issue 31): a match's
 start and turns of each game, every turn to the end of one (a game a language), chat,
 reminders, a timeout, the end of a match, an invitation to an address with no account (in
-the inviter's language), a tournament's round and a sign-in link. Each is read as a
+the inviter's language), a tournament's round, its end, its organiser's mail (a stalled
+seat, the answer to their commands) and a sign-in link. Each is read as a
 plain-text mail client shows it (subject and text) and as its HTML part reads; no word of
 our English the language's translations never use may be left (tests.i18n.reading; names
 and quoted code aside)."""
@@ -16,9 +17,15 @@ from django.core import mail
 from django.utils import timezone, translation
 
 from games import chat, clock, services
+from games.language import written_as
+from games.models import Match
+from games.rules.mail_words import ORGANISER_COMMANDS
 from notifications import outbox, reminders
+from notifications.models import Notification
 from players import accounts
-from tournaments.services import create_tournament, join, start
+from replies import inbound
+from replies.tokens import organiser_address
+from tournaments.services import create_tournament, join, round_over, start
 
 from .reading import Reading, english_in, where
 from .test_every_page_in_language import person, played
@@ -35,7 +42,7 @@ def _site(settings, tmp_path):
     settings.CELERY_BROKER_URL = "memory://"
 
 
-def everything_mailed(language: str) -> list:
+def everything_mailed(language: str, time_machine) -> list:
     """A world whose players read `language`, and what it mailed them."""
     dora, bram, cees, eva = (person(n, language) for n in ("Dora", "Bram", "Cees", "Eva"))
     rng = random.Random(11)
@@ -77,16 +84,37 @@ def everything_mailed(language: str) -> list:
     accounts.send_sign_in_link(user=dora)
     now = timezone.now()
     for days in (1, 2, 3, 5, 8, 12):  # reminders before the deadlines, then timeouts
-        reminders.send_reminders(now=now + timedelta(days=days) - timedelta(hours=2))
-        clock.sweep_deadlines(now=now + timedelta(days=days), enforce=clock.enforce)
+        time_machine.move_to(now + timedelta(days=days) - timedelta(hours=2))
+        reminders.send_reminders()
+        outbox.send_due()  # before the deadline passes, which makes a reminder moot
+        time_machine.move_to(now + timedelta(days=days))
+        clock.sweep_deadlines(enforce=clock.enforce)
         outbox.send_due()
+    # The tournament to its end (everyone's mail with the standings), and its organiser's
+    # mail: the stalled seat's above, and the answer to what Eva writes to her address.
+    table = Match.objects.get(tournament_table__round__tournament=tournament)
+    while table.status == "active":
+        played(table, 1, rng)
+        table.refresh_from_db()
+    round_over(tournament.pk, 1)  # what the match's end runs on commit (never, in this test)
+    with translation.override(language):
+        said = {english: written_as(ORGANISER_COMMANDS, english) for english in ORGANISER_COMMANDS}
+    inbound.receive_raw(
+        (
+            f"From: Eva <{eva.email}>\r\nTo: {organiser_address(tournament.pk, eva.pk)}\r\n"
+            "Subject: Winter Cup\r\nMessage-ID: <eva-1@example.org>\r\n"
+            "Content-Type: text/plain; charset=utf-8\r\n\r\n"
+            f"{said['help']}\r\n{said['draw']}\r\n{said['extend']} 2 x\r\n"
+            f"{said['offer']} 99999 Dora\r\n{said['withdraw']} Zora x\r\n"
+        ).encode()
+    )
     outbox.send_due()
     return list(mail.outbox)
 
 
 @pytest.mark.parametrize("language", ["nl", "de", "fr"])
-def test_every_mail_a_player_gets_is_in_their_language(language):
-    sent = everything_mailed(language)
+def test_every_mail_a_player_gets_is_in_their_language(language, no_vacation_bank, time_machine):
+    sent = everything_mailed(language, time_machine)
     found, kinds = {}, set()
     for message in sent:
         html = next((body for body, kind in message.alternatives if kind == "text/html"), "")
@@ -97,5 +125,14 @@ def test_every_mail_a_player_gets_is_in_their_language(language):
         kinds.add(message.subject.split(":")[0])
         if english:
             found[f"{message.to[0]}: {message.subject}"] = where(text, english)
-    assert len(sent) > 100 and len(kinds) > 8, sorted(kinds)
+    assert len(sent) > 100 and len(kinds) > 5, sorted(kinds)
+    mailed = set(
+        Notification.objects.filter(status="sent", channel="email").values_list(
+            "kind", "context__event"
+        )
+    )
+    for kind in ("turn", "chat", "reminder", "timeout", "end", "invite"):
+        assert any(k == kind for k, _ in mailed), (kind, mailed)
+    for event in (None, "stalled", "organiser", "end"):  # a tournament's round, ...
+        assert ("round", event) in mailed, (event, mailed)
     assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
