@@ -3,8 +3,9 @@ time is up, and the timeouts it hands to the service layer.
 
 Time is counted on the player's calendar (players.calendar): with weekends off, Saturdays
 and Sundays in the player's time zone do not count, nor do the player's vacation days. A
-deadline that would fall in the player's quiet hours moves past their end, so holding mail
-overnight can never cost a player a move. `deadline_after` is that rule as a pure function.
+deadline that would fall in the player's night (their quiet hours, or 22:00 to 07:00) moves
+past its end, so holding mail overnight can never cost a player a move. `deadline_after` is
+that rule as a pure function.
 
 The service layer asks `deadline_for` when a seat is asked (with the calendar it read once
 for the whole move) and stores the deadline on `Seat`; a vacation booked later extends it,
@@ -38,9 +39,9 @@ from players.calendar import Calendar, calendar_from, calendar_of
 from players.models import Preferences
 from players.preferences import (
     calendar_days_by_user,
-    in_quiet_hours,
+    in_night,
+    night_end_after,
     prefs_by_user,
-    quiet_end_after,
     zone,
 )
 
@@ -54,7 +55,7 @@ log = logging.getLogger(__name__)
 clock_held = Signal()
 
 DAY = 86400
-QUIET_GRACE = timedelta(hours=1)  # after quiet hours end, time to read the morning's mail
+QUIET_GRACE = timedelta(hours=1)  # after the night ends, time to read the morning's mail
 MAX_CALENDAR_DAYS = 3660
 
 
@@ -106,12 +107,13 @@ def deadline_after(
     start: datetime, seconds: int, calendar: Calendar, weekends_off: bool, match_id: int | None
 ) -> datetime:
     """`seconds` of the player's counted time in match `match_id` after `start`, never
-    inside quiet hours."""
+    inside their night (their quiet hours, or 22:00 to 07:00 in their zone): a turn notice
+    held overnight (notifications.outbox.held_until) costs them no waking time."""
     tz = zone(calendar.prefs)
     off = _is_off_day(weekends_off, calendar.days_off(match_id))
     deadline = add_counted(start, seconds, tz, off)
-    if in_quiet_hours(calendar.prefs, deadline):
-        deadline = quiet_end_after(calendar.prefs, deadline) + QUIET_GRACE
+    if in_night(calendar.prefs, deadline):
+        deadline = night_end_after(calendar.prefs, deadline) + QUIET_GRACE
     return deadline
 
 
@@ -398,7 +400,7 @@ def _day_to_spend(
     seat: Seat, calendar: Calendar, deadline: datetime
 ) -> tuple[date | None, datetime]:
     """The one day whose spending moves the deadline on, and the deadline it gives: the
-    day the deadline falls on, or the day before when quiet hours pushed it past midnight."""
+    day the deadline falls on, or the day before when the night pushed it past midnight."""
     local = deadline.astimezone(zone(calendar.prefs)).date()
     for day in (local, local - timedelta(days=1)):
         if day in calendar.days_off(seat.match_id):

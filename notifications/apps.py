@@ -15,7 +15,6 @@ class NotificationsConfig(AppConfig):
 
         for event, receiver in (
             (events.players_invited, signals.on_players_invited),
-            (events.match_started, signals.on_match_started),
             (events.moves_appended, signals.on_moves_appended),
             (events.match_finished, signals.on_match_finished),
             (events.chat_posted, signals.on_chat_posted),

@@ -282,6 +282,44 @@ def confirmations(row: Notification, prefs) -> list[str]:
     return lines
 
 
+# --- the match's start, told in the first mail of it ------------------------------------
+# A match has no start mail of its own (issue 46: one mail per decision): the first mail a
+# player gets from it (their first turn notice, normally; a digest's entry for a digest
+# reader) tells who plays, the time control and the seed's commitment. The end mail
+# has no need of it (its ranking and the seed say more). A start mail written before this
+# (Kind.START) still renders those facts itself.
+
+OPENING_KINDS = (
+    Kind.TURN,
+    Kind.REMINDER,
+    Kind.ANSWER,
+    Kind.CHAT,
+    Kind.TIMEOUT,
+    Kind.VACATION,
+    Kind.WARNING,
+)
+
+
+def opens_match(row: Notification, prefs) -> bool:
+    """Whether `row` is the first email its player gets from its match (so it tells the
+    start): no other email of the match went to them before it. A digest reader hears of the
+    start in the digest."""
+    if (
+        row.channel != Channel.EMAIL
+        or row.kind not in OPENING_KINDS
+        or row.user_id is None
+        or row.match_id is None
+        or prefs.mode != NoticeMode.EVERY_TURN
+    ):
+        return False
+    earlier = Notification.objects.filter(
+        match_id=row.match_id, user_id=row.user_id, channel=Channel.EMAIL, status=Status.SENT
+    ).exclude(pk=row.pk)
+    if row.sent_at is not None:  # rendered again later: the same answer as when it went
+        earlier = earlier.filter(sent_at__lt=row.sent_at)
+    return not earlier.exists()
+
+
 # --- one context per kind ---------------------------------------------------------------
 
 
@@ -336,6 +374,7 @@ def context_for(row: Notification) -> dict:
         )
         if seat_row is not None:
             context["name"] = seat_row.display_name or context["name"]
+            context["opening"] = opens_match(row, prefs)
     if (
         row.kind
         in (
@@ -416,19 +455,26 @@ def _digest_matches(row: Notification, prefs) -> list[dict]:
         if not match or not seat_row or match.status != MatchStatus.ACTIVE:
             continue
         seq = seat_row.deadline_seq or match.head_seq
+        since = row.context.get("since", "1970-01-01T00:00:00+00:00")
         chat = [
             wrap(f"{selectors.seat_names(match)[c.seat]}: {c.text}", "  ")
-            for c in ChatMessage.objects.filter(
-                match=match, created_at__gte=row.context.get("since", "1970-01-01T00:00:00+00:00")
-            ).exclude(seat=seat)
+            for c in ChatMessage.objects.filter(match=match, created_at__gte=since).exclude(
+                seat=seat
+            )
         ]
         out.append(
             {
+                "match": match,
                 "label": match_label(match),
                 "url": match_url(match),
                 "position": position(match, seat_row, seq, prefs),
                 "reply_address": reply_address(match.pk, seat, seq),
                 "chat": chat,
+                # A match begun since the last digest: its start is told here.
+                "opening": bool(match.started_at)
+                and match.started_at >= datetime.fromisoformat(since),
+                "players": selectors.seat_names(match),
+                "time_control": time_control_text(match),
             }
         )
     return out

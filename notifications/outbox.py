@@ -30,9 +30,10 @@ from django.db.models import F
 from django.utils import timezone, translation
 
 from games.models import Match, MatchStatus, MoveKind, MoveSource, Seat
+from games.vacation_bank import shows_sign_of_life
 from players.accounts import is_bot_account
 from players.models import NoticeMode, Preferences
-from players.preferences import night_end_after, prefs_for, quiet_end_after
+from players.preferences import in_night, night_end_after, prefs_for, quiet_end_after
 
 from . import hooks
 from .emails import recipient_language
@@ -93,6 +94,24 @@ def wants_email(prefs: Preferences, kind: str) -> bool:
     return kind != Kind.DIGEST
 
 
+def awake_within() -> timedelta:
+    """A player who showed a sign of life this recently is up: a night does not hold the mail
+    another player's move causes (they are playing)."""
+    return timedelta(seconds=getattr(settings, "PBM_AWAKE_WITHIN", 3600))
+
+
+def held_until(user, prefs: Preferences, now: datetime) -> datetime:
+    """When mail a person's action writes now may go: after the player's quiet hours; with
+    none set, after their night (players.preferences.night_window) unless they showed a sign
+    of life in the last `awake_within` (a move of their own, a post, a sign-in)."""
+    after = quiet_end_after(prefs, now)
+    if after > now or user is None or not in_night(prefs, now):
+        return after
+    if shows_sign_of_life(user, now - awake_within()):
+        return now
+    return night_end_after(prefs, now)
+
+
 def row_for(
     *,
     kind: str,
@@ -109,9 +128,10 @@ def row_for(
 ) -> Notification | None:
     """The row to write (unsaved: `write` or `write_many` saves it), or None if the person
     does not want this message. A bot account gets none: a program learns of its turns
-    through the API. Held until the player's quiet hours end (`hold_for_quiet_hours`), or
-    their night, derived from their zone when they set no quiet hours (`hold_for_night`:
-    the mail the server writes on its own schedule: reminders, digests, the clock's)."""
+    through the API. Held until the player's quiet hours end, or their night when they set
+    none and are not awake (`hold_for_quiet_hours`: `held_until`), or until their night
+    ends whatever they do (`hold_for_night`: the mail the server writes on its own schedule:
+    reminders, digests, the clock's)."""
     if is_bot_account(user):
         return None
     now = now or timezone.now()
@@ -131,7 +151,7 @@ def row_for(
     if hold_for_night:
         send_after = night_end_after(prefs, now)
     else:
-        send_after = quiet_end_after(prefs, now) if hold_for_quiet_hours else now
+        send_after = held_until(user, prefs, now) if hold_for_quiet_hours else now
     status, error = Status.PENDING, ""
     # A refused address gets nothing until the player acts (answers to their own mail
     # excepted: they prove the address works). After an outage, mail is still tried: the
@@ -240,9 +260,9 @@ def players_invited(match: Match, emails: list[str], inviter: str) -> None:
                         "email": email,
                         "language": translation.get_language(),
                     },
-                    # A player's quiet hours hold an invitation too; an address with no
-                    # account has none.
-                    send_after=quiet_end_after(prefs_for(user), timezone.now()),
+                    # A player's quiet hours and night hold an invitation too; an address
+                    # with no account has none.
+                    send_after=held_until(user, prefs_for(user), timezone.now()),
                 )
         except IntegrityError:
             continue  # invited before
@@ -254,20 +274,6 @@ def reply_seq(match: Match, seat: Seat) -> int:
     plays it), else the head of the log."""
     asked = match.status == MatchStatus.ACTIVE and seat.number in match.to_act
     return seat.deadline_seq if asked and seat.deadline_seq is not None else match.head_seq
-
-
-def match_started(match: Match, seats: list[Seat]) -> None:
-    for seat in _people(seats):
-        write(
-            row_for(
-                kind=Kind.START,
-                user=seat.user,
-                dedupe_key=f"start:{match.pk}:{seat.number}",
-                match=match,
-                seat=seat.number,
-                seq=match.head_seq,
-            )
-        )
 
 
 def moves_appended(match: Match, seats: list[Seat], moves: list, newly_to_act: list[int]) -> None:
@@ -294,8 +300,14 @@ def moves_appended(match: Match, seats: list[Seat], moves: list, newly_to_act: l
                 for channel in (Channel.EMAIL, Channel.WEBHOOK, Channel.PUSH)
             ]
     for move in moves:
-        # A deadline played for a seat: tell it, unless a turn notice already tells the story.
-        if move.kind == MoveKind.TIMEOUT and move.seat in people and move.seat not in newly_to_act:
+        # A deadline played for a seat: tell it, unless a turn notice or the end mail already
+        # tells the story.
+        if (
+            move.kind == MoveKind.TIMEOUT
+            and move.seat in people
+            and move.seat not in newly_to_act
+            and match.status == MatchStatus.ACTIVE
+        ):
             rows.append(
                 row_for(
                     kind=Kind.TIMEOUT,
@@ -441,7 +453,15 @@ def _finish(row: Notification, **fields) -> bool:
 
 
 def _superseded(row: Notification) -> str:
-    """Why a turn notice or reminder held back (quiet hours, retries) is no longer true."""
+    """Why a turn notice, reminder or invitation held back (quiet hours, the night, retries)
+    is no longer true."""
+    if row.kind == Kind.INVITE and row.match is not None:
+        # Asks to take a seat: not once the invited person took it (from the lobby, or the
+        # table playing again), nor once the match began without them.
+        taken = row.match.seats.filter(invited_email__iexact=row.address, user__isnull=False)
+        if row.match.status != MatchStatus.OPEN or taken.exists():
+            return "the invitation's seat is taken"
+        return ""
     if row.kind not in (Kind.TURN, Kind.REMINDER) or row.match is None:
         return ""
     if row.match.status != MatchStatus.ACTIVE:

@@ -15,7 +15,7 @@ from games.clock import effective_deadline, with_calendars
 from games.models import MatchStatus, Seat
 from games.vacation_bank import shows_sign_of_life, sign_of_life_window
 from players.calendar import Calendar
-from players.preferences import night_start_before
+from players.preferences import night_end_after, night_start_before
 
 from .models import Kind, Notification
 
@@ -94,7 +94,9 @@ def _reminder_plan(
     deadline = effective_deadline(seat, calendar, clock)
     if deadline is None or deadline <= now:
         return None, None, None
-    asked = seat.waiting_since or now
+    # Told when asked, or, asked in their night, when it ends (the turn notice waits for
+    # the morning unless they are up: outbox.held_until).
+    asked = night_end_after(prefs, seat.waiting_since or now)
     hours = sorted({int(h) for h in prefs.reminder_hours or [] if 0 < int(h) <= MAX_REMINDER_HOURS})
     times = {h: reminder_time(prefs, deadline, h) for h in hours}
     times = {h: at for h, at in times.items() if asked + REMINDER_MIN_GAP < at}

@@ -26,12 +26,6 @@ def on_players_invited(sender, match, emails, inviter, **kwargs) -> None:
     outbox.players_invited(match, emails, inviter)
 
 
-def on_match_started(sender, match, seats, **kwargs) -> None:
-    from . import outbox
-
-    outbox.match_started(match, seats)
-
-
 def on_moves_appended(sender, match, seats, moves, newly_to_act, **kwargs) -> None:
     from . import outbox
 

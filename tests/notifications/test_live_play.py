@@ -81,8 +81,11 @@ def test_a_player_not_on_the_page_is_not_held(match, anna, ben):
 
 def test_other_mail_is_not_held(match, anna):
     presence.seen(match, anna.pk)
-    start = Notification.objects.get(kind=Kind.START, match=match, user=anna)
-    assert outbox.deliver(start.pk) == "sent"
+    seat = match.seats.get(user=anna).number
+    chat = outbox.write(
+        outbox.row_for(kind=Kind.CHAT, user=anna, dedupe_key="chat:x", match=match, seat=seat)
+    )
+    assert outbox.deliver(chat.pk) == "sent"
 
 
 def test_a_cache_that_is_down_holds_nothing_and_breaks_no_page(match, anna, settings):

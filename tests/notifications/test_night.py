@@ -77,15 +77,15 @@ def test_a_digest_hour_in_the_night_waits_for_the_morning(anna, ben):
 def test_a_reminder_written_by_the_tick_reads_the_players_own_night(anna, ben):
     """The tick reads calendars for a batch of seats; the mail it writes then must still
     read the player's saved zone (a default Preferences once took the user's cache)."""
-    Preferences.objects.create(user=anna, time_zone="America/New_York", reminder_hours=[24])
-    Preferences.objects.create(user=ben, time_zone="America/New_York", reminder_hours=[24])
-    with time_machine.travel(datetime(2024, 6, 3, 4, 0, tzinfo=UTC), tick=False):
-        start_match(anna, ben, days_per_move=2)  # deadline: midnight in New York, 5 June
-    # The reminder was due at 21:45 in New York on the 3rd; the tick runs late, at 03:00.
-    late = datetime(2024, 6, 4, 7, 0, tzinfo=UTC)
+    Preferences.objects.create(user=anna, time_zone="America/New_York", reminder_hours=[10])
+    Preferences.objects.create(user=ben, time_zone="America/New_York", reminder_hours=[10])
+    with time_machine.travel(datetime(2024, 6, 3, 18, 0, tzinfo=UTC), tick=False):
+        start_match(anna, ben, days_per_move=2)  # deadline: 14:00 in New York, 5 June
+    # The reminder was due at 21:45 in New York on the 4th; the tick runs late, at 03:00.
+    late = datetime(2024, 6, 5, 7, 0, tzinfo=UTC)
     with time_machine.travel(late, tick=False):
         reminders.send_reminders(late)
     rows = Notification.objects.filter(kind=Kind.REMINDER)
     assert rows.count() == 2
     for row in rows:
-        assert row.send_after == datetime(2024, 6, 4, 11, 0, tzinfo=UTC)  # 07:00 there
+        assert row.send_after == datetime(2024, 6, 5, 11, 0, tzinfo=UTC)  # 07:00 there

@@ -73,7 +73,7 @@ def test_rows_are_written_in_the_move_transaction(match, anna, ben):
 
 
 def test_delivering_twice_sends_once(match):
-    row = Notification.objects.filter(kind=Kind.START).first()
+    row = Notification.objects.filter(kind=Kind.TURN, channel="email").first()
     assert outbox.deliver(row.pk) == "sent"
     assert outbox.deliver(row.pk) == "not claimed"
     assert len(mail.outbox) == 1
@@ -82,7 +82,7 @@ def test_delivering_twice_sends_once(match):
 
 
 def test_a_row_claimed_by_a_sender_that_died_is_sent_once_after_its_lease(match):
-    row = Notification.objects.filter(kind=Kind.START).first()
+    row = Notification.objects.filter(kind=Kind.TURN, channel="email").first()
     now = timezone.now()
     assert outbox.claim(row.pk, now) is not None  # ... and the sender dies here
     outbox.send_due(now)  # within the lease: nobody else touches it
@@ -96,7 +96,7 @@ def test_a_row_claimed_by_a_sender_that_died_is_sent_once_after_its_lease(match)
 
 
 def test_transient_errors_back_off_and_permanent_ones_fail(match):
-    rows = list(Notification.objects.filter(kind=Kind.START))
+    rows = list(Notification.objects.filter(kind=Kind.TURN, channel="email"))
     now = timezone.now()
     failing = mock.patch(
         "notifications.transports.EmailTransport.notify",
@@ -122,7 +122,7 @@ def test_transient_errors_back_off_and_permanent_ones_fail(match):
 
 def test_retries_stop_a_retry_period_after_the_first_failure(match, settings):
     settings.OUTBOX_RETRY_FOR = 24 * 3600
-    row = Notification.objects.filter(kind=Kind.START).first()
+    row = Notification.objects.filter(kind=Kind.TURN, channel="email").first()
     now = timezone.now()
     Notification.objects.filter(pk=row.pk).update(first_failed_at=now - timedelta(hours=23))
     timing_out = mock.patch(
@@ -154,13 +154,14 @@ def test_a_broker_that_is_down_leaves_the_row_for_the_sweep(
 
             match = start_match(anna, ben)
     assert match.status == "active"
-    # Ben's invitation, two start and two turn notices, each offered once to the broker.
+    # Ben's invitation and two turn notices (the start is told in them), each offered once
+    # to the broker.
     pending = set(Notification.objects.filter(status=Status.PENDING).values_list("pk", flat=True))
-    assert len(pending) == 5
+    assert len(pending) == 3
     assert sorted(call.args[0][0] for call in refused.call_args_list) == sorted(pending)
     with mock.patch.object(deliver_notification, "apply_async") as enqueued:
         with time_machine.travel(timezone.now() + outbox.SWEEP_GRACE * 2):
-            assert outbox.sweep() == 5
+            assert outbox.sweep() == 3
     swept = [call.args[0][0] for call in enqueued.call_args_list if call.args[0][0] in pending]
     assert sorted(swept) == sorted(pending)
 

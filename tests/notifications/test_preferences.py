@@ -23,8 +23,9 @@ def test_nothing_means_no_turn_email(anna, ben):
     Preferences.objects.create(user=anna, mode=NoticeMode.NONE)
     start_match(anna, ben)
     sent = send_all()
-    # Ben (who keeps every email) gets his invitation, the game start and his turn.
-    assert to(sent, anna.email) == [] and len(to(sent, ben.email)) == 3
+    # Ben (who keeps every email) gets his turn, the start told in it (his invitation is
+    # not sent: he took his seat before it went).
+    assert to(sent, anna.email) == [] and len(to(sent, ben.email)) == 1
 
 
 def test_a_daily_digest_lists_the_waiting_matches(anna, ben):

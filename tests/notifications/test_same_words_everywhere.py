@@ -29,17 +29,22 @@ def _web(user, match, command):
 
 def _api(user, match, command):
     _token, key = make_token(user=user, name="words", scope="play")
-    answer = Client().post(
-        f"/api/v1/matches/{match.pk}/moves",
-        {"command": command},
-        content_type="application/json",
-        headers={"Authorization": f"Bearer {key}"},
-    ).json()
+    answer = (
+        Client()
+        .post(
+            f"/api/v1/matches/{match.pk}/moves",
+            {"command": command},
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {key}"},
+        )
+        .json()
+    )
     return answer.get("message") or answer["error"]["message"]
 
 
 def test_an_illegal_move_is_refused_in_the_same_words_on_every_path(anna, ben):
     match = start_match(anna, ben)
+    email = turn_email(match, anna)  # before she opens the page, which holds it back
     seat = seat_of(match, anna)
     expected = services.submit_move(
         match_id=match.pk, seat=seat, command="play 99", source=MoveSource.ADMIN
@@ -47,7 +52,6 @@ def test_an_illegal_move_is_refused_in_the_same_words_on_every_path(anna, ben):
     assert expected.startswith("Not applied: ")
     assert expected in _web(anna, match, "play 99")
     assert _api(anna, match, "play 99") == expected
-    email = turn_email(match, anna)
     mail.outbox.clear()
     inbound.receive_raw(reply_to(email, "play 99"))
     send_all()

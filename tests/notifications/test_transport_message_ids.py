@@ -39,7 +39,7 @@ def test_message_ids_are_unique_across_rebuilt_databases(match, anna):
 
     from notifications import outbox
 
-    row = Notification.objects.get(kind=Kind.START, user=anna)
+    row = Notification.objects.get(kind=Kind.TURN, user=anna, channel="email")
     assert outbox.deliver(row.pk) == "sent"
     first_id = mail.outbox[-1].extra_headers["Message-ID"]
     fields = {

@@ -5,7 +5,6 @@ import pytest
 from games import services
 from games.selectors import load_state
 from notifications.emails import thread_subject
-from notifications.models import Kind, Notification
 from replies.tokens import read_reply_token
 
 from .conftest import headline, seat_of, send_all, to
@@ -56,9 +55,9 @@ def test_html_part_headers_and_links(match, anna):
     assert headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert headers["List-Unsubscribe"].startswith("<https://boards.example.org/n/unsubscribe/")
     seat = seat_of(match, anna)
-    start = Notification.objects.get(kind=Kind.START, match=match, seat=seat)
-    root = start.message_id  # the start mail, really sent, is the thread's root
-    assert headers["In-Reply-To"] == root and headers["References"] == root
+    # The first mail of the match is the thread's root: this turn notice, with the start.
+    assert "In-Reply-To" not in headers and "References" not in headers
+    assert f"Sealed Cards #{match.pk} has begun" in message.body
     assert headers["Message-ID"].endswith("@reply.example.org>")
     assert f"/matches/{match.pk}/link/?sesame=" in message.body  # opens this match only
     token = read_reply_token(message.reply_to[0].split("+")[1].split("@")[0])
@@ -73,17 +72,13 @@ def test_every_message_of_a_match_is_in_one_thread(match, anna, ben):
         mine = to(sent, user.email)
         roots = {m.extra_headers["References"] for m in mine if "References" in m.extra_headers}
         assert len(roots) == 1
-        assert roots == {
-            next(m for m in mine if headline(m) == "The game begins").extra_headers["Message-ID"]
-        }
-        # Only an invitation, sent before the seat was drawn, and the start mail (the root)
-        # stand outside the thread; every other message has the match's one subject.
-        outside = [m for m in mine if "References" not in m.extra_headers]
-        assert sorted(headline(m) if "invites" not in m.subject else "invite" for m in outside) == (
-            ["The game begins"] if user == anna else ["The game begins", "invite"]
-        )
-        subjects = {m.subject for m in mine if "invites you" not in m.subject}
-        assert subjects == {thread_subject(match)}
+        # The first mail (the first turn notice, which tells the start) is the root; it
+        # alone stands outside the thread, and every message has the match's one subject.
+        first = mine[0]
+        assert "has begun" in first.body and headline(first).startswith("Your turn")
+        assert roots == {first.extra_headers["Message-ID"]}
+        assert [m for m in mine if "References" not in m.extra_headers] == [first]
+        assert {m.subject for m in mine} == {thread_subject(match)}
 
 
 def _play_out(match):
@@ -109,6 +104,10 @@ def test_game_start_email(anna, ben):
     from .conftest import start_match
 
     match = start_match(anna, ben)
-    start = next(m for m in to(send_all(), "ben@") if headline(m) == "The game begins")
+    # No mail of its own: Ben's one mail is his first turn, the start told in it.
+    (start,) = to(send_all(), "ben@")
+    assert headline(start).startswith("Your turn")
+    assert f"Sealed Cards #{match.pk} has begun" in start.body
     assert match.seed_commitment in start.body and match.seed not in start.body
     assert "3 days per move" in start.body
+    assert "has begun" in start.alternatives[0][0]

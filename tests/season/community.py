@@ -77,7 +77,8 @@ class Season:
     sent: list[tuple[datetime, object]] = field(default_factory=list)
     replies: list[str] = field(default_factory=list)  # Message-IDs of the players' mails
     decisions: dict[tuple[int, int, int], Decision] = field(default_factory=dict)
-    made: Counter = field(default_factory=Counter)  # decisions each user made themself
+    made: Counter = field(default_factory=Counter)  # moves each user made themself
+    seated: Counter = field(default_factory=Counter)  # seats each user took (created, joined)
     rematch_until: int = 0  # the last day a finished match is played again
     tables: dict[int, dict] = field(default_factory=dict)  # match id: how to play it again
     _answered: set[str] = field(default_factory=set)
@@ -118,6 +119,8 @@ class Season:
         )
         for user in users[1:]:
             services.join_match(match_id=match.pk, user=user)
+        for user in users:  # taking a seat is a decision of the player's, as a move is
+            self.seated[user.pk] += 1
         self.tables[match.pk] = {"names": names, "options": options}
         return match
 
