@@ -28,9 +28,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
+from functools import partial
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -40,6 +42,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 
 from api.models import AccountEvent, EventStream
+from games.models import Match, MatchStatus
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +60,7 @@ def poll_seconds() -> float:
 
 
 STREAM_PATH = "/api/v1/stream"
+MATCH_STREAM_PATH = re.compile(r"/api/v1/matches/[0-9]+/stream")
 
 
 class StreamASGIHandler(ASGIHandler):
@@ -64,7 +68,9 @@ class StreamASGIHandler(ASGIHandler):
     ThreadSensitiveContext (see the module's docstring); every other request as Django does."""
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] == "http" and scope["path"] == STREAM_PATH:
+        if scope["type"] == "http" and (
+            scope["path"] == STREAM_PATH or MATCH_STREAM_PATH.fullmatch(scope["path"])
+        ):
             await self.handle(scope, receive, send)
         else:
             await super().__call__(scope, receive, send)
@@ -89,6 +95,19 @@ def events_after(user_id: int, after: int) -> list[dict[str, Any]]:
 
 def newest_ids(user_ids: list[int]) -> dict[int, int]:
     return dict(EventStream.objects.filter(user_id__in=user_ids).values_list("user_id", "last_id"))
+
+
+def match_heads(match_ids: list[int]) -> dict[int, int]:
+    """Each match's head seq and whether it is over, as one number that moves with either."""
+    rows = Match.objects.filter(pk__in=match_ids).values_list("pk", "head_seq", "status")
+    return {pk: head * 2 + (status != MatchStatus.ACTIVE) for pk, head, status in rows}
+
+
+def full_line(fmt: str, full: dict[str, Any]) -> str:
+    """A match stream's first line: the whole position the seat may see. It has no `id`
+    (SSE: no id line), so resuming stays with the moves' ids."""
+    full = {"type": "full", **full}
+    return f"event: full\ndata: {_json(full)}\n\n" if fmt == SSE else _json(full) + "\n"
 
 
 def _pooled(function: Callable) -> Callable:
@@ -122,7 +141,8 @@ def hello_line(fmt: str, last_id: int, after: int) -> str:
 
 def event_line(fmt: str, event: dict[str, Any]) -> str:
     if fmt == SSE:
-        return f"id: {event['id']}\nevent: {event['type']}\ndata: {_json(event)}\n\n"
+        said = f"id: {event['id']}\n" if "id" in event else ""
+        return f"{said}event: {event['type']}\ndata: {_json(event)}\n\n"
     return _json(event) + "\n"
 
 
@@ -136,14 +156,25 @@ def heartbeat_line(fmt: str) -> str:
 def sync_stream(
     user_id: int, after: int, hold: float, fmt: str, newest: int | None = None
 ) -> Iterator[str]:
+    first = hello_line(fmt, after if newest is None else newest, after)
+    return sync_lines(first, partial(events_after, user_id), after, hold, fmt)
+
+
+def sync_lines(
+    first: str, read: Callable[[int], list[dict]], after: int, hold: float, fmt: str
+) -> Iterator[str]:
+    """`first`, then the events `read` finds after `after`, for `hold` seconds at most (an
+    event marked `last` ends the stream)."""
     ends = time.monotonic() + min(hold, WSGI_HOLD_SECONDS)
-    yield hello_line(fmt, after if newest is None else newest, after)
+    yield first
     quiet_since = time.monotonic()
     while True:
-        found = events_after(user_id, after)
+        found = read(after)
         for event in found:
             yield event_line(fmt, event)
-            after = event["id"]
+            after = event.get("id", after)
+        if found and found[-1].get("last"):
+            return
         now = time.monotonic()
         if found:
             quiet_since = now
@@ -161,9 +192,12 @@ def sync_stream(
 
 
 class Hub:
-    """The one task per event loop that watches the open streams' newest event numbers."""
+    """The one task per event loop and kind of stream that watches the open streams' newest
+    numbers: accounts' newest event ids (`newest_ids`), or matches' head seqs
+    (`match_heads`)."""
 
-    def __init__(self):
+    def __init__(self, newest: Callable[[list[int]], dict[int, int]] = None):
+        self.newest = newest or newest_ids
         self.waiting: dict[int, set[asyncio.Event]] = {}
         self.seen: dict[int, int] = {}
         self.task: asyncio.Task | None = None
@@ -183,7 +217,7 @@ class Hub:
             self.seen.pop(user_id, None)
 
     async def watch(self) -> None:
-        read = _pooled(newest_ids)
+        read = _pooled(self.newest)
         while self.waiting:
             try:
                 newest = await read(list(self.waiting))
@@ -199,33 +233,53 @@ class Hub:
             await asyncio.sleep(poll_seconds())
 
 
-_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Hub]]
+_hubs = weakref.WeakKeyDictionary()
 
 
-def hub() -> Hub:
-    loop = asyncio.get_running_loop()
-    if loop not in _hubs:
-        _hubs[loop] = Hub()
-    return _hubs[loop]
+def hub(kind: str = "account") -> Hub:
+    """This event loop's hub of accounts' streams, or (`kind="match"`) of matches'."""
+    hubs = _hubs.setdefault(asyncio.get_running_loop(), {})
+    if kind not in hubs:
+        hubs[kind] = Hub(match_heads if kind == "match" else newest_ids)
+    return hubs[kind]
 
 
 async def async_stream(
     user_id: int, after: int, hold: float, fmt: str, newest: int | None = None
 ) -> AsyncIterator[str]:
-    """Events after `after`, as they commit, for `hold` seconds. When the client goes away
-    Django cancels this coroutine where it waits; `finally` leaves the hub."""
+    first = hello_line(fmt, after if newest is None else newest, after)
+    async for line in async_lines(first, partial(events_after, user_id), after, hold, fmt, user_id):
+        yield line
+
+
+async def async_lines(
+    first: str,
+    read: Callable[[int], list[dict]],
+    after: int,
+    hold: float,
+    fmt: str,
+    key: int,
+    kind: str = "account",
+) -> AsyncIterator[str]:
+    """`first`, then the events `read` finds after `after`, as they commit, for `hold`
+    seconds (an event marked `last` ends the stream); woken by the hub of `kind` when the
+    number it watches for `key` moves. When the client goes away Django cancels this
+    coroutine where it waits; `finally` leaves the hub."""
     ends = time.monotonic() + min(hold, MAX_HOLD_SECONDS)
-    read = _pooled(events_after)
-    watching = hub()
-    woken = watching.listen(user_id)
+    read = _pooled(read)
+    watching = hub(kind)
+    woken = watching.listen(key)
     try:
-        yield hello_line(fmt, after if newest is None else newest, after)
+        yield first
         while True:
             woken.clear()  # cleared before reading: a wake-up after the read is kept
-            found = await read(user_id, after)
+            found = await read(after)
             for event in found:
                 yield event_line(fmt, event)
                 after = event["id"]
+            if found and found[-1].get("last"):
+                return
             if len(found) == BATCH:
                 continue
             left = ends - time.monotonic()
@@ -237,4 +291,4 @@ async def async_stream(
                 if time.monotonic() < ends:
                     yield heartbeat_line(fmt)
     finally:
-        watching.leave(user_id, woken)
+        watching.leave(key, woken)

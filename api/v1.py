@@ -8,6 +8,7 @@ Seats are counted from 1, as players read them. Thin: games.services writes, sel
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -352,6 +353,110 @@ def event_stream(
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each line on at once
     return response
+
+
+MATCH_STREAM_DOC = {
+    "responses": STREAM_DOC["responses"],
+    "parameters": STREAM_DOC["parameters"],
+}
+
+
+@matches.get("/matches/{match_id}/stream", response=ERRORS, openapi_extra=MATCH_STREAM_DOC)
+def match_stream(
+    request,
+    match_id: int,
+    since: int | None = Query(None, ge=0, le=2**53),
+    legal: bool = False,
+    hold: int = Query(stream.MAX_HOLD_SECONDS, ge=0, le=stream.MAX_HOLD_SECONDS),
+    format: str | None = Query(None, pattern="^(ndjson|sse)$"),  # noqa: A002
+):
+    """One match as your seat sees it (a watcher: as anyone may), as it is played. First
+    `full`: the match's summary, your seat's view, the board as text, the recent history,
+    your legal moves (with `legal=true`, when you are asked) and `seq`, the position's
+    number. Then one `move` event a log entry, moves the server plays for a seat (timeouts,
+    forced moves, bots) and takebacks included, narrated for your seat: its `id` is the
+    entry's seq; the newest also carries `state` (summary, view, board, legal moves as in
+    `full`). `since` (or `Last-Event-ID`) resumes after the entry you saw last: the entries
+    you missed follow `full`. When the match is over the last event says so (`last: true`,
+    with `state`) and the stream closes. Held `hold` seconds at most, like /stream."""
+    match = _visible_match(request, match_id)
+    resume = request.headers.get("Last-Event-ID", "").strip()
+    if resume:
+        since = read_number(resume)
+        if since is None:
+            raise ApiError(422, "invalid_request", "Last-Event-ID: send an event's id.")
+    seat = selectors.viewer_seat(match, request.auth)
+    viewer = seat.number if seat else None
+    head = match.head_seq
+    after = head if since is None else min(since, head)
+    full = {
+        "seq": head,
+        **_match_state(match, request.auth, viewer, legal),
+        "history": _history(match, viewer) if match.status != MatchStatus.OPEN else [],
+    }
+    wanted = format or ("sse" if stream.SSE in request.headers.get("Accept", "") else "ndjson")
+    fmt = stream.SSE if wanted == "sse" else stream.NDJSON
+    first = stream.full_line(fmt, full)
+    read = partial(_match_events, match.pk, request.auth, viewer, legal)
+    if match.is_over and after == head:
+        lines = iter([first])  # nothing more will happen
+    elif isinstance(request, ASGIRequest):
+        lines = stream.async_lines(first, read, after, hold, fmt, match.pk, "match")
+    else:
+        lines = stream.sync_lines(first, read, after, hold, fmt)
+    response = StreamingHttpResponse(lines, content_type=fmt)
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _match_state(match: Match, user, viewer: int | None, legal: bool) -> dict[str, Any]:
+    """What the seat `viewer` (None: a watcher) may know of the match now."""
+    summary = _summary(match, user)
+    out = {
+        "match": summary,
+        "result": match.result,
+        "seed": match.seed if match.is_over else None,
+        "view": None,
+        "board_text": "",
+        "legal": None,
+    }
+    if match.status != MatchStatus.OPEN:
+        game = match.game
+        position = selectors.load_state(match)
+        out["view"] = game.view(position, viewer)
+        out["board_text"] = game.render_text(out["view"])
+        if legal and viewer is not None and summary["your_turn"]:
+            out["legal"] = legal_moves(game, position, viewer)
+    return out
+
+
+def _match_events(match_id: int, user, viewer: int | None, legal: bool, after: int) -> list:
+    """The match's log entries after `after` (a batch at most), narrated for `viewer`; the
+    newest, when it is the head, with the state after it, and `last` when the match is over."""
+    match = Match.objects.prefetch_related("seats__user__bot_account").get(pk=match_id)
+    head = match.head_seq
+    if head <= after:
+        if not match.is_over:
+            return []
+        # Over without a move of its own (abandoned): the end, without an id of its own.
+        return [{"type": "over", "last": True, "state": _match_state(match, user, viewer, legal)}]
+    upto = min(head, after + stream.BATCH)
+    events = [
+        {
+            "id": e["seq"],
+            "type": "move",
+            "seat": None if e["seat"] is None else e["seat"] + 1,
+            "text": e["text"],
+            "at": e["created_at"],
+        }
+        for e in selectors.history(match, viewer, since=after, upto=upto)
+    ]
+    if events and upto == head:
+        events[-1]["state"] = _match_state(match, user, viewer, legal)
+        if match.is_over:
+            events[-1]["last"] = True
+    return events
 
 
 @matches.post("/matches", response={201: schemas.MatchSummary, **ERRORS})
