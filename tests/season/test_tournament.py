@@ -104,8 +104,10 @@ def test_a_tournament_cap_of_2_holds_while_the_player_is_in_uncapped_matches(set
     capped = Table.objects.get(round__tournament=cup).match
     assert capped.vacation_cap == 2
     deadline = capped.seats.get(user=anna).deadline_at
+    # The casual matches began at 06:00: their deadlines, out of the night, are at 08:00, an
+    # hour after the tournament's; the sweeps come after both.
     for day in range(4):
-        now = deadline + timedelta(days=day, minutes=5)
+        now = deadline + timedelta(days=day, hours=1, minutes=5)
         for user in (anna, ben):
             user.last_login = now - timedelta(hours=1)  # a sign-in every day
             user.save(update_fields=["last_login"])
@@ -122,6 +124,6 @@ def test_a_tournament_cap_of_2_holds_while_the_player_is_in_uncapped_matches(set
 
     # Two days spent, then the third day's sweep times her out there.
     assert vacation_bank.spent_in(anna, capped) == 2
-    assert timeouts(capped)[0] == deadline + timedelta(days=2, minutes=5)
+    assert timeouts(capped)[0] == deadline + timedelta(days=2, hours=1, minutes=5)
     for match in casual:
         assert timeouts(match) == [] and vacation_bank.spent_in(anna, match) == 4
