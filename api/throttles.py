@@ -21,22 +21,33 @@ from ninja.throttling import BaseThrottle
 from players.limits import client_address
 
 # The budget per account (docs/api.md): a bot that makes two or three requests a decision
-# plays at the speed of the server's own bots without meeting it.
+# plays at the speed of the server's own bots without meeting it; and as much again per
+# match in play (up to MATCHES_COUNTED of them), so a bot in many matches at once is not
+# throttled for playing them.
 PER_MINUTE = 300
 PER_HOUR = 6000
+PER_MATCH_MINUTE = 60
+PER_MATCH_HOUR = 1200
+MATCHES_COUNTED = 50
+MATCHES_CACHED_FOR = 30  # seconds: the count of matches in play is read again after this
+NEW_MATCHES_PER_HOUR = 60  # creating matches has its own budget, however many are in play
 
 
 class AccountThrottle(BaseThrottle):
     """At most `limit` requests per `seconds` per account, in a window that starts with its
     first request; a request with no account (refused anyway) is counted by its address."""
 
-    def __init__(self, scope: str, limit: int, seconds: int):
+    def __init__(self, scope: str, limit: int, seconds: int, per_match: int = 0):
         self.scope, self.limit, self.seconds = scope, limit, seconds
+        self.per_match = per_match
         self._wait = 0.0
 
     def allow_request(self, request: HttpRequest) -> bool:
         user = getattr(request, "auth", None)
         who = f"user:{user.pk}" if user is not None else f"address:{client_address(request)}"
+        limit = self.limit
+        if self.per_match and user is not None:
+            limit += self.per_match * matches_in_play(user.pk)
         name = f"api-throttle:{self.scope}:{who}"
         now = time.time()
         # The window starts with its first request and ends with the counter's key.
@@ -49,8 +60,8 @@ class AccountThrottle(BaseThrottle):
             count = 1
         started = cache.get(f"{name}:start", now)
         reset = max(1.0, started + self.seconds - now)
-        _remember(request, self.limit, max(0, self.limit - count), reset)
-        if count <= self.limit:
+        _remember(request, limit, max(0, limit - count), reset)
+        if count <= limit:
             return True
         self._wait = reset
         return False
@@ -58,6 +69,22 @@ class AccountThrottle(BaseThrottle):
     def wait(self) -> float:
         """Seconds until the window that refused the request ends (ninja's Retry-After)."""
         return self._wait
+
+
+def matches_in_play(user_id: int) -> int:
+    """The matches the account sits in that are being played (at most MATCHES_COUNTED), as
+    counted in the last MATCHES_CACHED_FOR seconds: one COUNT a while, not one a request."""
+    key = f"api-matches-in-play:{user_id}"
+    found = cache.get(key)
+    if found is None:
+        from games.models import MatchStatus, Seat
+
+        playing = Seat.objects.filter(
+            user_id=user_id, resigned=False, match__status=MatchStatus.ACTIVE
+        )
+        found = min(playing.count(), MATCHES_COUNTED)
+        cache.set(key, found, timeout=MATCHES_CACHED_FOR)
+    return found
 
 
 def _remember(request: HttpRequest, limit: int, remaining: int, reset: float) -> None:

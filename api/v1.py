@@ -23,7 +23,14 @@ from ninja.security import HttpBearer
 from api import schemas, stream
 from api.account_events import legal_moves
 from api.models import BotSummary, Scope
-from api.throttles import PER_HOUR, PER_MINUTE, AccountThrottle
+from api.throttles import (
+    NEW_MATCHES_PER_HOUR,
+    PER_HOUR,
+    PER_MATCH_HOUR,
+    PER_MATCH_MINUTE,
+    PER_MINUTE,
+    AccountThrottle,
+)
 from api.tokens import grants, is_bot_account, user_for
 from community import selectors as community
 from community.access import can_watch
@@ -67,8 +74,8 @@ api = NinjaAPI(
     description=__doc__,
     auth=[TokenAuth(), session_auth],
     throttle=[
-        AccountThrottle("minute", PER_MINUTE, 60),
-        AccountThrottle("hour", PER_HOUR, 3600),
+        AccountThrottle("minute", PER_MINUTE, 60, per_match=PER_MATCH_MINUTE),
+        AccountThrottle("hour", PER_HOUR, 3600, per_match=PER_MATCH_HOUR),
     ],
 )
 
@@ -459,7 +466,15 @@ def _match_events(match_id: int, user, viewer: int | None, legal: bool, after: i
     return events
 
 
-@matches.post("/matches", response={201: schemas.MatchSummary, **ERRORS})
+@matches.post(
+    "/matches",
+    response={201: schemas.MatchSummary, **ERRORS},
+    throttle=[
+        AccountThrottle("minute", PER_MINUTE, 60, per_match=PER_MATCH_MINUTE),
+        AccountThrottle("hour", PER_HOUR, 3600, per_match=PER_MATCH_HOUR),
+        AccountThrottle("new-match", NEW_MATCHES_PER_HOUR, 3600),
+    ],
+)
 def create(request, body: schemas.CreateIn):
     _need(request, Scope.PLAY)
     try:
