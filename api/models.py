@@ -67,6 +67,9 @@ class EventStream(models.Model):
         verbose_name=_("user"),
     )
     last_id = models.PositiveBigIntegerField(_("last id"), default=0)
+    # Raised by each connection: a stream whose number is no longer the newest was
+    # replaced by another connection of the account, and closes (one stream per account).
+    connection = models.PositiveBigIntegerField(_("connection"), default=0)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

@@ -39,7 +39,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection
+from django.db import connection, transaction
 
 from api.models import AccountEvent, EventStream
 from games.models import Match, MatchStatus
@@ -85,7 +85,31 @@ def open_stream(user_id: int) -> int:
     return stream.last_id
 
 
-def events_after(user_id: int, after: int) -> list[dict[str, Any]]:
+def connect(user_id: int) -> tuple[int, int]:
+    """A new connection of the account's stream: (the newest event's number, this
+    connection's number). Any older connection sees it is no longer the newest and closes."""
+    open_stream(user_id)
+    with transaction.atomic():
+        stream = EventStream.objects.select_for_update().get(user_id=user_id)
+        stream.connection += 1
+        stream.save(update_fields=["connection"])
+    return stream.last_id, stream.connection
+
+
+REPLACED = {
+    "type": "closed",
+    "reason": "replaced: another connection of this account opened the stream",
+    "last": True,
+}
+
+
+def events_after(user_id: int, after: int, connection: int | None = None) -> list[dict[str, Any]]:
+    """The account's events after `after`; for a `connection` another has replaced, the
+    closing event instead."""
+    if connection is not None:
+        newest = EventStream.objects.filter(user_id=user_id).values_list("connection", flat=True)
+        if newest.first() != connection:
+            return [REPLACED]
     rows = AccountEvent.objects.filter(user_id=user_id, number__gt=after).order_by("number")
     return [
         {"id": e.number, "type": e.kind, "match": e.match_id, **e.data}
@@ -93,8 +117,13 @@ def events_after(user_id: int, after: int) -> list[dict[str, Any]]:
     ]
 
 
-def newest_ids(user_ids: list[int]) -> dict[int, int]:
-    return dict(EventStream.objects.filter(user_id__in=user_ids).values_list("user_id", "last_id"))
+def newest_ids(user_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Each account's newest event and connection: a stream wakes when either moves."""
+    rows = EventStream.objects.filter(user_id__in=user_ids)
+    return {
+        user: (last, conn)
+        for user, last, conn in rows.values_list("user_id", "last_id", "connection")
+    }
 
 
 def match_heads(match_ids: list[int]) -> dict[int, int]:
@@ -154,10 +183,16 @@ def heartbeat_line(fmt: str) -> str:
 
 
 def sync_stream(
-    user_id: int, after: int, hold: float, fmt: str, newest: int | None = None
+    user_id: int,
+    after: int,
+    hold: float,
+    fmt: str,
+    newest: int | None = None,
+    connection: int | None = None,
 ) -> Iterator[str]:
     first = hello_line(fmt, after if newest is None else newest, after)
-    return sync_lines(first, partial(events_after, user_id), after, hold, fmt)
+    read = partial(events_after, user_id, connection=connection)
+    return sync_lines(first, read, after, hold, fmt)
 
 
 def sync_lines(
@@ -246,10 +281,16 @@ def hub(kind: str = "account") -> Hub:
 
 
 async def async_stream(
-    user_id: int, after: int, hold: float, fmt: str, newest: int | None = None
+    user_id: int,
+    after: int,
+    hold: float,
+    fmt: str,
+    newest: int | None = None,
+    connection: int | None = None,
 ) -> AsyncIterator[str]:
     first = hello_line(fmt, after if newest is None else newest, after)
-    async for line in async_lines(first, partial(events_after, user_id), after, hold, fmt, user_id):
+    read = partial(events_after, user_id, connection=connection)
+    async for line in async_lines(first, read, after, hold, fmt, user_id):
         yield line
 
 
@@ -277,7 +318,7 @@ async def async_lines(
             found = await read(after)
             for event in found:
                 yield event_line(fmt, event)
-                after = event["id"]
+                after = event.get("id", after)
             if found and found[-1].get("last"):
                 return
             if len(found) == BATCH:

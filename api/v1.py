@@ -348,14 +348,14 @@ def event_stream(
         since = read_number(resume)
         if since is None:
             raise ApiError(422, "invalid_request", "Last-Event-ID: send an event's id.")
-    newest = stream.open_stream(request.auth.pk)
+    newest, connection = stream.connect(request.auth.pk)
     after = newest if since is None else min(since, newest)
     wanted = format or ("sse" if stream.SSE in request.headers.get("Accept", "") else "ndjson")
     fmt = stream.SSE if wanted == "sse" else stream.NDJSON
     if isinstance(request, ASGIRequest):
-        lines = stream.async_stream(request.auth.pk, after, hold, fmt, newest)
+        lines = stream.async_stream(request.auth.pk, after, hold, fmt, newest, connection)
     else:
-        lines = stream.sync_stream(request.auth.pk, after, hold, fmt, newest)
+        lines = stream.sync_stream(request.auth.pk, after, hold, fmt, newest, connection)
     response = StreamingHttpResponse(lines, content_type=fmt)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each line on at once

@@ -165,7 +165,10 @@ async function main() {
           const event = JSON.parse(line);
           backoff = 1;
           if (event.type === "hello") await onHello(event);
-          else {
+          else if (event.type === "closed") {
+            log(`the server closed the stream: ${event.reason}; stopping`);
+            return; // another run of this bot took over
+          } else {
             await handle(event);
             memory.last_event_id = event.id;
             save();

@@ -205,6 +205,9 @@ def run(bot: Bot, create: str | None, matches: int, until_finished: bool) -> int
                         bot.catch_up()
                     while create and memory.created < matches:  # the stream listens already
                         bot.create(create)
+                elif event["type"] == "closed":  # another run of this bot took over
+                    log.info("the server closed the stream: %s; stopping", event["reason"])
+                    return 0
                 else:
                     bot.handle(event)
                     memory.last_event_id = event["id"]
