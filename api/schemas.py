@@ -133,6 +133,11 @@ class CreateIn(Schema):
     takebacks: bool = False
 
 
+class OpenMatchesOut(Schema):
+    matches: list[MatchSummary]
+    next: int | None = Field(description="Pass as `before` for the next page; null: no more.")
+
+
 class TurnsOut(Schema):
     matches: list[MatchSummary]
     waited: float = Field(description="Seconds the server waited for a turn.")

@@ -31,11 +31,11 @@ from api.throttles import (
     PER_MINUTE,
     AccountThrottle,
 )
-from api.tokens import grants, is_bot_account, user_for
+from api.tokens import TokenError, grants, is_bot_account, make_bot_account, user_for
 from community import selectors as community
 from community.access import can_watch
 from community.names import public_name
-from games import selectors, services
+from games import pages, selectors, services
 from games.engine import available_games, get_game
 from games.engine.numbers import read_number
 from games.models import Match, MatchStatus, MoveSource, Seat
@@ -193,6 +193,19 @@ def _summary(match: Match, user) -> dict[str, Any]:
 # --- who am I, what games ------------------------------------------------------------------
 
 account = Router(tags=["account"])
+
+
+@account.post("/me/bot", response={200: schemas.MeOut, **ERRORS})
+def become_bot(request):
+    """Turn this account into a bot account, for good (as on lichess): its seats say "(bot)"
+    everywhere and its matches are never rated. Refused for an account that has sat at a
+    table: make a new account for your bot."""
+    _need(request, Scope.PLAY)
+    try:
+        make_bot_account(user=request.auth, note="by the API")
+    except TokenError as error:
+        raise ApiError(409, "refused", error.message) from None
+    return me(request)
 
 
 @account.get("/me", response={200: schemas.MeOut, **ERRORS})
@@ -501,6 +514,33 @@ def join(request, match_id: int):
     match = _visible_match(request, match_id)
     try:
         services.join_match(match_id=match.pk, user=request.auth)
+    except services.ServiceError as error:
+        raise ApiError(409, "refused", error.message) from None
+    match.refresh_from_db()
+    return _summary(match, request.auth)
+
+
+@matches.get("/matches/open", response={200: schemas.OpenMatchesOut, **ERRORS})
+def open_matches(request, before: int | None = Query(None, ge=1, le=2**53)):
+    """Matches waiting for players that you may join (an open seat, or one your address is
+    invited to), newest first, 25 at a time: pass `next` as `before` for the following page.
+    Join one with `POST /matches/{id}/join`."""
+    found, following = pages.open_matches(request.auth, before)
+    found = Match.objects.filter(pk__in=[m.pk for m in found]).prefetch_related(
+        "seats__user__bot_account"
+    )
+    listed = sorted((_summary(m, request.auth) for m in found), key=lambda m: -m["id"])
+    return {"matches": listed, "next": following}
+
+
+@matches.post("/matches/{match_id}/abort", response={200: schemas.MatchSummary, **ERRORS})
+def abort(request, match_id: int):
+    """Call a match off before anyone has played a move of their own: it is abandoned,
+    unrated, and nobody loses. After a move, resign instead."""
+    _need(request, Scope.PLAY)
+    match = _visible_match(request, match_id)
+    try:
+        services.abort_match(match_id=match.pk, user=request.auth)
     except services.ServiceError as error:
         raise ApiError(409, "refused", error.message) from None
     match.refresh_from_db()

@@ -1209,6 +1209,27 @@ def abandon_match(*, match_id: int, reason: str) -> Match:
         return match
 
 
+def abort_match(*, match_id: int, user: AbstractBaseUser) -> Match:
+    """A seated player calls the match off before anyone has played a move of their own
+    (on the web, by mail or by the API; what the server played for a seat does not count):
+    it is abandoned, unrated, and nobody loses."""
+    with transaction.atomic():
+        match, seats = _lock(match_id)
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is None:
+            raise ServiceError(gettext_noop("You have no seat in this match."))
+        if match.is_over:
+            raise ServiceError(gettext_noop("The match is already over."))
+        played = match.moves.filter(
+            kind=MoveKind.MOVE, source__in=(MoveSource.WEB, MoveSource.EMAIL, MoveSource.API)
+        )
+        if played.exists():
+            raise ServiceError(
+                gettext_noop("A move has been played: resign instead, or ask for a takeback.")
+            )
+        return abandon_match(match_id=match_id, reason=f"Aborted by {mine.name} before a move.")
+
+
 def import_match(*, data: dict[str, Any], imported_by: AbstractBaseUser | None = None) -> Match:
     """Recreate a finished match from an export; its log must replay to the same digests."""
     from games.selectors import EXPORT_FORMAT
