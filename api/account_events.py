@@ -186,3 +186,38 @@ def on_players_invited(sender, match: Match, emails: list[str], inviter: str, **
         for u in invited
     ]
     append(found, invited)
+
+
+def challenge_out(challenge) -> dict[str, Any]:
+    """A challenge as the API shows it (its events, GET /challenges)."""
+    from community.names import public_name
+
+    return {
+        "challenge": challenge.pk,
+        "challenger": {"id": challenge.challenger_id, "name": public_name(challenge.challenger)},
+        "challenged": {"id": challenge.challenged_id, "name": public_name(challenge.challenged)},
+        "game": challenge.game_slug,
+        "players": challenge.players,
+        "options": challenge.options,
+        "days_per_move": challenge.days_per_move,
+        "rated": challenge.rated,
+        "status": challenge.status,
+        "reason": challenge.reason,
+        "match": challenge.match_id,
+    }
+
+
+# Who hears of each change of a challenge, and as what.
+CHALLENGE_EVENTS = {
+    "made": ("challenged", "challenge"),
+    "accepted": ("challenger", "challenge_accepted"),
+    "declined": ("challenger", "challenge_declined"),
+    "cancelled": ("challenged", "challenge_cancelled"),
+}
+
+
+@receiver(events.challenge_changed, dispatch_uid="api-stream-challenge")
+def on_challenge_changed(sender, challenge, what: str, **kwargs) -> None:
+    side, kind = CHALLENGE_EVENTS[what]
+    user = getattr(challenge, side)
+    append([Event(user.pk, kind, challenge.match_id, challenge_out(challenge))], [user])

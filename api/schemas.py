@@ -133,6 +133,45 @@ class CreateIn(Schema):
     takebacks: bool = False
 
 
+class ChallengeIn(Schema):
+    player: str = Field(
+        max_length=200, description="Their public name, or '#' and their account's number."
+    )
+    game: str = Field(max_length=40)
+    players: int = Field(2, ge=2, le=12, description="Seats beyond two are the site's bots.")
+    options: dict[str, Any] = Field(default_factory=dict)
+    days_per_move: int = Field(3, ge=1, le=30)
+    rated: bool = False
+
+
+class PlayerRef(Schema):
+    id: int
+    name: str
+
+
+class ChallengeOut(Schema):
+    challenge: int
+    challenger: PlayerRef
+    challenged: PlayerRef
+    game: str
+    players: int
+    options: dict[str, Any]
+    days_per_move: int
+    rated: bool
+    status: str = Field(description="open, accepted, declined or cancelled")
+    reason: str
+    match: int | None = Field(description="The match, once accepted.")
+
+
+class ChallengesOut(Schema):
+    received: list[ChallengeOut]
+    made: list[ChallengeOut]
+
+
+class DeclineIn(Schema):
+    reason: str = Field("", max_length=200)
+
+
 class OpenMatchesOut(Schema):
     matches: list[MatchSummary]
     next: int | None = Field(description="Pass as `before` for the next page; null: no more.")

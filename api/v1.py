@@ -21,7 +21,7 @@ from ninja.errors import Throttled as NinjaThrottled
 from ninja.security import HttpBearer
 
 from api import schemas, stream
-from api.account_events import legal_moves
+from api.account_events import challenge_out, legal_moves
 from api.models import BotSummary, Scope
 from api.throttles import (
     NEW_MATCHES_PER_HOUR,
@@ -35,10 +35,10 @@ from api.tokens import TokenError, grants, is_bot_account, make_bot_account, use
 from community import selectors as community
 from community.access import can_watch
 from community.names import public_name
-from games import pages, selectors, services
+from games import challenges, pages, selectors, services
 from games.engine import available_games, get_game
 from games.engine.numbers import read_number
-from games.models import Match, MatchStatus, MoveSource, Seat
+from games.models import Challenge, ChallengeStatus, Match, MatchStatus, MoveSource, Seat
 
 LONG_POLL_MAX = 25  # seconds: under the usual 30 s proxy and gunicorn time-outs
 PAGE_SIZE = 25
@@ -518,6 +518,84 @@ def join(request, match_id: int):
         raise ApiError(409, "refused", error.message) from None
     match.refresh_from_db()
     return _summary(match, request.auth)
+
+
+@matches.post(
+    "/challenges",
+    response={201: schemas.ChallengeOut, **ERRORS},
+    throttle=[
+        AccountThrottle("minute", PER_MINUTE, 60, per_match=PER_MATCH_MINUTE),
+        AccountThrottle("hour", PER_HOUR, 3600, per_match=PER_MATCH_HOUR),
+        AccountThrottle("new-match", NEW_MATCHES_PER_HOUR, 3600),
+    ],
+)
+def challenge(request, body: schemas.ChallengeIn):
+    """Challenge a player by name (their public name, or '#' and their account's number) to
+    a match of `game` for `players` (the seats beyond two are the site's bots), with its
+    options and days per move. They get a `challenge` event; you get `challenge_accepted`
+    (with the match) or `challenge_declined`."""
+    _need(request, Scope.PLAY)
+    try:
+        made = challenges.make(
+            challenger=request.auth,
+            player=body.player,
+            game_slug=body.game,
+            players=body.players,
+            options=body.options,
+            days_per_move=body.days_per_move,
+            rated=body.rated,
+        )
+    except services.ServiceError as error:
+        raise ApiError(409, "refused", error.message) from None
+    return Status(201, challenge_out(made))
+
+
+@matches.get("/challenges", response={200: schemas.ChallengesOut, **ERRORS})
+def challenges_waiting(request):
+    """The open challenges you received and made, oldest first."""
+    mine = Challenge.objects.filter(status=ChallengeStatus.OPEN).select_related(
+        "challenger", "challenged"
+    )
+    return {
+        "received": [
+            challenge_out(c) for c in mine.filter(challenged=request.auth).order_by("pk")
+        ],
+        "made": [challenge_out(c) for c in mine.filter(challenger=request.auth).order_by("pk")],
+    }
+
+
+@matches.post("/challenges/{challenge_id}/accept", response={200: schemas.MatchSummary, **ERRORS})
+def challenge_accept(request, challenge_id: int):
+    """Accept a challenge made to you: the match is made with both of you seated and starts."""
+    _need(request, Scope.PLAY)
+    try:
+        match = challenges.accept(challenge_id=challenge_id, user=request.auth)
+    except services.ServiceError as error:
+        raise ApiError(409, "refused", error.message) from None
+    return _summary(match, request.auth)
+
+
+@matches.post("/challenges/{challenge_id}/decline", response={200: schemas.ChallengeOut, **ERRORS})
+def challenge_decline(request, challenge_id: int, body: schemas.DeclineIn | None = None):
+    """Decline a challenge made to you, with a reason if you like."""
+    _need(request, Scope.PLAY)
+    reason = body.reason if body else ""
+    try:
+        done = challenges.decline(challenge_id=challenge_id, user=request.auth, reason=reason)
+    except services.ServiceError as error:
+        raise ApiError(409, "refused", error.message) from None
+    return challenge_out(done)
+
+
+@matches.post("/challenges/{challenge_id}/cancel", response={200: schemas.ChallengeOut, **ERRORS})
+def challenge_cancel(request, challenge_id: int):
+    """Withdraw a challenge you made, while it is open."""
+    _need(request, Scope.PLAY)
+    try:
+        done = challenges.cancel(challenge_id=challenge_id, user=request.auth)
+    except services.ServiceError as error:
+        raise ApiError(409, "refused", error.message) from None
+    return challenge_out(done)
 
 
 @matches.get("/matches/open", response={200: schemas.OpenMatchesOut, **ERRORS})

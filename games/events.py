@@ -26,3 +26,6 @@ chat_posted = Signal()
 # bank, or they are warned that the next one forfeits their seat. With `match`, `seat`,
 # `reprieve`.
 timeout_held = Signal()
+# challenge, what ("made", "accepted", "declined", "cancelled"): a challenge changed
+# (games.challenges), inside its transaction.
+challenge_changed = Signal()

@@ -542,3 +542,61 @@ class SkipVote(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "seat", "voter"], name="skip_vote_once")
         ]
+
+
+class ChallengeStatus(models.TextChoices):
+    OPEN = "open", _("Open")
+    ACCEPTED = "accepted", _("Accepted")
+    DECLINED = "declined", _("Declined")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+class Challenge(models.Model):
+    """One player asks another, by name, to a match of a game with its settings
+    (games.challenges). Accepted, the match is made with both seated and starts."""
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_made",
+        verbose_name=_("challenger"),
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+        verbose_name=_("challenged"),
+    )
+    game_slug = models.CharField(_("game"), max_length=40)
+    players = models.PositiveSmallIntegerField(_("players"), default=2)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"), default=3)
+    rated = models.BooleanField(_("rated"), default=False)
+    status = models.CharField(
+        _("status"), max_length=10, choices=ChallengeStatus.choices, default=ChallengeStatus.OPEN
+    )
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    match = models.OneToOneField(
+        Match,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="challenge",
+        verbose_name=_("match"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+        indexes = [
+            models.Index(
+                fields=["challenged", "status"],
+                name="challenge_received",
+            ),
+            models.Index(fields=["challenger", "status"], name="challenge_made"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} → {self.challenged}: {self.game_slug} ({self.status})"
