@@ -108,7 +108,14 @@ def on_match_started(sender, match: Match, seats: list[Seat], **kwargs) -> None:
             s.user_id,
             "match_started",
             match.pk,
-            {"game": match.game_slug, "seat": s.number + 1, "players": _players(seats)},
+            {
+                "game": match.game_slug,
+                "seat": s.number + 1,
+                "players": _players(seats),
+                "to_act": [n + 1 for n in match.to_act],  # whose turn it is (a `turn` follows)
+                "days_per_move": match.days_per_move,
+                "rated": match.rated,
+            },
         )
         for s in seats
         if s.user_id is not None
@@ -151,7 +158,12 @@ def on_moves_appended(
 
 @receiver(events.match_finished, dispatch_uid="api-stream-match-finished")
 def on_match_finished(sender, match: Match, seats: list[Seat], **kwargs) -> None:
-    over = {"game": match.game_slug, "status": match.status, "result": match.result}
+    over = {
+        "game": match.game_slug,
+        "status": match.status,
+        "result": match.result,
+        "players": _players(seats),
+    }
     found = [Event(s.user_id, "match_over", match.pk, over) for s in seats if s.user_id]
     append(found, _people(seats))
 

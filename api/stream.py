@@ -154,6 +154,21 @@ def _pooled(function: Callable) -> Callable:
     return sync_to_async(run, thread_sensitive=False)
 
 
+def holds_a_worker(environ: dict) -> bool:
+    """Whether a stream here would hold a whole web worker while it waits: gunicorn's sync
+    workers serve one request at a time (two open streams on two workers stalled the
+    site). Threaded servers (runserver, gthread, `manage.py serve`) and ASGI do not."""
+    server = str(environ.get("SERVER_SOFTWARE", ""))
+    return server.startswith("gunicorn") and not environ.get("wsgi.multithread", False)
+
+
+SYNC_WORKERS = (
+    "This server runs sync workers, where a stream would hold a whole worker while it waits. "
+    "Use GET /api/v1/turns?wait=25 instead (it answers as soon as you are asked), or ask the "
+    "operator to run ASGI workers (README, 'Production')."
+)
+
+
 # --- the wire formats ----------------------------------------------------------------------
 
 

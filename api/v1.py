@@ -128,6 +128,7 @@ ERRORS = {
     409: schemas.ErrorOut,
     422: schemas.ErrorOut,
     429: schemas.ErrorOut,
+    501: schemas.ErrorOut,
 }
 
 
@@ -341,6 +342,12 @@ STREAM_DOC = {
 }
 
 
+def _stream_may_be_held(request) -> None:
+    """Refused at once, with the alternative, where a stream would hold a whole worker."""
+    if not isinstance(request, ASGIRequest) and stream.holds_a_worker(request.META):
+        raise ApiError(501, "streams_unavailable", stream.SYNC_WORKERS)
+
+
 @matches.get("/stream", response=ERRORS, openapi_extra=STREAM_DOC)
 def event_stream(
     request,
@@ -356,6 +363,7 @@ def event_stream(
     `hello`, says the newest id (`last_event_id`) and the one the events follow (`after`).
     Held open `hold` seconds (an hour at most), then closed: connect again with your last
     id. A blank line (`: keep-alive`) every 15 s while quiet."""
+    _stream_may_be_held(request)
     resume = request.headers.get("Last-Event-ID", "").strip()
     if resume:
         since = read_number(resume)
@@ -399,6 +407,7 @@ def match_stream(
     `full`). `since` (or `Last-Event-ID`) resumes after the entry you saw last: the entries
     you missed follow `full`. When the match is over the last event says so (`last: true`,
     with `state`) and the stream closes. Held `hold` seconds at most, like /stream."""
+    _stream_may_be_held(request)
     match = _visible_match(request, match_id)
     resume = request.headers.get("Last-Event-ID", "").strip()
     if resume:

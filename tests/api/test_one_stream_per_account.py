@@ -61,3 +61,18 @@ def test_under_asgi_the_replaced_stream_is_woken_and_closed(duel, settings):
         assert stream.hub().waiting == {}
 
     asyncio.run(listen())
+
+
+def test_under_gunicorns_sync_workers_a_stream_is_refused_at_once_with_the_alternative(duel):
+    match, _anna, bram = duel
+    client = token_client(bram)
+    sync_worker = {"SERVER_SOFTWARE": "gunicorn/23.0.0", "wsgi.multithread": False}
+    for path in ("/api/v1/stream", f"/api/v1/matches/{match.pk}/stream"):
+        refused = client.client.get(path, {"hold": 20}, headers=client.headers, **sync_worker)
+        assert refused.status_code == 501
+        error = refused.json()["error"]
+        assert error["code"] == "streams_unavailable" and "/turns?wait=25" in error["message"]
+    # A threaded gunicorn worker (gthread) holds a thread, not the worker: served.
+    threaded = {"SERVER_SOFTWARE": "gunicorn/23.0.0", "wsgi.multithread": True}
+    served = client.client.get("/api/v1/stream", {"hold": 0}, headers=client.headers, **threaded)
+    assert served.status_code == 200
