@@ -115,14 +115,16 @@ def _quiet_window(prefs: Preferences) -> tuple[time, time] | None:
     return start, end
 
 
-def night_window(prefs: Preferences) -> tuple[time, time]:
+def night_window(prefs: Preferences) -> tuple[time, time] | None:
     """The player's night: their quiet hours, or, when they set none, PBM_NIGHT_START to
-    PBM_NIGHT_END (22:00 to 07:00) in their time zone. Reminders, digests and the mail the
-    clock writes on its own never come in it."""
-    return _quiet_window(prefs) or (
-        time(int(getattr(settings, "PBM_NIGHT_START", 22))),
-        time(int(getattr(settings, "PBM_NIGHT_END", 7))),
-    )
+    PBM_NIGHT_END (22:00 to 07:00) in their time zone (None: no night but quiet hours, as
+    in tests that do not set their clock). Reminders, digests and the mail the clock writes
+    on its own never come in it, nor deadlines, nor mail for a player who is not up."""
+    start = getattr(settings, "PBM_NIGHT_START", 22)
+    end = getattr(settings, "PBM_NIGHT_END", 7)
+    if start is None or end is None:
+        return _quiet_window(prefs)
+    return _quiet_window(prefs) or (time(int(start)), time(int(end)))
 
 
 # The three rules below read the clock time of `at` in the player's zone and build moments

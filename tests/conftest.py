@@ -66,6 +66,16 @@ def _english_to_start_with():
 
 
 @pytest.fixture(autouse=True)
+def _no_night_unless_asked(request, settings):
+    """Tests run at any hour of the day, and a player's night (22:00 to 07:00 in their zone)
+    holds their mail and moves their deadlines: a test has no night but quiet hours unless
+    it is marked `night` (and sets its clock)."""
+    if request.node.get_closest_marker("night") is None:
+        settings.PBM_NIGHT_START = settings.PBM_NIGHT_END = None
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache():
     """Rate limits live in the cache: every test starts with none counted."""
     from django.core.cache import cache

@@ -35,6 +35,7 @@ def test_weekends_off_do_not_count(anna, ben):
     assert deadline_of(match, anna) == datetime(2024, 6, 10, 12, 0, tzinfo=UTC)  # Monday
 
 
+@pytest.mark.night
 def test_weekends_are_the_players_own(anna, ben):
     Preferences.objects.create(user=anna, time_zone="Pacific/Auckland")  # UTC+12
     with time_machine.travel(FRIDAY_NOON, tick=False):  # already Saturday in Auckland
@@ -179,6 +180,7 @@ def test_reminder_hours_are_per_player_and_a_late_start_gets_only_the_urgent_one
     assert sorted(reminders_at(deadline - timedelta(hours=6))) == [6]
 
 
+@pytest.mark.night
 def test_a_reminder_due_in_quiet_hours_comes_before_them(anna, ben):
     Preferences.objects.create(
         user=anna, quiet_start=time(22, 0), quiet_end=time(7, 0), reminder_hours=[2]

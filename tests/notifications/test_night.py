@@ -16,6 +16,8 @@ from players.preferences import in_night, night_end_after
 
 from .conftest import start_match
 
+pytestmark = pytest.mark.night
+
 AMSTERDAM = ZoneInfo("Europe/Amsterdam")
 
 
@@ -89,3 +91,50 @@ def test_a_reminder_written_by_the_tick_reads_the_players_own_night(anna, ben):
     assert rows.count() == 2
     for row in rows:
         assert row.send_after == datetime(2024, 6, 5, 11, 0, tzinfo=UTC)  # 07:00 there
+
+
+def _turns(match) -> dict[int, datetime]:
+    rows = Notification.objects.filter(kind=Kind.TURN, channel="email", match=match)
+    return {row.user_id: row.send_after for row in rows.filter(seq=match.head_seq)}
+
+
+def test_a_turn_notice_in_the_night_waits_for_the_morning_and_costs_no_waking_time(anna, ben):
+    """Without quiet hours, mail another player's move causes waits for the end of the
+    night (22:00 to 07:00 in their zone), and the deadline is placed past the night, so the
+    held notice costs nothing."""
+    for user in (anna, ben):
+        Preferences.objects.create(user=user, time_zone="Europe/Amsterdam")
+    eleven_pm = datetime(2024, 6, 3, 21, 0, tzinfo=UTC)  # 23:00 in Amsterdam (CEST)
+    with time_machine.travel(eleven_pm, tick=False):
+        match = start_match(anna, ben, days_per_move=1)
+    morning = datetime(2024, 6, 4, 5, 0, tzinfo=UTC)  # 07:00 there
+    assert _turns(match) == {anna.pk: morning, ben.pk: morning}
+    # A day per move from 23:00 ends in the next night: the deadline is 08:00 after it,
+    # more than a day after the notice arrives.
+    assert match.seats.get(user=anna).deadline_at == datetime(2024, 6, 5, 6, 0, tzinfo=UTC)
+
+
+def test_a_player_who_is_up_gets_the_turn_notice_at_once(anna, ben):
+    """A move of their own in the last hour: they are playing, at any hour."""
+    from games import services
+    from games.selectors import load_state
+
+    for user in (anna, ben):
+        Preferences.objects.create(user=user, time_zone="Europe/Amsterdam")
+    eleven_pm = datetime(2024, 6, 3, 21, 0, tzinfo=UTC)
+    with time_machine.travel(eleven_pm, tick=False):
+        match = start_match(anna, ben, days_per_move=1)
+    for minutes, user in ((10, anna), (20, ben)):  # both play the first trick on the page
+        with time_machine.travel(eleven_pm + timedelta(minutes=minutes), tick=False):
+            seat = match.seats.get(user=user).number
+            match.refresh_from_db()
+            move = match.game.legal_moves(load_state(match), seat)[0]
+            services.submit_move(match_id=match.pk, seat=seat, move=move, source="web")
+    match.refresh_from_db()
+    now = eleven_pm + timedelta(minutes=20)
+    assert _turns(match) == {anna.pk: now, ben.pk: now}
+    # An hour and more later, who has not moved since is asleep again.
+    with time_machine.travel(now + timedelta(minutes=61), tick=False):
+        assert outbox.held_until(
+            anna, Preferences.objects.get(user=anna), now + timedelta(minutes=61)
+        ) == datetime(2024, 6, 4, 5, 0, tzinfo=UTC)

@@ -35,7 +35,7 @@ from replies.models import InboundMessage
 
 from .community import STEP, Persona, Season
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.night]
 
 # Monday: the season spans Europe's change to summer time (Sunday 30 March).
 START = datetime(2025, 3, 24, 6, 0, tzinfo=UTC)

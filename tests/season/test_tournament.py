@@ -18,7 +18,7 @@ from tournaments.models import Table, TournamentStatus
 
 from .community import STEP, Persona, Season
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.night]
 
 START = datetime(2025, 3, 24, 6, 0, tzinfo=UTC)
 SIGN_OF_LIFE = timedelta(days=2)
