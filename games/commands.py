@@ -52,7 +52,8 @@ def interpret(game: Game, state: State, seat: int, text: str, language: str | No
     try:
         return _interpret(game, state, seat, text)
     except ParseError:
-        english = to_english(game, text, language)  # refuses a word of unclear language
+        names = state.get("names", ()) if isinstance(state, dict) else ()
+        english = to_english(game, text, language, names)  # a word of unclear language: refused
         plain = plainly(english)  # "bitte", "s'il te plaît", "la", "het" left out
         if english == text and plain == english:
             raise

@@ -19,6 +19,7 @@ import functools
 import re
 import textwrap
 import unicodedata
+from collections.abc import Sequence
 from contextlib import nullcontext
 from typing import Any
 
@@ -111,17 +112,24 @@ def _language_name(code: str) -> str:
     return dict(settings.LANGUAGES).get(code, code)
 
 
-def to_english(game: Game, text: str, language: str | None = None) -> str:
+def to_english(
+    game: Game, text: str, language: str | None = None, names: Sequence[str] = ()
+) -> str:
     """`text` with each word of the game's commands, written in any of the site's languages,
     put in English; other words (names, places, numbers) as they were. A word whose meaning
     depends on the language, where neither the player's own nor English decides, is a
-    ParseError listing what it may mean."""
+    ParseError listing what it may mean. A player's name among `names` is kept as written:
+    Femke Bakker is not "Femke baker"."""
     language = language or current_language()
     words = vocabulary(game)
     found = list(_WORD.finditer(text))
+    named = _named(text, names)
     out, done, i = [], 0, 0
     unclear: list[str] = []
     while i < len(found):
+        if found[i].start() in named:
+            i += 1
+            continue
         length, meanings = _meanings(words, [m.group() for m in found[i : i + LONGEST]])
         if not length:
             i += 1
@@ -147,6 +155,21 @@ def to_english(game: Game, text: str, language: str | None = None) -> str:
     return "".join(out) + text[done:]
 
 
+def _named(text: str, names: Sequence[str]) -> set[int]:
+    """Where in `text` a player's name stands: each of its characters' offsets. A whole name
+    as written in any case, or a part of one with its capital ("met Bakker"), not the line's
+    first word (a command's, however it is written)."""
+    offsets: set[int] = set()
+    for name in names:
+        for found in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE):
+            offsets.update(range(found.start(), found.end()))
+        for part in _WORD.findall(name):
+            for found in re.finditer(rf"(?<![\w'’]){re.escape(part)}(?![\w'’])", text):
+                if found.start() > 0 and part[:1].isupper():
+                    offsets.update(range(found.start(), found.end()))
+    return offsets
+
+
 # What people write around a command in each language: "kaufe Grundplan bitte", "graag neem
 # bos G3", "achète la tuile 8 s'il te plaît". Read in any language, like the command words.
 COURTESY = (
@@ -154,8 +177,11 @@ COURTESY = (
     r"|alsjeblieft|alstublieft|a\.?u\.?b\.?|dank ?je( wel)?|dank ?u( wel)?|bedankt"
     r"|s'il (te|vous) pla[iî]t|svp|stp|merci( beaucoup)?"
 )
+# ... and the words that start a sentence before it: "Ok, 3 cartes", "Nou, pas", "Also,
+# baue Hütte", "Alors prends la forêt".
+FILLERS = r"ok|oké|okay|okey|alors|bon|eh bien|nou|also|so"
 _AROUND = re.compile(
-    rf"^(?:(?:{COURTESY})\b[\s,.!;:]*)+|(?:[\s,.!;:]+(?:{COURTESY}))+[\s.!]*$",
+    rf"^(?:(?:{COURTESY}|{FILLERS})\b[\s,.!;:]*)+|(?:[\s,.!;:]+(?:{COURTESY}))+[\s.!]*$",
     re.IGNORECASE,
 )
 # Articles a language puts between a verb and its thing ("achète la tuile 8", "baue die
@@ -166,10 +192,15 @@ ARTICLES = frozenset(
 _ELIDED = re.compile(r"(?<![\w'’])[lL]['’](?=\w)")
 
 
+# A smiley or an emoji after a command ("neem bos F2 graag :)", "passe 👍").
+_FACES = re.compile(r"(?:\s*(?:[:;=]-?[()DPp]|[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?))+\s*$")
+
+
 def courteously(text: str) -> str:
     """`text` without the courtesy around it: a polite word is never part of a command, and
     a parser could take one for a word of its own (Nieuwstad read "graag" as guilders)."""
-    return _AROUND.sub("", text.strip()).strip() or text.strip()
+    plain = _FACES.sub("", text.strip())
+    return _AROUND.sub("", plain).strip() or text.strip()
 
 
 def plainly(text: str) -> str:
@@ -284,13 +315,27 @@ def refusal_in(game: Game, refusal: Any, language: str | None = None) -> str:
     """A game's refusal in `language`, the commands it quotes ('accept' or 'decline') in the
     language's command words where the translation quotes them as the English does."""
     language = language or current_language()
-    said = localize(refusal, language)
     if language == "en" or not isinstance(refusal, Text):
-        return said
+        return localize(refusal, language)
+    said = localize(_commands_in(game, refusal, language), language)
     for quoted in set(re.findall(r"'([^'\n]+)'", str(refusal))):
         if f"'{quoted}'" in said:
             said = said.replace(f"'{quoted}'", f"'{in_language(game, quoted, language)}'")
     return said
+
+
+def _commands_in(game: Game, text: Text, language: str) -> Text:
+    """`text` with its plain parameters (the rules' examples: "take forest A1; take forest
+    C1") in the language's command words; its sentences are said by the catalogue."""
+
+    def worded(value: Any) -> Any:
+        if isinstance(value, Text):
+            return _commands_in(game, value, language)
+        return in_language(game, value, language) if isinstance(value, str) else value
+
+    if not text.params:
+        return text
+    return Text(text.template, {k: worded(v) for k, v in text.params.items()}, text.context)
 
 
 def help_in(game: Game, language: str | None = None) -> str:
@@ -323,6 +368,28 @@ def _localized(value: Any) -> Any:
     return value
 
 
+# French sets a no-break space before a colon and a narrow one before ; ! and ? ("Anna : 3
+# points ; Ben : 2"); a mark that ends no phrase (16:46, https://, a smiley) is left alone.
+_FRENCH_MARK = re.compile(r"(?<=[^\s;:!?])[ \u00a0\u202f]?([;:!?])(?=\s|$)")
+
+
+# The words a rules package joins parts with (`joined(parts, " and ")`): said in the reader's
+# language; the state keeps the English, so a log's digests do not change.
+CONJUNCTIONS = {
+    "and": translation.pgettext_lazy("joined", "and"),
+    "or": translation.pgettext_lazy("joined", "or"),
+}
+_CONJUNCTION = re.compile(r"(?<=\}) (and|or) (?=\{)")
+
+
+def typeset(text: str, language: str | None = None) -> str:
+    """`text` with the spacing `language` (the active one by default) puts before its
+    punctuation: French's, where the text was joined by code or written with a plain space."""
+    if (language or current_language()) != "fr":
+        return text
+    return _FRENCH_MARK.sub(lambda m: ("\u00a0" if m[1] == ":" else "\u202f") + m[1], text)
+
+
 def _say(text: Text) -> str:
     if not text.template:
         return ""
@@ -331,8 +398,8 @@ def _say(text: Text) -> str:
     if text.context == LISTED:
         parts = [_localized(v) for k, v in text.params.items() if k != "width"]
         return "\n".join(entry_lines(parts[0], parts[1:], text.params["width"]))
-    if text.context == JOINED:
-        template = text.template
+    if text.context == JOINED:  # its words, if any, are the separators' ("wood and stone")
+        template = _CONJUNCTION.sub(lambda m: f" {CONJUNCTIONS[m[1]]} ", text.template)
     elif text.context:
         template = translation.pgettext(text.context, text.template)
     else:
@@ -341,9 +408,11 @@ def _say(text: Text) -> str:
         return template
     params = {k: _localized(v) for k, v in text.params.items()}
     try:
-        return template.format(**params)
+        said = template.format(**params)
     except (KeyError, IndexError, ValueError):  # a translation that lost a {parameter}
         return str(text)
+    # Joined by code ("Anna", ": ", "3", "; "): the language's spacing, which no translator set.
+    return typeset(said) if text.context == JOINED else said
 
 
 def _rewrapped(line: Text) -> str:

@@ -504,7 +504,9 @@ def _run_commands(
             )
             report.add(
                 line,
-                "You have resigned; a bot plays your seat on." if result.ok else result.message,
+                gettext_noop("You have resigned; a bot plays your seat on.")
+                if result.ok
+                else result.message,
             )
             if not result.ok:
                 report.failed = line
@@ -523,14 +525,20 @@ def _run_commands(
             report.outdated = result.outcome == services.Outcome.MOVED_ON
             break
         seen = result.match.head_seq
-        report.applied.append(_as_command(result, line))
+        report.applied.append(_in_their_words(result, line))
     if report.failed:
         rest = [ln for ln in lines[index + 1 :] if ln and is_command(ln, words)]
         if rest:
             report.add(
                 "...",
-                f"{len(rest)} more line{'s' if len(rest) > 1 else ''} not read: "
-                "nothing after a line that could not be applied is played.",
+                ngettext(
+                    "%(count)s more line not read: nothing after a line that could not be "
+                    "applied is played.",
+                    "%(count)s more lines not read: nothing after a line that could not be "
+                    "applied is played.",
+                    len(rest),
+                )
+                % {"count": len(rest)},
             )
     if not commands_read and report.ignored:
         report.first_hint = _hint(match, seat, report.ignored[0])
@@ -664,6 +672,14 @@ def _outcome_line(result: services.MoveResult, line: str) -> str:
 def _as_command(result: services.MoveResult, line: str) -> str:
     """The applied move in the game's own words (the line as written, for a repeat)."""
     return result.worded or line
+
+
+def _in_their_words(result: services.MoveResult, line: str) -> str:
+    """The applied move as the answer's subject and the next mail's "Applied: ..." say it: in
+    the reader's command words (the active language), which read back as the same move."""
+    if result.worded and result.match is not None:
+        return language.in_language(result.match.game, result.worded)
+    return line
 
 
 def _help_text(match: Match) -> str:
@@ -860,45 +876,64 @@ def _notice(row: InboundMessage, user, summary: str, intro: str, match=None, sea
     )
 
 
+def _spoken_by(user):
+    """The language the notice's reader chose (the site's when they chose none)."""
+    from players.models import Preferences
+
+    chosen = Preferences.objects.filter(user_id=user.pk).values_list("language", flat=True)
+    return translation.override(chosen.first() or settings.LANGUAGE_CODE)
+
+
 def _notice_wrong_sender(row: InboundMessage, match: Match, seat: Seat, sender: str) -> None:
-    _notice(
-        row,
-        seat.user,
-        "Not applied: unknown sender",
-        f"We received a reply for your seat from {sender or 'an unknown sender'}, which is "
-        "not the address registered for you, so nothing in it was applied. Please answer "
-        "from this address.",
-        match,
-        seat,
-    )
+    with _spoken_by(seat.user):
+        _notice(
+            row,
+            seat.user,
+            gettext("Not applied: unknown sender"),
+            gettext(
+                "We received a reply for your seat from %(sender)s, which is not the address "
+                "registered for you, so nothing in it was applied. Please answer from this "
+                "address."
+            )
+            % {"sender": sender or gettext("an unknown sender")},
+            match,
+            seat,
+        )
 
 
 def _notice_forged(
     row: InboundMessage, match: Match, seat: Seat, sender: str, failures: list[str]
 ) -> None:
-    _notice(
-        row,
-        seat.user,
-        "Not applied: the sender could not be verified",
-        f"We received a reply for your seat from {sender or 'an unknown sender'}, but our "
-        f"mail server found that it did not come from that address's mail system "
-        f"({', '.join(failures)}), so nothing in it was applied. If you sent it, your mail "
-        "provider may be forwarding it in a way that breaks the check: answer from the page "
-        "of the match instead.",
-        match,
-        seat,
-    )
+    with _spoken_by(seat.user):
+        _notice(
+            row,
+            seat.user,
+            gettext("Not applied: the sender could not be verified"),
+            gettext(
+                "We received a reply for your seat from %(sender)s, but our mail server found "
+                "that it did not come from that address's mail system (%(failures)s), so "
+                "nothing in it was applied. If you sent it, your mail provider may be "
+                "forwarding it in a way that breaks the check: answer from the page of the "
+                "match instead."
+            )
+            % {"sender": sender or gettext("an unknown sender"), "failures": ", ".join(failures)},
+            match,
+            seat,
+        )
 
 
 def _notice_without_match(row: InboundMessage, user) -> None:
-    _notice(
-        row,
-        user,
-        "Which match?",
-        "We received your email but could not tell which match it was for: the address it "
-        "was sent to carries no valid match token. Reply to the email that asked for your "
-        "move (its reply address names the match and your seat).",
-    )
+    with _spoken_by(user):
+        _notice(
+            row,
+            user,
+            gettext("Which match?"),
+            gettext(
+                "We received your email but could not tell which match it was for: the address "
+                "it was sent to carries no valid match token. Reply to the email that asked for "
+                "your move (its reply address names the match and your seat)."
+            ),
+        )
 
 
 def reprocess_stuck(older_than) -> int:
