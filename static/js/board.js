@@ -1,9 +1,10 @@
 // The match page's board (templates/play/_board.html): each drawn board fits its box, whole,
 // when the page opens; a double tap, or the Zoom button, draws it at its own size (labels
 // readable at 12 px), where it pans with a visible cue; once the board is fitted smaller than
-// its own size its labels would fall under 12 px, so they wait for the zoom (every place keeps
-// its name for assistive tools) and a building shows its short mark instead, named in a
-// legend under the board. After every step (htmx swaps the board) the current
+// its own size its labels would fall under 12 px, so each is drawn at 12 px on screen where
+// it fits in its box and the others wait for the zoom (every place keeps its name for
+// assistive tools), and a building shows its short mark instead, named in a legend under
+// the board. After every step (htmx swaps the board) the current
 // decision's first target is scrolled into view. Without JavaScript the board keeps its drawn
 // size and pans in its box.
 (function () {
@@ -22,6 +23,81 @@
     return svg.getBoundingClientRect().width / box.width;
   }
 
+  // The labels of a board fitted smaller than drawn, at 12 px on screen where they fit: each
+  // is drawn larger (in the board's units) and shown only if it stays inside its box (the
+  // topmost shape under its middle, a space, a card, a track's box; else the board, as
+  // tests/e2e/test_board_captions.py reads a caption) and clear of the labels shown before
+  // it, short ones first (a coordinate, a number, a code), so a phone reads what fits and
+  // the zoom shows the rest (issue 41, item 5).
+  function asDrawn(t) {
+    const attributes = { "font-size": t.dataset.size, textLength: t.dataset.length, transform: t.dataset.transform };
+    for (const [name, value] of Object.entries(attributes)) {
+      if (value) t.setAttribute(name, value);
+      else t.removeAttribute(name);
+    }
+  }
+
+  function fitLabels(svg, fitted, scale) {
+    const texts = Array.from(svg.querySelectorAll("text:not(.mark)"));
+    texts.forEach((t) => {
+      if (t.dataset.size === undefined) {
+        t.dataset.size = t.getAttribute("font-size") || "";
+        t.dataset.length = t.getAttribute("textLength") || "";
+        t.dataset.transform = t.getAttribute("transform") || "";
+      }
+      t.classList.remove("fits");
+      asDrawn(t);
+    });
+    if (!fitted || !(scale > 0)) return;
+    const least = 12.5 / scale;
+    const board = svg.getBoundingClientRect();
+    const shapes = Array.from(svg.querySelectorAll("rect, ellipse, circle, polygon"))
+      .map((e) => Object.assign(e.getBoundingClientRect().toJSON(), { element: e }))
+      .filter((r) => r.width > 0 && r.height > 0);
+    const taken = Array.from(svg.querySelectorAll("text.mark"))
+      .filter((t) => t.getClientRects().length)
+      .map((t) => t.getBoundingClientRect());
+    const meets = (r, o) => r.right > o.left && r.left < o.right && r.bottom > o.top && r.top < o.bottom;
+    const within = (r, o) => r.left >= o.left - 0.5 && r.right <= o.right + 0.5
+      && r.top >= o.top - 0.5 && r.bottom <= o.bottom + 0.5;
+    const boxOf = (r) => {
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      const under = shapes.filter((o) => o.left <= x && x <= o.right && o.top <= y && y <= o.bottom
+        && o.width * o.height > (r.width * r.height) / 4);
+      return under.length ? under[under.length - 1] : board;
+    };
+    texts
+      .filter((t) => t.textContent.trim())
+      .sort((a, b) => a.textContent.trim().length - b.textContent.trim().length)
+      .forEach((t) => {
+        const drawn = parseFloat(t.dataset.size) || 12;
+        t.setAttribute("font-size", String(Math.max(drawn, least)));
+        t.removeAttribute("textLength");
+        let r = t.getBoundingClientRect();
+        const box = boxOf(r);
+        if (r.width > 0 && r.width <= box.width && r.height <= box.height && !within(r, box)) {
+          // Grown past its box's edge (a name at a card's top): moved back inside it.
+          const dx = Math.max(box.left - r.left, 0) + Math.min(box.right - r.right, 0);
+          const dy = Math.max(box.top - r.top, 0) + Math.min(box.bottom - r.bottom, 0);
+          const moved = `translate(${dx / scale} ${dy / scale})`;
+          t.setAttribute("transform", t.dataset.transform ? `${moved} ${t.dataset.transform}` : moved);
+          r = t.getBoundingClientRect();
+        }
+        // ... and, on no box of its own, not under a shape drawn after it (a row's name
+        // under the row's tiles).
+        const own = boxOf(r);
+        const covered = own === board && shapes.some((o) => meets(r, o)
+          && t.compareDocumentPosition(o.element) & Node.DOCUMENT_POSITION_FOLLOWING);
+        if (r.width > 0 && within(r, own) && !covered && !taken.some((o) => meets(r, o))) {
+          t.classList.add("fits");
+          taken.push(r);
+          return;
+        }
+        asDrawn(t); // no room: as it was drawn, hidden until the zoom
+      });
+  }
+
   function update(scroll) {
     const svg = scroll.querySelector(":scope > svg.board-svg");
     if (!svg) return;
@@ -30,6 +106,7 @@
     scroll.classList.toggle("small-labels", !zoomed && scale < 0.995);
     // A building's mark, drawn instead of its name there: 12 px on screen (site.css).
     if (scale > 0) svg.querySelectorAll("text.mark").forEach((t) => { t.style.fontSize = `${12.5 / scale}px`; });
+    fitLabels(svg, !zoomed && scale < 0.995, scale);
     scroll.classList.toggle("pans", scroll.scrollWidth > scroll.clientWidth + 1);
     const button = scroll.parentElement.querySelector(":scope > .zoom-bar button");
     if (button) {
