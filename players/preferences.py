@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef
-from django.utils import dateformat, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .models import NoticeMode, Preferences, Vacation
@@ -191,12 +191,13 @@ def night_start_before(prefs: Preferences, at: datetime) -> datetime:
 
 
 def local_time(prefs: Preferences, at: datetime | None) -> str:
-    """A moment as the player reads it: 'Tue 14 May 2024, 18:00 CEST' (the day and the month
-    in the active language: 'di 14 mei 2024')."""
+    """A moment as the player reads it: 'Tue 14 May 2024, 18:00 CEST', in the active
+    language as it writes one: 'di 14 mei 2024, 18:00 CEST' (games.dates)."""
+    from games.dates import written
+
     if at is None:
         return ""
-    local = at.astimezone(zone(prefs))
-    return dateformat.format(local, "D d M Y, H:i ") + (local.tzname() or "")
+    return written(at.astimezone(zone(prefs)), "full")
 
 
 def vacation_days(user) -> set[date]:

@@ -68,3 +68,14 @@ def limited_session(request) -> bool:
     from players.decorators import is_limited
 
     return request is not None and hasattr(request, "session") and is_limited(request)
+
+
+@register.filter
+def written(moment, style: str = "date") -> str:
+    """A date or a moment as the page's language writes it (games.dates), in the page's time
+    zone as Django's `date` filter shows it: `{{ deadline|written:"deadline" }}`."""
+    from django.utils.timezone import template_localtime
+
+    from games.dates import written as said
+
+    return said(template_localtime(moment), style)

@@ -84,7 +84,7 @@ def test_a_deadline_names_its_day_and_month_in_the_reader_s_language():
             said[language] = local_time(prefs, monday)
     assert said == {
         "en": "Mon 07 Dec 2026, 16:27 CET",
-        "nl": "ma 07 Dec 2026, 16:27 CET",
-        "de": "Mo 07 Dez 2026, 16:27 CET",
-        "fr": "lun 07 Déc 2026, 16:27 CET",
+        "nl": "ma 7 dec. 2026, 16:27 CET",
+        "de": "Mo., 7. Dez. 2026, 16:27 CET",
+        "fr": "lun. 7 déc. 2026 à 16:27 CET",
     }
