@@ -31,6 +31,7 @@ PER_MATCH_HOUR = 1200
 MATCHES_COUNTED = 50
 MATCHES_CACHED_FOR = 30  # seconds: the count of matches in play is read again after this
 NEW_MATCHES_PER_HOUR = 60  # creating matches has its own budget, however many are in play
+REFUSED_MOVES_PER_MINUTE = 120  # moves asked for are not counted; refused or repeated ones are
 
 
 class AccountThrottle(BaseThrottle):
@@ -42,13 +43,28 @@ class AccountThrottle(BaseThrottle):
         self.per_match = per_match
         self._wait = 0.0
 
-    def allow_request(self, request: HttpRequest) -> bool:
+    def _window(self, request: HttpRequest) -> tuple[str, int]:
+        """The cache key of the asker's window and the limit that applies to them."""
         user = getattr(request, "auth", None)
         who = f"user:{user.pk}" if user is not None else f"address:{client_address(request)}"
         limit = self.limit
         if self.per_match and user is not None:
             limit += self.per_match * matches_in_play(user.pk)
-        name = f"api-throttle:{self.scope}:{who}"
+        return f"api-throttle:{self.scope}:{who}", limit
+
+    def spent(self, request: HttpRequest) -> bool:
+        """Whether the window is used up, without counting this request (a move is counted
+        only if it is refused: POST /matches/{id}/moves)."""
+        name, limit = self._window(request)
+        count = cache.get(name) or 0
+        started = cache.get(f"{name}:start", time.time())
+        reset = max(1.0, started + self.seconds - time.time())
+        _remember(request, limit, max(0, limit - count), reset)
+        self._wait = reset
+        return count >= limit
+
+    def allow_request(self, request: HttpRequest) -> bool:
+        name, limit = self._window(request)
         now = time.time()
         # The window starts with its first request and ends with the counter's key.
         if cache.add(name, 0, timeout=self.seconds):
@@ -85,6 +101,11 @@ def matches_in_play(user_id: int) -> int:
         found = min(playing.count(), MATCHES_COUNTED)
         cache.set(key, found, timeout=MATCHES_CACHED_FOR)
     return found
+
+
+def forget_matches_in_play(user_id: int) -> None:
+    """The account joined or made a match: count its matches again at its next request."""
+    cache.delete(f"api-matches-in-play:{user_id}")
 
 
 def _remember(request: HttpRequest, limit: int, remaining: int, reset: float) -> None:

@@ -7,6 +7,7 @@ Seats are counted from 1, as players read them. Thin: games.services writes, sel
 
 from __future__ import annotations
 
+import math
 import time
 from functools import partial
 from typing import Any
@@ -29,7 +30,9 @@ from api.throttles import (
     PER_MATCH_HOUR,
     PER_MATCH_MINUTE,
     PER_MINUTE,
+    REFUSED_MOVES_PER_MINUTE,
     AccountThrottle,
+    forget_matches_in_play,
 )
 from api.tokens import TokenError, grants, is_bot_account, make_bot_account, user_for
 from community import selectors as community
@@ -107,7 +110,10 @@ def _unauthenticated(request, exc):
 
 @api.exception_handler(NinjaThrottled)
 def _throttled(request, exc):
-    return _error(request, 429, "rate_limited", "Too many requests; slow down and retry.")
+    response = _error(request, 429, "rate_limited", "Too many requests; slow down and retry.")
+    if exc.wait is not None:  # ninja sets it again for its own checks; a view's is set here
+        response["Retry-After"] = str(math.ceil(exc.wait))
+    return response
 
 
 @api.exception_handler(Http404)
@@ -514,6 +520,7 @@ def create(request, body: schemas.CreateIn):
         )
     except services.ServiceError as error:
         raise ApiError(400, "refused", error.message) from None
+    forget_matches_in_play(request.auth.pk)
     return Status(201, _summary(match, request.auth))
 
 
@@ -525,6 +532,7 @@ def join(request, match_id: int):
         services.join_match(match_id=match.pk, user=request.auth)
     except services.ServiceError as error:
         raise ApiError(409, "refused", error.message) from None
+    forget_matches_in_play(request.auth.pk)
     match.refresh_from_db()
     return _summary(match, request.auth)
 
@@ -566,9 +574,7 @@ def challenges_waiting(request):
         "challenger", "challenged"
     )
     return {
-        "received": [
-            challenge_out(c) for c in mine.filter(challenged=request.auth).order_by("pk")
-        ],
+        "received": [challenge_out(c) for c in mine.filter(challenged=request.auth).order_by("pk")],
         "made": [challenge_out(c) for c in mine.filter(challenger=request.auth).order_by("pk")],
     }
 
@@ -581,6 +587,7 @@ def challenge_accept(request, challenge_id: int):
         match = challenges.accept(challenge_id=challenge_id, user=request.auth)
     except services.ServiceError as error:
         raise ApiError(409, "refused", error.message) from None
+    forget_matches_in_play(request.auth.pk)
     return _summary(match, request.auth)
 
 
@@ -695,26 +702,46 @@ def legal(request, match_id: int):
     return legal_moves(match.game, selectors.load_state(match), seat.number)
 
 
-@matches.post("/matches/{match_id}/moves", response={200: schemas.MoveOut, **ERRORS})
+@matches.post("/matches/{match_id}/moves", response={200: schemas.MoveOut, **ERRORS}, throttle=[])
 def play(request, match_id: int, body: schemas.MoveIn):
     """Play a move, as a text command or as JSON from the legal list. `seq` refuses the move
     if the match moved on since you looked; `idempotency_key` makes a retry safe (the same
     key with another move is refused with 409)."""
     _need(request, Scope.PLAY)
+    if any(budget.spent(request) for budget in MOVE_BUDGET):
+        raise NinjaThrottled(wait=max(budget.wait() for budget in MOVE_BUDGET))
     if (body.command is None) == (body.move is None):
+        _charge(request)
         raise ApiError(400, "bad_move", "Send either a command or a move.")
     key = f"api:{request.auth.pk}:{body.idempotency_key}" if body.idempotency_key else None
-    result = _served(
-        request,
-        match_id,
-        services.submit_move,
-        command=body.command,
-        move=body.move,
-        source=MoveSource.API,
-        idempotency_key=key,
-        seen_seq=body.seq,
-    )
+    try:
+        result = _served(
+            request,
+            match_id,
+            services.submit_move,
+            command=body.command,
+            move=body.move,
+            source=MoveSource.API,
+            idempotency_key=key,
+            seen_seq=body.seq,
+        )
+    except ApiError:
+        _charge(request)  # a refused move counts against the budget; one asked for does not
+        raise
+    if result.duplicate:
+        _charge(request)
     return _moved(result, body.command or "")
+
+
+# A move the player was asked for is never refused for speed, whatever else they asked for
+# (the game paces moves: each needs a decision of theirs). Refused and repeated moves have a
+# budget of their own, looked at before the move and charged after it.
+MOVE_BUDGET = [AccountThrottle("refused-moves", REFUSED_MOVES_PER_MINUTE, 60)]
+
+
+def _charge(request) -> None:
+    for budget in MOVE_BUDGET:
+        budget.allow_request(request)
 
 
 @matches.post("/matches/{match_id}/takeback", response={200: schemas.MoveOut, **ERRORS})

@@ -707,6 +707,14 @@ def submit_move(
             if number not in game.to_act(state):
                 return refused(Outcome.NOT_YOUR_TURN, NOT_YOUR_TURN)
             worded = ""
+
+            def illegal(message):
+                # A move read against a position others have changed since the player looked
+                # (their question still open): it was answered to another position.
+                if seen_seq is not None and seen_seq < match.head_seq:
+                    return refused(Outcome.MOVED_ON, MOVED_ON)
+                return refused(Outcome.ILLEGAL, message)
+
             if command is not None:
                 try:
                     move = interpret(
@@ -714,7 +722,7 @@ def submit_move(
                     )
                     worded = game.format_move(state, number, move)
                 except IllegalMove as error:
-                    return refused(Outcome.ILLEGAL, error.message)
+                    return illegal(error.message)
                 except (ValueError, KeyError, IndexError, TypeError):
                     # A rules parser tripped over odd input (its bug): still a clear answer.
                     log.exception("match %s: command %r could not be parsed", match.pk, command)
@@ -735,7 +743,7 @@ def submit_move(
                     note=note,
                 )
             except IllegalMove as error:
-                return refused(Outcome.ILLEGAL, error.message)
+                return illegal(error.message)
             if mine.timeouts and source != MoveSource.DEADLINE:
                 mine.timeouts = 0
                 turn.seat_changed(mine, "timeouts")

@@ -279,3 +279,142 @@ def test_every_429_carries_retry_after(server):
             refusals.append(error.headers.get("Retry-After"))
     assert len(refusals) >= 20
     assert all(wait and 0 < int(wait) <= 60 for wait in refusals), refusals
+
+
+# --- a bot written here from docs/api.md alone, following only its match streams ---------
+
+# (game, players, seats of the second bot account: the rest are the site's bots)
+TWENTY = [
+    *[("nieuwstad", 2, 0)] * 3,
+    *[("new-england", 3, 0)] * 2,
+    ("new-england", 4, 0),
+    *[("blankenburg", 2, 0)] * 3,
+    ("blankenburg", 3, 0),
+    ("blankenburg", 4, 0),
+    ("blankenburg", 5, 0),
+    ("blankenburg", 6, 0),
+    *[("nieuwstad", 2, 1)] * 2,
+    *[("blankenburg", 2, 1)] * 2,
+    ("nieuwstad", 3, 1),
+    ("new-england", 3, 1),
+    ("blankenburg", 4, 1),
+]
+RECONNECT_EVERY = 25  # events: the bot drops its connection and resumes from its last id
+STREAM_BOT_TIMEOUT = 420
+
+
+class StreamBot:
+    """What a bot author writes from docs/api.md: per match, GET /matches/{id}/stream
+    (NDJSON) with legal=true; on the full position and on each event's `state`, when `legal`
+    lists moves, POST one with the position's `seq` and an idempotency key; resume with
+    `since` after a dropped connection; stop at `last`."""
+
+    def __init__(self, url: str, key: str, seed: int):
+        import random
+
+        self.url, self.key = url, key
+        self.rng = random.Random(seed)
+        self.seen: dict[int, list[int]] = {}  # match -> every event id received, in order
+        self.refused: list[str] = []
+
+    def call(self, method: str, path: str, body: dict | None = None) -> dict:
+        request = urllib.request.Request(
+            self.url + "/api/v1" + path,
+            method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Authorization": f"Bearer {self.key}", "Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            if error.code == 429:
+                self.refused.append(f"429 on {method} {path}")
+            elif error.code != 409:  # 409: the match moved on; the stream says how
+                self.refused.append(f"{error.code} on {method} {path}: {error.read()[:300]}")
+            return {}
+
+    def decide(self, match_id: int, state: dict) -> None:
+        legal = state.get("legal") or []
+        if legal:
+            seq = state["match"]["seq"]
+            choice = self.rng.choice(legal)["move"]
+            key = f"{self.key[-6:]}-{match_id}-{seq}"
+            self.call(
+                "POST",
+                f"/matches/{match_id}/moves",
+                {"move": choice, "seq": seq, "idempotency_key": key},
+            )
+
+    def follow(self, match_id: int) -> None:
+        ids = self.seen.setdefault(match_id, [])
+        while True:
+            since = ids[-1] if ids else 0
+            request = urllib.request.Request(
+                f"{self.url}/api/v1/matches/{match_id}/stream?legal=true&since={since}",
+                headers={"Authorization": f"Bearer {self.key}"},
+            )
+            with urllib.request.urlopen(request, timeout=60) as response:
+                received = 0
+                for raw in response:
+                    if not raw.strip():
+                        continue  # a heartbeat
+                    event = json.loads(raw)
+                    if event["type"] == "full":
+                        if event["match"]["status"] != "active" and event["seq"] == since:
+                            return
+                        self.decide(match_id, event)
+                        continue
+                    if "id" in event:
+                        ids.append(event["id"])
+                    if event.get("last"):
+                        return
+                    if "state" in event:
+                        self.decide(match_id, event["state"])
+                    received += 1
+                    if received >= RECONNECT_EVERY:
+                        break  # a forced reconnect: resume from the last id
+
+
+def test_a_bot_from_the_docs_plays_twenty_matches_at_once_on_its_match_streams(server):
+    import threading
+
+    accounts = json.loads(run([sys.executable, "-c", ACCOUNTS, "docs-a", "docs-b"], server["env"]))
+    first = StreamBot(server["url"], accounts["docs-a"][1], seed=1)
+    second = StreamBot(server["url"], accounts["docs-b"][1], seed=2)
+    for bot in (first, second):
+        assert bot.call("POST", "/me/bot")["bot"] is True  # upgraded by the API
+    followers = []
+    made = []
+    for game, players, seconds in TWENTY:
+        match = first.call(
+            "POST", "/matches",
+            {"game": game, "players": players, "bots": players - 1 - seconds, "rated": False},
+        )  # fmt: skip
+        assert match.get("id"), first.refused
+        made.append(match["id"])
+        bots = [first]
+        if seconds:
+            assert second.call("POST", f"/matches/{match['id']}/join")["your_seat"]
+            bots.append(second)
+        for bot in bots:
+            followers.append(threading.Thread(target=bot.follow, args=(match["id"],)))
+    started = time.monotonic()
+    for thread in followers:
+        thread.start()
+    for thread in followers:
+        thread.join(max(1.0, STREAM_BOT_TIMEOUT - (time.monotonic() - started)))
+    assert not any(t.is_alive() for t in followers), "a match stream did not end"
+    elapsed = time.monotonic() - started
+    assert first.refused == [] and second.refused == [], first.refused + second.refused
+    heads = dict(
+        query(server["env"], "SELECT id, head_seq FROM games_match WHERE id = ANY(%s)", made)
+    )
+    done = query(server["env"], "SELECT status FROM games_match WHERE id = ANY(%s)", made)
+    assert [s for (s,) in done] == ["finished"] * len(TWENTY)
+    for bot in (first, second):
+        for match_id, ids in bot.seen.items():
+            # Every entry of the log once, in order, across the forced reconnects.
+            assert ids == list(range(1, heads[match_id] + 1)), (match_id, ids[:10])
+    moves = sum(len(ids) for ids in first.seen.values())
+    print(f"twenty matches on their streams: {elapsed:.0f} s, {moves} log entries followed")

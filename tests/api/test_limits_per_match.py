@@ -42,3 +42,31 @@ def test_making_match_after_match_meets_its_own_limit():
     assert [a.status_code for a in answers[:NEW_MATCHES_PER_HOUR]] == [201] * NEW_MATCHES_PER_HOUR
     assert answers[-1].status_code == 429 and int(answers[-1]["Retry-After"]) > 0
     assert answers[-1].json()["error"]["code"] == "rate_limited"
+
+
+def test_a_move_asked_for_is_never_refused_for_speed_but_refused_moves_are_counted(duel):
+    from api.throttles import REFUSED_MOVES_PER_MINUTE
+
+    cache.clear()
+    match, _anna, bram = duel
+    client = token_client(bram)
+    while client.get("/me").status_code != 429:  # every other request's budget spent
+        pass
+    # Bram is asked: his move goes through all the same.
+    seat = match.seats.get(user=bram).number
+    match.refresh_from_db()
+    assert seat in match.to_act
+    legal = client.get(f"/matches/{match.pk}/legal")
+    assert legal.status_code == 429  # a read is still refused
+    from games.selectors import load_state
+
+    card = min(load_state(match)["hands"][seat])
+    played = client.post(f"/matches/{match.pk}/moves", {"move": {"type": "play", "card": card}})
+    assert played.status_code == 200, played.content
+    # Refused moves (not his turn now, or a card he no longer holds) are counted and limited.
+    answers = [
+        client.post(f"/matches/{match.pk}/moves", {"command": "play 99"})
+        for _ in range(REFUSED_MOVES_PER_MINUTE + 2)
+    ]
+    assert {a.status_code for a in answers[:REFUSED_MOVES_PER_MINUTE]} <= {409, 422, 400}
+    assert answers[-1].status_code == 429 and int(answers[-1]["Retry-After"]) > 0

@@ -244,3 +244,22 @@ def test_resign_by_api_ends_the_players_part_once(duel):
     assert match.seats.get(user=anna).resigned
     again = client.post(f"/matches/{match.pk}/resign?idempotency_key=r2")
     assert again.status_code == 409 and error_of(again)["code"] == "not_in_play"
+
+
+def test_a_move_read_against_a_position_others_changed_is_moved_on_not_illegal(duel):
+    """Bram is asked while Anna answers the same trick: a move he sends with the position he
+    saw, which the position now refuses, is answered `moved_on` (look again), not `illegal`;
+    without `seq`, or with the newest, an illegal move is `illegal`."""
+    match, anna, bram = duel
+    assert (
+        token_client(anna).post(f"/matches/{match.pk}/moves", {"command": "1"}).status_code == 200
+    )
+    bram_api = token_client(bram)
+    old = bram_api.post(f"/matches/{match.pk}/moves", {"command": "play 99", "seq": 0})
+    assert old.status_code == 409 and error_of(old)["code"] == "moved_on"
+    match.refresh_from_db()
+    newest = bram_api.post(
+        f"/matches/{match.pk}/moves", {"command": "play 99", "seq": match.head_seq}
+    )
+    assert newest.status_code == 400 and error_of(newest)["code"] == "illegal"
+    assert match.moves.count() == 1
