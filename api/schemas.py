@@ -122,15 +122,21 @@ class ChatEntry(Schema):
 
 
 class CreateIn(Schema):
-    game: str
-    players: int = Field(ge=1, le=12)
-    bots: int = Field(0, ge=0, le=11)
-    options: dict[str, Any] = Field(default_factory=dict)
-    invite_emails: list[str] = Field(default_factory=list, max_length=11)
-    days_per_move: int = Field(3, ge=1, le=30)
-    rated: bool = True
-    watchable: bool = False
-    takebacks: bool = False
+    game: str = Field(description="A game's slug, as GET /games lists them.")
+    players: int = Field(ge=1, le=12, description="Seats, yours included.")
+    bots: int = Field(0, ge=0, le=11, description="Seats the site's bots play.")
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="The game's options, as GET /games lists them."
+    )
+    invite_emails: list[str] = Field(
+        default_factory=list,
+        max_length=11,
+        description="Addresses a seat is kept for; each gets an invitation by mail.",
+    )
+    days_per_move: int = Field(3, ge=1, le=30, description="Days each decision may take.")
+    rated: bool = Field(True, description="Rated (never with a bot account in it).")
+    watchable: bool = Field(False, description="Anyone may watch it as a spectator.")
+    takebacks: bool = Field(False, description="Takebacks allowed (docs/takebacks.md).")
 
 
 class ChallengeIn(Schema):

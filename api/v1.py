@@ -504,6 +504,10 @@ def _match_events(match_id: int, user, viewer: int | None, legal: bool, after: i
     ],
 )
 def create(request, body: schemas.CreateIn):
+    """Make a match of `game` for `players` seats: you take the first, `bots` are the site's
+    bots, `invite_emails` are kept for those addresses (each is mailed an invitation), the
+    rest are open to anyone who joins (`GET /matches/open` lists them). It starts when no
+    seat is left open; against bots alone, at once."""
     _need(request, Scope.PLAY)
     try:
         match = services.create_match(
@@ -526,6 +530,8 @@ def create(request, body: schemas.CreateIn):
 
 @matches.post("/matches/{match_id}/join", response={200: schemas.MatchSummary, **ERRORS})
 def join(request, match_id: int):
+    """Take the seat kept for your (verified) address in an open match, or else an open
+    seat; the match starts when none is left."""
     _need(request, Scope.PLAY)
     match = _visible_match(request, match_id)
     try:
@@ -639,6 +645,18 @@ def abort(request, match_id: int):
         raise ApiError(409, "refused", error.message) from None
     match.refresh_from_db()
     return _summary(match, request.auth)
+
+
+@matches.post("/matches/{match_id}/decline", response={200: schemas.MatchSummary, **ERRORS})
+def decline(request, match_id: int):
+    """Say no to an invitation (a seat kept for your address, the `invitation` event): the
+    match, still waiting for its players, is called off and its players are told."""
+    _need(request, Scope.PLAY)
+    try:
+        services.decline_invitation(match_id=match_id, user=request.auth)
+    except services.ServiceError as error:
+        raise ApiError(409, "refused", error.message) from None
+    return _summary(Match.objects.get(pk=match_id), request.auth)
 
 
 @matches.get("/matches/{match_id}", response={200: schemas.MatchView, **ERRORS})

@@ -1238,6 +1238,20 @@ def abort_match(*, match_id: int, user: AbstractBaseUser) -> Match:
         return abandon_match(match_id=match_id, reason=f"Aborted by {mine.name} before a move.")
 
 
+def decline_invitation(*, match_id: int, user: AbstractBaseUser) -> Match:
+    """The player a seat was kept for says no: the match, still waiting for its players, is
+    called off (abandoned, unrated) and its players are told, as a declined challenge."""
+    with transaction.atomic():
+        match, seats = _lock(match_id)
+        email = (user.email or "").strip().lower()
+        kept = next((s for s in seats if s.is_open and email and s.invited_email == email), None)
+        if match.status != MatchStatus.OPEN or kept is None:
+            raise ServiceError(gettext_noop("No seat of this match is kept for you."))
+        return abandon_match(
+            match_id=match_id, reason=f"{bot_seat_name(user) or public_name(user)} declined."
+        )
+
+
 def import_match(*, data: dict[str, Any], imported_by: AbstractBaseUser | None = None) -> Match:
     """Recreate a finished match from an export; its log must replay to the same digests."""
     from games.selectors import EXPORT_FORMAT

@@ -79,3 +79,24 @@ def test_an_account_becomes_a_bot_by_the_api_unless_it_has_played(duel):
     refused = token_client(anna).post("/me/bot")
     assert refused.status_code == 409 and "never played" in refused.json()["error"]["message"]
     assert token_client(anna).get("/me").json()["bot"] is False
+
+
+def test_an_invitation_declined_by_the_api_calls_the_match_off_and_tells_its_players():
+    from api.stream import events_after, open_stream
+
+    anna, robo = make_user("Anna"), make_user("Robo")
+    open_stream(anna.pk)
+    open_stream(robo.pk)
+    match = services.create_match(
+        creator=anna, game_slug="sealed-cards", players=2, invite_emails=[robo.email]
+    )
+    invited = [e for e in events_after(robo.pk, 0) if e["type"] == "invitation"]
+    assert invited and invited[0]["match"] == match.pk
+    stranger = token_client(make_user("Cor"))
+    assert stranger.post(f"/matches/{match.pk}/decline").status_code == 409  # not theirs
+    answer = token_client(robo).post(f"/matches/{match.pk}/decline")
+    assert answer.status_code == 200, answer.content
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ABANDONED
+    assert [e["type"] for e in events_after(anna.pk, 0)][-1] == "match_over"
+    assert token_client(robo).post(f"/matches/{match.pk}/decline").status_code == 409
