@@ -137,7 +137,7 @@ def tournament_action(request: HttpRequest, pk: int) -> HttpResponse:
             match_id = read_number(request.POST.get("match", ""), low=1)
             seat = read_number(request.POST.get("seat", ""), high=MAX_SEAT)
             if match_id is None or seat is None:
-                raise ServiceError("Choose a match and a seat.")
+                raise ServiceError(_("Choose a match and a seat."))
             match = get_object_or_404(Match, pk=match_id)
             services.offer_seat(
                 t,
