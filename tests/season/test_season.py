@@ -41,7 +41,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.night]
 START = datetime(2025, 3, 24, 6, 0, tzinfo=UTC)
 DAYS = 14
 SIGN_OF_LIFE = timedelta(days=2)
-NIGHT = timedelta(hours=12)  # a deadline moved past quiet hours, and the sweep's step
+NIGHT = timedelta(hours=12)  # a deadline moved past the night, and the sweep's step
 
 # What docs/notifications.md ("How much mail") states and this season holds, every kind of
 # mail counted. A player who plays gets one mail per decision they make (a move, or taking a
