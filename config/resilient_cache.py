@@ -15,7 +15,7 @@ import logging
 import time
 
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 from redis.retry import Retry
@@ -25,12 +25,30 @@ log = logging.getLogger(__name__)
 RETRY_AFTER = 5.0  # seconds without trying Redis after it failed
 
 
+class KeptClient(RedisCacheClient):
+    """Django's client builds a `redis.Redis` for every call (its table of ~170 reply
+    callbacks: a millisecond a call under load); this one keeps one per connection pool for
+    the life of the process. A `redis.Redis` is safe to share between threads."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._clients = {}
+
+    def get_client(self, key=None, *, write=False):
+        pool = self._get_connection_pool(write)
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+        return client
+
+
 class ResilientRedisCache(RedisCache):
     def __init__(self, server, params):
         # One retry at once (a connection Redis dropped is made again), none with backoff
         # (redis-py's default waits seconds): a call that still fails goes to local memory.
         options = {"retry": Retry(NoBackoff(), 1), **params.get("OPTIONS", {})}
         super().__init__(server, {**params, "OPTIONS": options})
+        self._class = KeptClient
         self._local = LocMemCache(f"fallback-{server}", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
         self._down_until = 0.0
 
