@@ -40,9 +40,10 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
+from django.db.models import Max
 
 from api.models import AccountEvent, EventStream
-from games.models import Match, MatchStatus
+from games.models import Match
 
 log = logging.getLogger(__name__)
 
@@ -126,10 +127,14 @@ def newest_ids(user_ids: list[int]) -> dict[int, tuple[int, int]]:
     }
 
 
-def match_heads(match_ids: list[int]) -> dict[int, int]:
-    """Each match's head seq and whether it is over, as one number that moves with either."""
-    rows = Match.objects.filter(pk__in=match_ids).values_list("pk", "head_seq", "status")
-    return {pk: head * 2 + (status != MatchStatus.ACTIVE) for pk, head, status in rows}
+def match_heads(match_ids: list[int]) -> dict[int, tuple]:
+    """Each match's head seq, status and newest chat message: a stream wakes when one moves."""
+    rows = (
+        Match.objects.filter(pk__in=match_ids)
+        .annotate(last_chat=Max("chat_messages__id"))
+        .values_list("pk", "head_seq", "status", "last_chat")
+    )
+    return {pk: (head, status, chat) for pk, head, status, chat in rows}
 
 
 def full_line(fmt: str, full: dict[str, Any]) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import time
-from functools import partial
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -41,7 +40,15 @@ from community.names import public_name
 from games import challenges, pages, selectors, services
 from games.engine import available_games, get_game
 from games.engine.numbers import read_number
-from games.models import Challenge, ChallengeStatus, Match, MatchStatus, MoveSource, Seat
+from games.models import (
+    Challenge,
+    ChallengeStatus,
+    ChatMessage,
+    Match,
+    MatchStatus,
+    MoveSource,
+    Seat,
+)
 
 LONG_POLL_MAX = 25  # seconds: under the usual 30 s proxy and gunicorn time-outs
 PAGE_SIZE = 25
@@ -432,7 +439,7 @@ def match_stream(
     wanted = format or ("sse" if stream.SSE in request.headers.get("Accept", "") else "ndjson")
     fmt = stream.SSE if wanted == "sse" else stream.NDJSON
     first = stream.full_line(fmt, full)
-    read = partial(_match_events, match.pk, request.auth, viewer, legal)
+    read = MatchReader(match.pk, request.auth, viewer, legal)
     if match.is_over and after == head:
         lines = iter([first])  # nothing more will happen
     elif isinstance(request, ASGIRequest):
@@ -443,6 +450,39 @@ def match_stream(
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
+
+
+class MatchReader:
+    """What a match's stream reads each time: the chat posted since its last read (not part
+    of the log: chat events have no id; what came before the connection is on GET
+    /matches/{id}/chat), then the log entries after the cursor (`_match_events`)."""
+
+    def __init__(self, match_id: int, user, viewer: int | None, legal: bool):
+        self.match_id, self.user, self.viewer, self.legal = match_id, user, viewer, legal
+        newest = ChatMessage.objects.filter(match_id=match_id).order_by("-pk").first()
+        self.chat_after = newest.pk if newest else 0
+
+    def __call__(self, after: int) -> list[dict[str, Any]]:
+        posted = list(
+            ChatMessage.objects.filter(match_id=self.match_id, pk__gt=self.chat_after).order_by(
+                "pk"
+            )[: stream.BATCH]
+        )
+        said = []
+        if posted:
+            self.chat_after = posted[-1].pk
+            names = selectors.seat_names(Match.objects.get(pk=self.match_id))
+            said = [
+                {
+                    "type": "chat",
+                    "seat": m.seat + 1,
+                    "author": names[m.seat] if m.seat < len(names) else "?",
+                    "text": m.text,
+                    "at": m.created_at,
+                }
+                for m in posted
+            ]
+        return said + _match_events(self.match_id, self.user, self.viewer, self.legal, after)
 
 
 def _match_state(match: Match, user, viewer: int | None, legal: bool) -> dict[str, Any]:

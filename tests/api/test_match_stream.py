@@ -193,3 +193,21 @@ def test_under_asgi_a_move_wakes_the_match_stream_and_a_gone_client_leaves_the_h
         assert stream.hub("match").waiting == {}
 
     asyncio.run(listen())
+
+
+def test_chat_posted_while_connected_comes_in_the_stream_without_an_id(duel):
+    from games.chat import post_message
+
+    match, anna, bram = duel
+    post_message(match=match, user=anna, text="before Bram connected")
+    client = token_client(bram)
+    response = client.client.get(
+        f"/api/v1/matches/{match.pk}/stream", {"hold": 0}, headers=client.headers
+    )  # the view has run: the stream reads from here on
+    post_message(match=match, user=anna, text="Good luck!")
+    body = b"".join(response.streaming_content).decode()
+    lines = [json.loads(line) for line in body.splitlines() if line.strip()]
+    assert [e["type"] for e in lines] == ["full", "chat"]
+    said = lines[1]
+    assert said["text"] == "Good luck!" and said["author"] == "Anna" and "id" not in said
+    assert said["seat"] == match.seats.get(user=anna).number + 1
