@@ -31,16 +31,16 @@ from games.engine.words import ANSWER_WORDS, COMMAND, JOINED, LISTED, WRAPPED, T
 
 # A word: letters (and apostrophes inside, as in French "d'accord"); "E4" and "12" are not.
 _WORD = re.compile(r"(?<![\w'’])[^\W\d_]+(?:['’][^\W\d_]+)*(?![\w'’])")
-LONGEST = 4  # words in the longest phrase of any catalogue
+LONGEST = 6  # words in the longest phrase of any catalogue ("fête de la Saint-Jean": 5)
 
 
-def _plain(word: str, *, loose: bool) -> str:
+def _plain(word: str, *, loose: bool, short: bool = False) -> str:
     """A word as compared: casefolded; `loose`, also without accents (a player without a
     French keyboard writes "demolis", a German one "Huette"), which only words of three
-    letters or more allow,
-    so French "à" never swallows a column letter "A"."""
+    letters or more allow, so French "à" never swallows a column letter "A"; `short`, a
+    word of a phrase, which it cannot swallow ("face a l'est")."""
     word = unicodedata.normalize("NFKC", word).casefold().replace("’", "'")
-    if loose and len(word) > 2:
+    if loose and (short or len(word) > 2):
         bare = unicodedata.normalize("NFKD", word)
         word = "".join(c for c in bare if not unicodedata.combining(c))
         # German without umlauts on the keyboard: "Huette" is "Hütte", as "Hutte" is.
@@ -49,7 +49,7 @@ def _plain(word: str, *, loose: bool) -> str:
 
 
 def _key(words: list[str], *, loose: bool) -> tuple[str, ...]:
-    return tuple(_plain(w, loose=loose) for w in words)
+    return tuple(_plain(w, loose=loose, short=len(words) > 1) for w in words)
 
 
 def languages() -> list[str]:
@@ -192,8 +192,16 @@ ARTICLES = frozenset(
 _ELIDED = re.compile(r"(?<![\w'’])[lL]['’](?=\w)")
 
 
-# A smiley or an emoji after a command ("neem bos F2 graag :)", "passe 👍").
-_FACES = re.compile(r"(?:\s*(?:[:;=]-?[()DPp]|[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?))+\s*$")
+# A smiley, an emoji or a sentence's end after a command ("neem bos F2 graag :)", "passe 👍",
+# "joue fête dans SW !").
+_FACES = re.compile(
+    r"(?:\s*(?:[:;=]-?[()DPp]|[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?|[.!]+))+\s*$"
+)
+
+
+def loosely(word: str) -> str:
+    """A word as the command words are compared loosely: "Holzfaeller" as "Holzfäller"."""
+    return _plain(word, loose=True)
 
 
 def courteously(text: str) -> str:

@@ -359,7 +359,8 @@ def is_command(line: str, words: set[str]) -> bool:
     """A line that starts with a command's word or a menu number, or is one short answer
     ("Yes", "n", "OK."), which commands.interpret reads against the question asked."""
     first = language.courteously(line).split(" ", 1)[0].lower().rstrip(":.,;!)")
-    return is_number(first.lstrip("#")) or first in words or is_short_answer(line, words)
+    known = first in words or language.loosely(first) in words  # "Holzfaeller"
+    return is_number(first.lstrip("#")) or known or is_short_answer(line, words)
 
 
 def is_short_answer(line: str, words: set[str]) -> bool:

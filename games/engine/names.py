@@ -1,11 +1,12 @@
 """Players named the way people name them in a command: full name, first name, surname, a
 unique prefix or the seat's colour, with accents or without, in any script.
 
-Names are compared in three ever looser forms, and the first form in which a name points at
+Names are compared in four ever looser forms, and the first form in which a name points at
 exactly one player decides: as typed (Unicode NFKC, casefolded), without accents (NFKD less
-the combining marks), and transliterated to ASCII (anyascii), the fallback for a player who
-types "Oksana" for "Оксана". Within a form a full name or colour comes before a first name or
-surname, and those before a prefix. A name that points at nobody, or at two players, is a
+the combining marks), with umlauts spelled out ("Schroeder" for Schröder), and
+transliterated to ASCII (anyascii), the fallback for a player who types "Oksana" for
+"Оксана". Within a form a full name or colour comes before a first name or surname, and
+those before a prefix. A name that points at nobody, or at two players, is a
 `ParseError` that lists the players: never a guess, never everyone.
 """
 
@@ -40,11 +41,19 @@ def _unaccented(text: str) -> str:
     return unicodedata.normalize("NFC", bare)
 
 
+def _umlauts_spelled(text: str) -> str:
+    """Umlauts as a German keyboard-less writer spells them: "Schroeder" for Schröder."""
+    spelled = letters(text)
+    for letter, spelling in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
+        spelled = spelled.replace(letter, spelling)
+    return _unaccented(spelled)
+
+
 def _ascii(text: str) -> str:
     return letters(anyascii(_unaccented(text)))
 
 
-FORMS = (letters, _unaccented, _ascii)
+FORMS = (letters, _unaccented, _umlauts_spelled, _ascii)
 
 
 def _prefix_long_enough(text: str) -> bool:

@@ -67,8 +67,8 @@ ALSO = {
     "nl": {"plan", "extra", "land", "score", "deadline", "bot", "bots"},
     "de": {"plan", "plans", "extra", "land", "chip", "rank", "gold", "also", "bot", "bots"}
     | {"position"},
-    "fr": {"plan", "extra", "place", "score", "scores", "rang", "final", "use", "bot", "bots"}
-    | {"position", "shillings", "signature"},
+    "fr": {"plan", "plans", "extra", "place", "score", "scores", "rang", "final", "use", "bot"}
+    | {"bots", "position", "propose", "shillings", "signature"},
 }
 # Names a mail says that are not words of any language.
 NAMES = ("Postal Boards", "De Poorters van Nieuwstad", "New England", "Builders of Blankenburg")

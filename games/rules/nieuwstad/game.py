@@ -181,13 +181,13 @@ class Nieuwstad(Game):
             # tie-break: players level on points share the place.
             shared = shared_groups(ranking, lambda a, b: scores[a] == scores[b])
             if shared:
-                notes.append("Level on points: the rulebook has no tie-break, so they share.")
+                notes.append(_("Level on points: the rulebook has no tie-break, so they share."))
         else:  # version 1: more guilders, then shared
             shared = shared_groups(
                 ranking, lambda a, b: (scores[a], guilders[a]) == (scores[b], guilders[b])
             )
             if scores.count(max(scores)) > 1:
-                notes.append("Tied on points: more guilders ranks higher (a design decision).")
+                notes.append(_("Tied on points: more guilders ranks higher (a design decision)."))
         return Result(
             scores=list(scores),
             ranking=ranking,
