@@ -42,6 +42,9 @@ ALSO = {
 }
 SILENT = {"script", "style", "code", "template"}
 SPOKEN = ("title", "alt", "placeholder", "aria-label")
+# Words a page holds for the phone's layout (a table cell's label, shown by CSS) and for its
+# scripts to write (the board's zoom button, the move's countdown).
+SHOWN_LATER = ("data-label", "data-countdown", "data-zoom-in", "data-fit", "data-pan")
 
 
 class Reading(HTMLParser):
@@ -69,7 +72,7 @@ class Reading(HTMLParser):
             return
         if tag == "a" and a.get("href"):
             self.links.append(a["href"])
-        self.words += [a[k] for k in SPOKEN if a.get(k)]
+        self.words += [a[k] for k in SPOKEN + SHOWN_LATER if a.get(k)]
         if tag in ("input", "button") and a.get("type") in ("submit", "button") and a.get("value"):
             self.words.append(a["value"])
 

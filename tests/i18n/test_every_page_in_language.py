@@ -146,3 +146,18 @@ def test_every_page_a_player_reaches_is_in_their_language():
             assert any(url.startswith(reached) for url in seen), reached
         assert broken == {}
         assert found == {}, f"{language}:\n" + "\n".join(f"{u}: {w}" for u, w in found.items())
+
+
+def test_every_page_a_visitor_reaches_is_in_the_browser_s_language():
+    """Before signing in: the home page, sign-up, sign-in and its link by mail, the public
+    pages of matches, players, ratings and tournaments, in the browser's language, with
+    their buttons, titles and alt texts (issue 41)."""
+    _dora, starts = world()
+    starts += ["/signup/", "/login/", "/login/email/"]
+    for language in ("nl", "de", "fr"):
+        browser = Client(HTTP_ACCEPT_LANGUAGE=f"{language},en;q=0.5")
+        seen, found, broken = read_all(browser, starts, language)
+        assert len(seen) > 20, sorted(seen)
+        assert any(url.startswith("/signup") for url in seen)
+        assert set(broken.values()) <= {404}, broken  # a match in play is its players'
+        assert found == {}, f"{language}:\n" + "\n".join(f"{u}: {w}" for u, w in found.items())
