@@ -15,7 +15,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Case, Value, When
+from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -493,9 +495,32 @@ DEADLINE_FIELDS = ("deadline_at", "deadline_seq", "waiting_since")
 
 
 def _save_seats(seats: Iterable[Seat], fields: list[str]) -> None:
+    """The seats' `fields` in one UPDATE: a field every seat gets the same value of is set
+    plainly, another by a CASE over the values (a seat asked, a seat done). The ORM builds
+    it in a fraction of the time of `bulk_update`'s CASE for every field and seat."""
     seats = list(seats)
-    if seats and fields:
-        Seat.objects.bulk_update(seats, fields)
+    if not seats or not fields:
+        return
+    values = {}
+    for name in fields:
+        field = Seat._meta.get_field(name)
+        groups: list[tuple[object, list[int]]] = []  # (value, seats' keys): JSON is unhashable
+        for seat in seats:
+            value = getattr(seat, field.attname)
+            found = next((pks for v, pks in groups if v == value), None)
+            if found is None:
+                groups.append((value, [seat.pk]))
+            else:
+                found.append(seat.pk)
+        *cases, (last, _) = groups
+        values[field.attname] = last
+        if cases:
+            whens = [When(pk__in=pks, then=Value(v, output_field=field)) for v, pks in cases]
+            case = Case(*whens, default=Value(last, output_field=field), output_field=field)
+            # As bulk_update: PostgreSQL reads a CASE of parameters as text without a cast.
+            casts = connection.features.requires_casted_case_in_updates
+            values[field.attname] = Cast(case, field) if casts else case
+    Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(**values)
 
 
 def _save_match(match: Match, fields: list[str]) -> None:
