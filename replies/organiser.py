@@ -81,7 +81,10 @@ def read_and_act(t: Tournament, lines: list[str]) -> list[tuple[str, str]]:
     while index < len(lines):
         line = lines[index]
         index += 1
-        found = language.mail_command(language.courteously(line), None, ORGANISER_COMMANDS)
+        # As written first (a description keeps its words), else without courtesies.
+        found = language.mail_command(line, None, ORGANISER_COMMANDS) or language.mail_command(
+            language.courteously(line), None, ORGANISER_COMMANDS
+        )
         if found is None:
             if report and line:
                 break
