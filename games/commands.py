@@ -13,6 +13,7 @@ so every legal command can be put together from the email's text alone.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
@@ -44,14 +45,22 @@ def menu(game: Game, state: State, seat: int) -> list[MenuEntry]:
     return [MenuEntry(n, game.format_move(state, seat, m), m) for n, m in enumerate(legal, 1)]
 
 
-def interpret(game: Game, state: State, seat: int, text: str, language: str | None = None) -> Move:
+def interpret(
+    game: Game,
+    state: State,
+    seat: int,
+    text: str,
+    language: str | Callable[[], str | None] | None = None,
+) -> Move:
     """The move meant by `text`, written in English or in any of the site's languages (the
-    player's own, `language`, decides a word that differs between them); ParseError says
-    what was expected."""
+    player's own, `language`, decides a word that differs between them; a callable is asked
+    only when the text is not English); ParseError says what was expected."""
     text = courteously(text)
     try:
         return _interpret(game, state, seat, text)
     except ParseError:
+        if callable(language):
+            language = language()
         names = state.get("names", ()) if isinstance(state, dict) else ()
         english = to_english(game, text, language, names)  # a word of unclear language: refused
         plain = plainly(english)  # "bitte", "s'il te plaît", "la", "het" left out
