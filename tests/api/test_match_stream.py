@@ -103,13 +103,22 @@ def test_a_stranger_cannot_open_a_private_matchs_stream(duel, stranger):
     assert client.get(f"/matches/{match.pk}/stream?hold=0").status_code == 404
 
 
+GAMES = [("nieuwstad", 2), ("new-england", 3), ("blankenburg", 3)]
+WHOLE = [
+    pytest.param(slug, players, 10_000, marks=pytest.mark.slow, id=f"{slug}-whole")
+    for slug, players in [*GAMES, ("nieuwstad", 4), ("new-england", 4), ("blankenburg", 6)]
+]
+
+
 @pytest.mark.parametrize(
-    "slug, players", [("nieuwstad", 2), ("new-england", 3), ("blankenburg", 3)]
+    "slug, players, decisions",
+    [*((slug, players, 60) for slug, players in GAMES), *WHOLE],
 )
-def test_no_match_stream_carries_another_seats_secret(slug, players):
+def test_no_match_stream_carries_another_seats_secret(slug, players, decisions):
     """After every move, each seat's and a watcher's new events (and the state and full
     position they would get on connecting) are searched for every secret they may not know
-    (`game.secrets`) and for the seed."""
+    (`game.secrets`) and for the seed: the opening and middle game here, whole matches in
+    the slow run."""
     game = get_game(slug)
     users = [make_user(f"{slug}-{n}") for n in range(players)]
     match = services.create_match(
@@ -125,7 +134,7 @@ def test_no_match_stream_carries_another_seats_secret(slug, players):
     seen = {seat: match.head_seq for _, seat in viewers}
     rng = random.Random(3)
     checked = 0
-    for _ in range(60):
+    for _ in range(decisions):
         match.refresh_from_db()
         state = load_state(match)
         secrets = game.secrets(state)
@@ -147,6 +156,7 @@ def test_no_match_stream_carries_another_seats_secret(slug, players):
             match_id=match.pk, seat=asked.number, move=move, source="api"
         ).ok
     assert checked >= 100
+    assert match.is_over or decisions == 60, "a whole match was not played to its end"
 
 
 @pytest.mark.django_db(transaction=True)  # another thread commits the moves
