@@ -694,6 +694,8 @@ def decline(request, match_id: int):
     _need(request, Scope.PLAY)
     try:
         services.decline_invitation(match_id=match_id, user=request.auth)
+    except Match.DoesNotExist:
+        raise ApiError(404, "not_found", "No such match.") from None
     except services.ServiceError as error:
         raise ApiError(409, "refused", error.message) from None
     return _summary(Match.objects.get(pk=match_id), request.auth)
