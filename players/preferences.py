@@ -192,8 +192,8 @@ def night_start_before(prefs: Preferences, at: datetime) -> datetime:
 
 def local_time(prefs: Preferences, at: datetime | None) -> str:
     """A moment as the player reads it: 'Tue 14 May 2024, 18:00 CEST', in the active
-    language as it writes one: 'di 14 mei 2024, 18:00 CEST' (games.dates)."""
-    from games.dates import written
+    language as it writes one: 'di 14 mei 2024, 18:00 CEST' (players.dates)."""
+    from players.dates import written
 
     if at is None:
         return ""

@@ -72,10 +72,10 @@ def limited_session(request) -> bool:
 
 @register.filter
 def written(moment, style: str = "date") -> str:
-    """A date or a moment as the page's language writes it (games.dates), in the page's time
+    """A date or a moment as the page's language writes it (players.dates), in the page's time
     zone as Django's `date` filter shows it: `{{ deadline|written:"deadline" }}`."""
     from django.utils.timezone import template_localtime
 
-    from games.dates import written as said
+    from players.dates import written as said
 
     return said(template_localtime(moment), style)

@@ -11,10 +11,10 @@ import pytest
 from django.template import Context, Template
 from django.utils import timezone, translation
 
-from games.dates import written
 from games.engine import get_game
 from games.engine.words import joined
 from games.language import localize, refusal_in, to_english, typeset
+from players.dates import written
 from players.models import Preferences
 from players.preferences import local_time
 
