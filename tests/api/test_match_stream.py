@@ -106,7 +106,7 @@ def test_a_stranger_cannot_open_a_private_matchs_stream(duel, stranger):
 GAMES = [("nieuwstad", 2), ("new-england", 3), ("blankenburg", 3)]
 WHOLE = [
     pytest.param(slug, players, 10_000, marks=pytest.mark.slow, id=f"{slug}-whole")
-    for slug, players in [*GAMES, ("nieuwstad", 4), ("new-england", 4), ("blankenburg", 6)]
+    for slug, players in GAMES
 ]
 
 
@@ -118,7 +118,8 @@ def test_no_match_stream_carries_another_seats_secret(slug, players, decisions):
     """After every move, each seat's and a watcher's new events (and the state and full
     position they would get on connecting) are searched for every secret they may not know
     (`game.secrets`) and for the seed: the opening and middle game here, whole matches in
-    the slow run."""
+    the slow run (2 to 3 seats: four- and six-seat matches, checked once by hand, cost the
+    slow run minutes more)."""
     game = get_game(slug)
     users = [make_user(f"{slug}-{n}") for n in range(players)]
     match = services.create_match(
