@@ -78,22 +78,28 @@ def wait_for(condition, seconds: float = 20.0):
 
 def test_a_move_sends_exactly_one_email_per_seat_that_must_act(worker, anna, ben):
     match = start_match(anna, ben)
-    # A turn notice for each player, the start told in it (Ben's invitation is not sent:
-    # he took his seat before it went).
-    assert wait_for(lambda: len(mail.outbox) == 2)
-    turns = [m for m in mail.outbox if m.body.startswith("Your turn")]
-    assert sorted(m.to[0] for m in turns) == [anna.email, ben.email]
+
+    def turns():
+        return [m for m in mail.outbox if m.body.startswith("Your turn")]
+
+    # A turn notice for each player, the start told in it. Ben's invitation goes only if
+    # the worker sends it before he takes his seat (start_match joins at once), else it is
+    # skipped: at most one.
+    assert wait_for(lambda: len(turns()) == 2)
+    assert sorted(m.to[0] for m in turns()) == [anna.email, ben.email]
     for user in (anna, ben):
         seat = seat_of(match, user)
         card = load_state(match)["hands"][seat][0]
         services.submit_move(
             match_id=match.pk, seat=seat, move={"type": "play", "card": card}, source="web"
         )
-    assert wait_for(lambda: len(mail.outbox) == 4)
+    assert wait_for(lambda: len(turns()) == 4)
     time.sleep(1)
-    assert len(mail.outbox) == 4
+    invitations = [m for m in mail.outbox if m not in turns()]
+    assert len(turns()) == 4 and len(invitations) <= 1
+    assert all(m.to == [ben.email] for m in invitations)
     unsent = Notification.objects.exclude(status=Status.SENT).values_list("kind", "status")
-    assert list(unsent) == [(Kind.INVITE, Status.SKIPPED)]
+    assert list(unsent) == ([] if invitations else [(Kind.INVITE, Status.SKIPPED)])
 
 
 def test_redis_down_during_a_move_the_email_arrives_later(worker, anna, ben):
@@ -136,6 +142,8 @@ def test_a_sender_killed_mid_send_is_replaced_and_sends_once(worker, anna, ben):
 @override_settings(ANYMAIL={"WEBHOOK_SECRET": "hook:secret"})
 def test_an_inbound_webhook_post_is_handled_by_the_worker(worker, client, anna, ben):
     match = start_match(anna, ben)
+    # The worker may be sending it: wait for it rather than send it here (turn_email).
+    assert wait_for(lambda: any(anna.email in m.to for m in mail.outbox))
     turn = turn_email(match, anna)
     body = json.dumps(
         {
