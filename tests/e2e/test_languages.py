@@ -7,11 +7,14 @@ nothing makes the page scroll sideways (German words are long). Left out: names 
 titles, the site's, players'), commands quoted as code (English always reads), the chat, and
 a select's options on the main pages (the time zones' IANA names)."""
 
+import random
+
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, Page, expect
 
 from games import services
+from games.selectors import load_state
 from notifications import outbox
 from players.models import Preferences
 from tests.i18n.reading import english_in, where
@@ -68,6 +71,14 @@ def world(settings, tmp_path):
         creator=dora, game_slug="nieuwstad", players=2, invite_emails=[bram.email]
     )
     services.join_match(match_id=match.pk, user=bram)
+    # A match has no start mail: Dora's first mail is her first turn notice, so she is asked.
+    rng = random.Random(4)
+    match.refresh_from_db()
+    while match.seats.get(user=dora).number not in match.to_act:
+        seat = match.to_act[0]
+        move = match.game.bot_move(load_state(match), seat, rng)
+        assert services.submit_move(match_id=match.pk, seat=seat, move=move, source="web").ok
+        match.refresh_from_db()
     tournament = create_tournament(
         organiser=dora, name="Winter Cup", game_slug="nieuwstad", format="round_robin",
         table_size=2, max_players=8,
