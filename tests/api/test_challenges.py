@@ -74,3 +74,12 @@ def test_names_that_fit_nobody_or_several_and_settings_the_game_refuses():
     by_number = robot.post("/challenges", {"player": f"#{twin.pk}", "game": "sealed-cards"})
     assert by_number.status_code == 201
     assert Challenge.objects.count() == 1
+
+
+def test_a_nul_or_odd_digits_in_a_name_are_answered_not_a_500():
+    robot = token_client(make_user("Robo"))
+    make_user("Cor")
+    for player in ("C\x00or", "\x00", "#٣", "#²"):
+        answer = robot.post("/challenges", {"player": player, "game": "sealed-cards"})
+        assert answer.status_code in (201, 400, 409), (player, answer.content)
+    assert Challenge.objects.count() <= 1

@@ -208,3 +208,15 @@ def test_a_name_that_fits_two_entrants_is_asked_again(olga):
     assert "Anna Berg" in answer.body and "Anna Tal" in answer.body
     assert not t.entries.filter(withdrawn_at__isnull=False).exists()
     assert not t.actions.exists()
+
+
+def test_a_nul_in_a_description_by_mail_is_left_out(olga):
+    t = services.create_tournament(
+        organiser=olga, name="Nul", game_slug="sealed-cards", format="swiss",
+        table_size=2, rounds=1, signup_until=timezone.now() + timedelta(days=1),
+    )  # fmt: skip
+    answer = answer_to(
+        olga, thunderbird(olga.email, organiser_address(t.pk, olga.pk), "beschreibe A\x00B")
+    )
+    t.refresh_from_db()
+    assert t.description == "AB" and "gespeichert" in answer.body
